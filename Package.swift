@@ -1,0 +1,66 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// Data flows one way through these targets:
+// bytes -> DetourIO (readers) -> DetourCore (validated Trip -> Plan) -> DetourRender (report model
+// -> template) -> bytes. Only the `detour-report` executable touches files, streams and exit codes.
+let package = Package(
+    name: "detour-report",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "detour-report", targets: ["detour-report"]),
+        .library(name: "DetourCore", targets: ["DetourCore"]),
+        .library(name: "DetourIO", targets: ["DetourIO"]),
+        .library(name: "DetourRender", targets: ["DetourRender"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "DetourCore"),
+        .target(name: "DetourIO", dependencies: ["DetourCore", "CLibXML2"]),
+        .target(
+            name: "DetourTemplates",
+            path: "Templates",
+            exclude: ["README.md"],
+            resources: [
+                .embedInCode("report.html.mustache"),
+                .embedInCode("report.md.mustache"),
+            ]
+        ),
+        .target(
+            name: "DetourRender",
+            dependencies: [
+                "DetourCore",
+                "DetourTemplates",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
+        ),
+        .executableTarget(
+            name: "detour-report",
+            dependencies: [
+                "DetourCore", "DetourIO", "DetourRender",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
+        .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"]),
+        .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourTestSupport"]),
+        .testTarget(
+            name: "DetourRenderTests",
+            dependencies: ["DetourRender", "DetourIO", "DetourTestSupport"],
+            exclude: ["Goldens"]
+        ),
+        .testTarget(
+            name: "CLITests",
+            dependencies: ["detour-report", "DetourTestSupport"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

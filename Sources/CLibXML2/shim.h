@@ -1,0 +1,22 @@
+#ifndef DETOUR_CLIBXML2_SHIM_H
+#define DETOUR_CLIBXML2_SHIM_H
+
+// Debian builds libxml2 with ICU support, and its headers then include the system ICU, which
+// clashes with the ICU that Foundation bundles in any module importing both. Nothing here needs
+// libxml2's ICU types, so switch them off before any other libxml2 header is seen.
+#include <libxml/xmlversion.h>
+#undef LIBXML_ICU_ENABLED
+
+#include <libxml/parser.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlreader.h>
+#include <libxml/xmlwriter.h>
+#include <libxml/xmlmemory.h>
+
+// Swift 6 refuses the global function pointer `xmlFree`; call it through a function instead.
+static inline void clibxml2_free(void *pointer) { xmlFree(pointer); }
+
+// The version of the libxml2 library linked at run time, e.g. "20914".
+static inline const char *clibxml2_version(void) { return xmlParserVersion; }
+
+#endif

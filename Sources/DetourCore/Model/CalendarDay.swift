@@ -1,0 +1,123 @@
+/// A day on the proleptic Gregorian calendar, with no time and no time zone.
+///
+/// Trips are planned in calendar days: a stay from `2026-12-01` to `2026-12-05` is four nights
+/// wherever the reader happens to be. Parsing is strict: `2026-02-30` is an error, never
+/// March 2nd, and `2026-12-1` is not a day.
+public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The year, 1 to 9999.
+    public let year: Int
+    /// The month, 1 to 12.
+    public let month: Int
+    /// The day of the month, 1 to 31.
+    public let day: Int
+
+    /// Creates a day, or `nil` when the three numbers do not name a day.
+    public init?(year: Int, month: Int, day: Int) {
+        guard (1...9999).contains(year), (1...12).contains(month),
+            (1...CalendarDay.daysIn(month: month, year: year)).contains(day)
+        else { return nil }
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// 1970-01-01.
+    public static let unixEpoch = CalendarDay(checkedYear: 1970, month: 1, day: 1)
+
+    private init(checkedYear year: Int, month: Int, day: Int) {
+        self.year = year
+        self.month = month
+        self.day = day
+    }
+
+    /// Parses exactly `YYYY-MM-DD`, or returns `nil`.
+    public init?(iso text: String) {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 10, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            let year = CalendarDay.number(bytes[0..<4]),
+            let month = CalendarDay.number(bytes[5..<7]),
+            let day = CalendarDay.number(bytes[8..<10])
+        else { return nil }
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// The day that contains a moment given in seconds since 1970-01-01T00:00:00Z, in UTC.
+    public init?(unixSeconds: Int64) {
+        let (days, _) = unixSeconds.quotientAndRemainder(dividingBy: 86_400)
+        let floorDays = unixSeconds < 0 && unixSeconds % 86_400 != 0 ? days - 1 : days
+        self.init(daysSinceEpoch: Int(floorDays))
+    }
+
+    /// The day a number of days after 1970-01-01 (negative before it).
+    public init?(daysSinceEpoch: Int) {
+        // Howard Hinnant's civil_from_days: exact for the whole proleptic Gregorian calendar.
+        let z = daysSinceEpoch + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        self.init(year: year, month: month, day: day)
+    }
+
+    /// Days since 1970-01-01 (negative before it).
+    public var daysSinceEpoch: Int {
+        // Howard Hinnant's days_from_civil.
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// Whole days from `self` to `other`: positive when `other` is later.
+    public func days(to other: CalendarDay) -> Int {
+        other.daysSinceEpoch - daysSinceEpoch
+    }
+
+    /// The day `count` days later (earlier when negative), if it is still a day we can name.
+    public func adding(days count: Int) -> CalendarDay? {
+        CalendarDay(daysSinceEpoch: daysSinceEpoch + count)
+    }
+
+    /// `YYYY-MM-DD`.
+    public var description: String {
+        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+    }
+
+    public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
+        (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    }
+
+    /// Whether `year` has a February 29th.
+    public static func isLeap(_ year: Int) -> Bool {
+        year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    }
+
+    /// The number of days in a month of a year.
+    public static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return isLeap(year) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func number(_ digits: ArraySlice<UInt8>) -> Int? {
+        var value = 0
+        for byte in digits {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        return value
+    }
+
+    private func pad(_ value: Int, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
+    }
+}

@@ -1,0 +1,49 @@
+/// A point on the WGS84 ellipsoid in decimal degrees.
+public struct Coordinate: Sendable, Hashable {
+    /// Latitude in degrees, -90 (south pole) to 90 (north pole).
+    public let latitude: Double
+    /// Longitude in degrees, -180 to 180, east positive.
+    public let longitude: Double
+
+    /// Creates a coordinate, or `nil` when either value is out of range or not finite.
+    public init?(latitude: Double, longitude: Double) {
+        guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude),
+            (-180...180).contains(longitude)
+        else { return nil }
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
+    /// Which axis a value belongs to, for parsing and messages.
+    public enum Axis: Sendable {
+        case latitude
+        case longitude
+
+        /// The inclusive range of valid values.
+        public var range: ClosedRange<Double> {
+            self == .latitude ? -90...90 : -180...180
+        }
+
+        /// `latitude` or `longitude`.
+        public var name: String { self == .latitude ? "latitude" : "longitude" }
+    }
+
+    /// Why a coordinate text was refused.
+    public enum ParseError: Error, Sendable, Equatable {
+        /// Not a number in ``NumberText``'s grammar.
+        case notANumber
+        /// A number outside the axis' range.
+        case outOfRange
+    }
+
+    /// Parses one axis value written as text.
+    public static func parse(_ text: String, axis: Axis) throws(ParseError) -> Double {
+        guard let number = NumberText(text) else { throw .notANumber }
+        // Anything past 10^3 is out of range; stopping here keeps Double from rounding to infinity.
+        if let magnitude = number.magnitude, magnitude > 3 { throw .outOfRange }
+        guard let value = Double(number.plain), value.isFinite, axis.range.contains(value) else {
+            throw .outOfRange
+        }
+        return value == 0 ? 0 : value  // no negative zero in reports
+    }
+}

@@ -1,0 +1,96 @@
+import Foundation
+
+/// An amount of money in one currency, kept exactly as written.
+///
+/// Amounts are `Decimal`: `3.10` EUR is three euros ten, never 3.0999999. Sums and comparisons
+/// only ever happen between amounts in the same currency.
+public struct Money: Sendable, Hashable {
+    /// The amount, zero or more.
+    public let amount: Decimal
+    /// The currency.
+    public let currency: CurrencyCode
+    /// Digits after the point the amount was written with (at least the currency's minor unit).
+    public let scale: Int
+
+    /// The largest amount accepted: anything above is a typo, not a price.
+    public static let maximumAmount = 1_000_000_000_000
+
+    /// Creates money from a validated amount.
+    public init(amount: Decimal, currency: CurrencyCode, scale: Int? = nil) {
+        self.amount = amount
+        self.currency = currency
+        self.scale = max(scale ?? 0, currency.minorUnits)
+    }
+
+    /// Why an amount text was refused.
+    public enum ParseError: Error, Sendable, Equatable {
+        /// Not a number in ``NumberText``'s grammar.
+        case notANumber
+        /// Below zero.
+        case negative
+        /// Above ``Money/maximumAmount``.
+        case tooLarge
+        /// More digits after the point than a price can have (more than 6).
+        case tooPrecise
+    }
+
+    /// Parses an amount written as text (a JSON number or a GPX attribute).
+    public static func parseAmount(_ text: String) throws(ParseError) -> (amount: Decimal, scale: Int) {
+        guard let number = NumberText(text) else { throw .notANumber }
+        if number.isNegative { throw .negative }
+        if let magnitude = number.magnitude, magnitude >= 13 { throw .tooLarge }
+        guard number.fractionDigits <= 6 else { throw .tooPrecise }
+        guard let amount = Decimal(string: number.plain, locale: nil) else { throw .notANumber }
+        guard amount <= Decimal(maximumAmount) else { throw .tooLarge }
+        return (amount, number.fractionDigits)
+    }
+
+    /// The amount in plain notation with at least the currency's minor-unit digits: `3.10`.
+    public var amountText: String {
+        Money.plain(amount, scale: scale)
+    }
+
+    /// `3.10 EUR`: the form reports use, free of locale.
+    public var description: String { "\(amountText) \(currency.code)" }
+
+    /// `amount` in plain notation with exactly `scale` digits after the point when it has fewer.
+    static func plain(_ amount: Decimal, scale: Int) -> String {
+        // Decimal's description is plain notation with "." (no locale, no exponent); pad it.
+        guard let number = NumberText(amount.description) else { return amount.description }
+        var text = number.plain
+        let have = number.fractionDigits
+        if have < scale {
+            text += (have == 0 ? "." : "") + String(repeating: "0", count: scale - have)
+        }
+        return text
+    }
+}
+
+/// An ISO 4217 currency code: three capital letters.
+public struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The three letters.
+    public let code: String
+
+    /// Creates a code from exactly three ASCII capital letters, or returns `nil`.
+    public init?(_ code: String) {
+        guard code.utf8.count == 3, code.utf8.allSatisfy({ $0 >= 65 && $0 <= 90 }) else { return nil }
+        self.code = code
+    }
+
+    /// Digits after the point in this currency's everyday amounts (ISO 4217 minor unit).
+    public var minorUnits: Int {
+        CurrencyCode.minorUnitExceptions[code] ?? 2
+    }
+
+    public var description: String { code }
+
+    public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.code < rhs.code }
+
+    /// ISO 4217 currencies whose minor unit is not 2 (list 1, as published by SIX).
+    private static let minorUnitExceptions: [String: Int] = [
+        "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
+        "PYG": 0, "RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+        "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+        "CLF": 4, "UYW": 4,
+    ]
+}

@@ -1,0 +1,102 @@
+/// The one grammar for numbers written as text in a trip file.
+///
+/// JSON numbers and GPX attributes (`lat="38.7"`, `cost="3.10"`) both pass through here, so a
+/// value means the same thing in either format: an optional sign, digits with an optional
+/// fraction, and an optional exponent. `NaN`, `Infinity`, hex floats and empty strings are not
+/// numbers.
+public struct NumberText: Sendable, Hashable {
+    /// Whether a minus sign leads.
+    public let isNegative: Bool
+    /// The significant digits, without leading zeros (empty for zero).
+    public let digits: [UInt8]
+    /// The power of ten to multiply `digits` by.
+    public let exponent: Int
+
+    /// Reads `text`, or returns `nil` if it is not a number in this grammar.
+    public init?(_ text: String) {
+        var bytes = Array(text.utf8)[...]
+        var negative = false
+        if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+            negative = sign == UInt8(ascii: "-")
+            bytes = bytes.dropFirst()
+        }
+        var digits: [UInt8] = []
+        var exponent = 0
+        var sawDigit = false
+        var inFraction = false
+        while let byte = bytes.first {
+            if NumberText.isDigit(byte) {
+                sawDigit = true
+                if !(digits.isEmpty && byte == UInt8(ascii: "0")) {
+                    guard digits.count < 1000 else { return nil }
+                    digits.append(byte - UInt8(ascii: "0"))
+                }
+                if inFraction { exponent -= 1 }
+            } else if byte == UInt8(ascii: "."), !inFraction {
+                inFraction = true
+            } else {
+                break
+            }
+            bytes = bytes.dropFirst()
+        }
+        guard sawDigit else { return nil }
+        if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
+            bytes = bytes.dropFirst()
+            var exponentNegative = false
+            if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
+                exponentNegative = sign == UInt8(ascii: "-")
+                bytes = bytes.dropFirst()
+            }
+            var value = 0
+            var count = 0
+            while let byte = bytes.first, NumberText.isDigit(byte) {
+                // Cap rather than overflow: anything this large is out of every range we accept.
+                value = min(value * 10 + Int(byte - UInt8(ascii: "0")), 1_000_000)
+                count += 1
+                bytes = bytes.dropFirst()
+            }
+            guard count > 0 else { return nil }
+            exponent += exponentNegative ? -value : value
+        }
+        guard bytes.isEmpty else { return nil }
+        // Trailing zeros carry no value; fold them into the exponent.
+        while let last = digits.last, last == 0 {
+            digits.removeLast()
+            exponent += 1
+        }
+        isNegative = negative && !digits.isEmpty
+        self.digits = digits
+        self.exponent = digits.isEmpty ? 0 : exponent
+    }
+
+    /// Whether the value is zero.
+    public var isZero: Bool { digits.isEmpty }
+
+    /// The power of ten of the leading digit (`3.1` → 0, `120` → 2), or `nil` for zero.
+    public var magnitude: Int? { digits.isEmpty ? nil : digits.count - 1 + exponent }
+
+    /// Digits after the decimal point that the written value needs (`3.10` → 1, `300` → 0).
+    public var fractionDigits: Int { max(0, -exponent) }
+
+    /// The value in plain decimal notation, e.g. `-0.05` or `1200`.
+    public var plain: String {
+        if digits.isEmpty { return "0" }
+        var text = isNegative ? "-" : ""
+        let numerals = String(decoding: digits.map { $0 + UInt8(ascii: "0") }, as: UTF8.self)
+        if exponent >= 0 {
+            text += numerals + String(repeating: "0", count: exponent)
+        } else {
+            let point = numerals.count + exponent
+            if point > 0 {
+                text += numerals.prefix(point) + "." + numerals.dropFirst(point)
+            } else {
+                text += "0." + String(repeating: "0", count: -point) + numerals
+            }
+        }
+        return text
+    }
+
+    private static func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

@@ -1,0 +1,180 @@
+/// How long a task takes, in whole minutes.
+///
+/// Trip files write durations in ISO 8601 (`PT1H30M`, `P1DT2H`, `P1W`) or in the short form
+/// people type (`1h30m`, `90m`, `2h`, `1d 2h`). Years and months are refused: they have no fixed
+/// length. Seconds are allowed when they add up to whole minutes.
+public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The longest duration a task may have: a task longer than this is a typo, not a detour.
+    public static let maximumMinutes = 30 * 24 * 60
+
+    /// The length in minutes, always positive.
+    public let minutes: Int
+
+    /// Creates a duration from a positive number of minutes no greater than ``maximumMinutes``.
+    public init?(minutes: Int) {
+        guard minutes > 0, minutes <= TaskDuration.maximumMinutes else { return nil }
+        self.minutes = minutes
+    }
+
+    /// Why a duration text was refused.
+    public enum ParseError: Error, Sendable, Equatable {
+        /// The text follows neither form.
+        case notADuration
+        /// A year or month component, which has no fixed length.
+        case calendarUnit
+        /// Seconds that do not add up to whole minutes.
+        case partialMinute
+        /// Zero or negative.
+        case notPositive
+        /// Longer than ``TaskDuration/maximumMinutes``.
+        case tooLong
+    }
+
+    /// Parses either form, or throws why not.
+    public static func parse(_ text: String) throws(ParseError) -> TaskDuration {
+        var body = Substring(text)
+        var negative = false
+        if body.hasPrefix("-") {
+            negative = true
+            body = body.dropFirst()
+        }
+        let seconds: Int
+        if body.hasPrefix("P") {
+            seconds = try parseISO(body.dropFirst())
+        } else {
+            seconds = try parseShort(body)
+        }
+        if negative || seconds == 0 { throw .notPositive }
+        guard seconds % 60 == 0 else { throw .partialMinute }
+        guard let duration = TaskDuration(minutes: seconds / 60) else { throw .tooLong }
+        return duration
+    }
+
+    /// `1h30m`, `45m`, `2d 3h`: the short form, which also reads back through ``parse(_:)``.
+    public var description: String {
+        let days = minutes / 1440
+        let hours = minutes % 1440 / 60
+        let mins = minutes % 60
+        var parts: [String] = []
+        if days > 0 { parts.append("\(days)d") }
+        if hours > 0 { parts.append("\(hours)h") }
+        if mins > 0 { parts.append("\(mins)m") }
+        return parts.joined(separator: " ")
+    }
+
+    /// `PT1H30M`: the ISO 8601 form.
+    public var iso8601: String {
+        let days = minutes / 1440
+        let hours = minutes % 1440 / 60
+        let mins = minutes % 60
+        var text = "P"
+        if days > 0 { text += "\(days)D" }
+        if hours > 0 || mins > 0 { text += "T" }
+        if hours > 0 { text += "\(hours)H" }
+        if mins > 0 { text += "\(mins)M" }
+        return text
+    }
+
+    public static func < (lhs: TaskDuration, rhs: TaskDuration) -> Bool {
+        lhs.minutes < rhs.minutes
+    }
+
+    // The longest number we read: enough for any duration, far from overflow.
+    private static let maxDigits = 9
+
+    /// `nW nD T nH nM nS`, after the `P`, each part optional but in order; returns seconds.
+    private static func parseISO(_ text: Substring) throws(ParseError) -> Int {
+        var parts = DurationScanner(text)
+        var seconds = 0
+        var inTime = false
+        var order = 0
+        var sawPart = false
+        while let next = parts.peek() {
+            if next == "T" {
+                guard !inTime else { throw .notADuration }
+                parts.advance()
+                inTime = true
+                sawPart = false
+                continue
+            }
+            guard let value = parts.number(maxDigits: maxDigits), let unit = parts.take() else {
+                throw .notADuration
+            }
+            let rank: Int
+            let scale: Int
+            switch (inTime, unit) {
+            case (false, "Y"), (false, "M"): throw .calendarUnit
+            case (false, "W"): (rank, scale) = (1, 7 * 86_400)
+            case (false, "D"): (rank, scale) = (2, 86_400)
+            case (true, "H"): (rank, scale) = (3, 3600)
+            case (true, "M"): (rank, scale) = (4, 60)
+            case (true, "S"): (rank, scale) = (5, 1)
+            default: throw .notADuration
+            }
+            guard rank > order else { throw .notADuration }
+            order = rank
+            sawPart = true
+            seconds += value * scale
+        }
+        // "P" alone and "P1DT" are not durations.
+        guard order > 0, !inTime || sawPart else { throw .notADuration }
+        return seconds
+    }
+
+    /// `1d 2h 30m`, parts in that order, spaces between them allowed; returns seconds.
+    private static func parseShort(_ text: Substring) throws(ParseError) -> Int {
+        var parts = DurationScanner(text)
+        var seconds = 0
+        var order = 0
+        while true {
+            parts.skipSpaces()
+            guard parts.peek() != nil else { break }
+            guard let value = parts.number(maxDigits: maxDigits), let unit = parts.take() else {
+                throw .notADuration
+            }
+            let rank: Int
+            let scale: Int
+            switch unit {
+            case "d": (rank, scale) = (1, 86_400)
+            case "h": (rank, scale) = (2, 3600)
+            case "m": (rank, scale) = (3, 60)
+            default: throw .notADuration
+            }
+            guard rank > order else { throw .notADuration }
+            order = rank
+            seconds += value * scale
+        }
+        guard order > 0 else { throw .notADuration }
+        return seconds
+    }
+}
+
+/// Reads digits and unit letters from the front of a duration text.
+private struct DurationScanner {
+    private var rest: Substring.UnicodeScalarView
+
+    init(_ text: Substring) { rest = text.unicodeScalars }
+
+    func peek() -> Unicode.Scalar? { rest.first }
+
+    mutating func advance() { rest = rest.dropFirst() }
+
+    mutating func take() -> Unicode.Scalar? { rest.popFirst() }
+
+    mutating func skipSpaces() {
+        while rest.first == " " { advance() }
+    }
+
+    /// A run of ASCII digits no longer than `maxDigits`, or `nil`.
+    mutating func number(maxDigits: Int) -> Int? {
+        var value = 0
+        var count = 0
+        while let scalar = rest.first, ("0"..."9").contains(scalar) {
+            count += 1
+            guard count <= maxDigits else { return nil }
+            value = value * 10 + Int(scalar.value - 48)
+            advance()
+        }
+        return count > 0 ? value : nil
+    }
+}

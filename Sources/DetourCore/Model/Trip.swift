@@ -1,0 +1,103 @@
+/// A validated trip: every value here has passed every rule in ``TripValidator``.
+public struct Trip: Sendable, Hashable {
+    /// The trip's title.
+    public var title: String
+    /// Who travels, when given.
+    public var traveler: EmailAddress?
+    /// Where the traveller stays, in the order the file lists them.
+    public var destinations: [Destination]
+
+    /// Creates a trip.
+    public init(title: String, traveler: EmailAddress?, destinations: [Destination]) {
+        self.title = title
+        self.traveler = traveler
+        self.destinations = destinations
+    }
+}
+
+/// A place the traveller stays, from an arrival day to a later departure day.
+public struct Destination: Sendable, Hashable {
+    /// The place's name, never blank.
+    public var name: String
+    /// Where it is.
+    public var location: Coordinate
+    /// The day of arrival.
+    public var arrival: CalendarDay
+    /// The day of departure, always after arrival.
+    public var departure: CalendarDay
+    /// The choices to make while there.
+    public var detours: [Detour]
+
+    /// Creates a destination.
+    public init(
+        name: String, location: Coordinate, arrival: CalendarDay, departure: CalendarDay,
+        detours: [Detour]
+    ) {
+        self.name = name
+        self.location = location
+        self.arrival = arrival
+        self.departure = departure
+        self.detours = detours
+    }
+
+    /// Nights spent there: the days from arrival to departure.
+    public var nights: Int { arrival.days(to: departure) }
+}
+
+/// A choice between two tasks, as in the Amazing Race.
+///
+/// A detour with fewer than two tasks is a draft: it is valid, and reports show the missing side
+/// as undecided.
+public struct Detour: Sendable, Hashable {
+    /// The tasks to choose between: two, or fewer for a draft.
+    public var tasks: [DetourTask]
+
+    /// Creates a detour of at most two tasks.
+    public init(tasks: [DetourTask]) {
+        self.tasks = tasks
+    }
+
+    /// The most tasks a detour has.
+    public static let sides = 2
+
+    /// Whether a side is still undecided.
+    public var isDraft: Bool { tasks.count < Detour.sides }
+
+    /// The title, made of the tasks' names: `Wheeze or Cheese`.
+    public var title: String {
+        switch tasks.count {
+        case 0: return "Undecided or undecided"
+        case 1: return "\(tasks[0].name) or undecided"
+        default: return tasks.map(\.name).joined(separator: " or ")
+        }
+    }
+}
+
+/// One side of a detour: something to do, how long it takes, what it costs, and where it is.
+public struct DetourTask: Sendable, Hashable {
+    /// The task's name, never blank.
+    public var name: String
+    /// How long the task itself takes.
+    public var duration: TaskDuration
+    /// What it costs.
+    public var cost: Money
+    /// Where it is, when known; without it the distance is unknown.
+    public var location: Coordinate?
+    /// Reasons to pick it, each non-blank.
+    public var pros: [String]
+    /// Reasons not to, each non-blank.
+    public var cons: [String]
+
+    /// Creates a task.
+    public init(
+        name: String, duration: TaskDuration, cost: Money, location: Coordinate?,
+        pros: [String], cons: [String]
+    ) {
+        self.name = name
+        self.duration = duration
+        self.cost = cost
+        self.location = location
+        self.pros = pros
+        self.cons = cons
+    }
+}

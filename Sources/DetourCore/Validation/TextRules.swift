@@ -1,0 +1,97 @@
+/// The rules every piece of user text follows, whatever field it is in.
+///
+/// Control characters are refused (they can recolour a terminal or hide text in a report). Tab,
+/// CR and LF are white space: a one-line field (a name, a title) folds each run of white space
+/// into one space and trims the ends; a field where a line break can stand (pros, cons) keeps
+/// line breaks as LF.
+public enum TextRules {
+    /// Why a text was refused.
+    public enum Problem: Error, Sendable, Equatable {
+        /// A control character other than tab, CR and LF, with its code point.
+        case controlCharacter(UInt32)
+        /// Nothing but white space.
+        case blank
+    }
+
+    /// A one-line text: white space folded to single spaces, ends trimmed, not blank.
+    public static func singleLine(_ text: String) throws(Problem) -> String {
+        try check(text)
+        var out = ""
+        var pendingSpace = false
+        for scalar in text.unicodeScalars {
+            if isFoldable(scalar) {
+                pendingSpace = !out.isEmpty
+                continue
+            }
+            if pendingSpace { out += " " }
+            pendingSpace = false
+            out.unicodeScalars.append(scalar)
+        }
+        guard !out.isEmpty else { throw .blank }
+        return out
+    }
+
+    /// A text that may hold line breaks: CRLF and CR become LF, ends trimmed, not blank.
+    public static func multiLine(_ text: String) throws(Problem) -> String {
+        try check(text)
+        var out = String.UnicodeScalarView()
+        var previousWasCR = false
+        for scalar in text.unicodeScalars {
+            if scalar == "\r" {
+                out.append("\n")
+                previousWasCR = true
+                continue
+            }
+            if scalar == "\n", previousWasCR {
+                previousWasCR = false
+                continue
+            }
+            previousWasCR = false
+            out.append(scalar)
+        }
+        let trimmed = String(out).trimmingWhiteSpace()
+        guard !trimmed.isEmpty else { throw .blank }
+        return trimmed
+    }
+
+    /// The message for a problem, naming what kind of text it was.
+    public static func message(_ problem: Problem, what: String) -> String {
+        switch problem {
+        case .blank:
+            return "\(what) must not be blank"
+        case .controlCharacter(let value):
+            let hex = String(value, radix: 16, uppercase: true)
+            let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            return "\(what) contains the control character U+\(padded), which is not allowed"
+        }
+    }
+
+    private static func check(_ text: String) throws(Problem) {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x09, 0x0A, 0x0D: continue
+            case 0x00...0x1F, 0x7F...0x9F: throw .controlCharacter(scalar.value)
+            default: continue
+            }
+        }
+    }
+
+    /// Tab, CR, LF, space, and the Unicode line and paragraph separators.
+    static func isFoldable(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar {
+        case " ", "\t", "\n", "\r", "\u{2028}", "\u{2029}": return true
+        default: return false
+        }
+    }
+}
+
+extension String {
+    /// The string without foldable white space at either end.
+    func trimmingWhiteSpace() -> String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !TextRules.isFoldable($0) }),
+            let end = scalars.lastIndex(where: { !TextRules.isFoldable($0) })
+        else { return "" }
+        return String(scalars[start...end])
+    }
+}

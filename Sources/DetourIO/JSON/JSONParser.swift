@@ -1,0 +1,354 @@
+/// A strict RFC 8259 parser over UTF-8 bytes.
+///
+/// It refuses what the RFC refuses (trailing commas, `NaN`, comments, single quotes, leading
+/// zeros, raw control characters in strings, lone surrogates), refuses duplicate keys in an
+/// object, and limits nesting so no input can exhaust the stack. The first error stops it; the
+/// error carries the byte offset where it was found.
+public struct JSONParser {
+    /// Why the input is not JSON, and where.
+    public struct SyntaxError: Error, Sendable, Equatable {
+        /// What is wrong.
+        public var message: String
+        /// The byte offset of the problem.
+        public var offset: Int
+    }
+
+    /// The deepest nesting of arrays and objects accepted.
+    public static let defaultMaximumDepth = 64
+
+    /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
+    public static func parse(
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+    ) throws(SyntaxError) -> JSONNode {
+        let result: Result<JSONNode, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth)
+            do throws(SyntaxError) {
+                parser.skipWhiteSpace()
+                let root = try parser.value(depth: 0)
+                parser.skipWhiteSpace()
+                if parser.index < buffer.count {
+                    throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+                }
+                return .success(root)
+            } catch {
+                return .failure(error)
+            }
+        }
+        return try result.get()
+    }
+}
+
+private let quote = UInt8(ascii: "\"")
+private let backslash = UInt8(ascii: "\\")
+
+/// The parser's position in the input.
+private struct Cursor {
+    let bytes: UnsafeBufferPointer<UInt8>
+    let maximumDepth: Int
+    var index = 0
+
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = bytes
+        self.maximumDepth = maximumDepth
+    }
+
+    func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
+        JSONParser.SyntaxError(message: message, offset: offset ?? index)
+    }
+
+    /// The next character for a message: `"}"`, or `the end of the input`.
+    func describeCurrent() -> String {
+        guard index < bytes.count else { return "end of input" }
+        let byte = bytes[index]
+        if byte >= 0x21 && byte < 0x7F { return "\"\(Character(Unicode.Scalar(byte)))\"" }
+        return "character 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
+    mutating func skipWhiteSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    mutating func value(depth: Int) throws(JSONParser.SyntaxError) -> JSONNode {
+        guard index < bytes.count else { throw error("unexpected end of input, a value was expected") }
+        let start = index
+        switch bytes[index] {
+        case UInt8(ascii: "{"):
+            return JSONNode(value: try object(depth: depth + 1), offset: start)
+        case UInt8(ascii: "["):
+            return JSONNode(value: try array(depth: depth + 1), offset: start)
+        case quote:
+            return JSONNode(value: .string(try string()), offset: start)
+        case UInt8(ascii: "t"):
+            try literal("true")
+            return JSONNode(value: .bool(true), offset: start)
+        case UInt8(ascii: "f"):
+            try literal("false")
+            return JSONNode(value: .bool(false), offset: start)
+        case UInt8(ascii: "n"):
+            try literal("null")
+            return JSONNode(value: .null, offset: start)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return JSONNode(value: .number(try number()), offset: start)
+        default:
+            throw error("unexpected \(describeCurrent()), a value was expected\(hintForCurrent())")
+        }
+    }
+
+    /// A hint for a few common non-JSON tokens.
+    func hintForCurrent() -> String {
+        let rest = bytes[index..<min(bytes.count, index + 9)]
+        let word = String(decoding: rest, as: UTF8.self)
+        if word.hasPrefix("NaN") || word.hasPrefix("Infinity") || word.hasPrefix("-Infinity") {
+            return " (NaN and Infinity are not JSON numbers)"
+        }
+        if word.hasPrefix("'") { return " (JSON strings use double quotes)" }
+        if word.hasPrefix("/") { return " (JSON has no comments)" }
+        return ""
+    }
+
+    mutating func literal(_ word: StaticString) throws(JSONParser.SyntaxError) {
+        let count = word.utf8CodeUnitCount
+        let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
+        guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(expected) else {
+            throw error("unexpected \(describeCurrent()), a value was expected\(hintForCurrent())")
+        }
+        index += count
+    }
+
+    mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        guard depth <= maximumDepth else {
+            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects")
+        }
+        index += 1  // {
+        var members: [JSONMember] = []
+        var seen: Set<String> = []
+        skipWhiteSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            return .object(members)
+        }
+        while true {
+            skipWhiteSpace()
+            guard index < bytes.count, bytes[index] == quote else {
+                let trailing = index < bytes.count && bytes[index] == UInt8(ascii: "}") && !members.isEmpty
+                throw error(
+                    trailing
+                        ? "trailing comma before \"}\" (JSON allows no comma after the last member)"
+                        : "unexpected \(describeCurrent()), a key in double quotes was expected")
+            }
+            let keyOffset = index
+            let key = try string()
+            guard seen.insert(key).inserted else {
+                throw error("duplicate key \(quoted(key)) in one object", at: keyOffset)
+            }
+            skipWhiteSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("unexpected \(describeCurrent()), \":\" was expected after a key")
+            }
+            index += 1
+            skipWhiteSpace()
+            members.append(JSONMember(key: key, value: try value(depth: depth)))
+            skipWhiteSpace()
+            guard index < bytes.count else { throw error("unexpected end of input, \"}\" was expected") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(members)
+            }
+            throw error("unexpected \(describeCurrent()), \",\" or \"}\" was expected")
+        }
+    }
+
+    mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        guard depth <= maximumDepth else {
+            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects")
+        }
+        index += 1  // [
+        var elements: [JSONNode] = []
+        skipWhiteSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            return .array(elements)
+        }
+        while true {
+            skipWhiteSpace()
+            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), !elements.isEmpty {
+                throw error("trailing comma before \"]\" (JSON allows no comma after the last element)")
+            }
+            elements.append(try value(depth: depth))
+            skipWhiteSpace()
+            guard index < bytes.count else { throw error("unexpected end of input, \"]\" was expected") }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(elements)
+            }
+            throw error("unexpected \(describeCurrent()), \",\" or \"]\" was expected")
+        }
+    }
+
+    mutating func number() throws(JSONParser.SyntaxError) -> String {
+        let start = index
+        func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
+        func digits() -> Int {
+            let from = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            return index - from
+        }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < bytes.count, isDigit(bytes[index]) else {
+            throw error("a digit was expected after \"-\"\(hintForCurrent())")
+        }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if index < bytes.count, isDigit(bytes[index]) {
+                throw error("a number may not have a leading zero", at: start)
+            }
+        } else {
+            _ = digits()
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard digits() > 0 else { throw error("a digit was expected after the decimal point") }
+        }
+        if index < bytes.count, bytes[index] | 0x20 == UInt8(ascii: "e") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard digits() > 0 else { throw error("a digit was expected in the exponent") }
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    mutating func string() throws(JSONParser.SyntaxError) -> String {
+        let open = index
+        index += 1  // "
+        let start = index
+        // Fast path: no escapes.
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == quote {
+                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+            if byte == backslash { break }
+            if byte < 0x20 { throw controlCharacterError(byte) }
+            index += 1
+        }
+        var buffer = Array(bytes[start..<index])
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == quote {
+                index += 1
+                return String(decoding: buffer, as: UTF8.self)
+            }
+            if byte < 0x20 { throw controlCharacterError(byte) }
+            if byte != backslash {
+                buffer.append(byte)
+                index += 1
+                continue
+            }
+            let escapeStart = index
+            index += 1
+            guard index < bytes.count else { break }
+            let escaped = bytes[index]
+            index += 1
+            switch escaped {
+            case quote, backslash, UInt8(ascii: "/"): buffer.append(escaped)
+            case UInt8(ascii: "b"): buffer.append(0x08)
+            case UInt8(ascii: "f"): buffer.append(0x0C)
+            case UInt8(ascii: "n"): buffer.append(0x0A)
+            case UInt8(ascii: "r"): buffer.append(0x0D)
+            case UInt8(ascii: "t"): buffer.append(0x09)
+            case UInt8(ascii: "u"):
+                let scalar = try unicodeEscape(escapeStart: escapeStart)
+                buffer.append(contentsOf: String(scalar).utf8)
+            default:
+                throw error("invalid escape \"\\\(describeEscaped(escaped))\" in a string", at: escapeStart)
+            }
+        }
+        throw error("unexpected end of input inside a string that starts here", at: open)
+    }
+
+    func describeEscaped(_ byte: UInt8) -> String {
+        byte >= 0x21 && byte < 0x7F ? String(Character(Unicode.Scalar(byte))) : "?"
+    }
+
+    func controlCharacterError(_ byte: UInt8) -> JSONParser.SyntaxError {
+        let hex = String(byte, radix: 16, uppercase: true)
+        let name = byte == 0x0A ? "a line break" : "the control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        return error("\(name) inside a string must be escaped (or the string is not closed)")
+    }
+
+    /// Reads `XXXX` after `\u` (and a low surrogate's `\uXXXX` after a high one).
+    mutating func unicodeEscape(escapeStart: Int) throws(JSONParser.SyntaxError) -> Unicode.Scalar {
+        let high = try hex4(escapeStart: escapeStart)
+        if (0xDC00...0xDFFF).contains(high) {
+            throw error("lone low surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+        }
+        if (0xD800...0xDBFF).contains(high) {
+            guard index + 1 < bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+                throw error("lone high surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+            }
+            let lowStart = index
+            index += 2
+            let low = try hex4(escapeStart: lowStart)
+            guard (0xDC00...0xDFFF).contains(low) else {
+                throw error("lone high surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+            }
+            let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
+            guard let scalar = Unicode.Scalar(value) else {
+                throw error("invalid \\u escape", at: escapeStart)
+            }
+            return scalar
+        }
+        guard let scalar = Unicode.Scalar(high) else { throw error("invalid \\u escape", at: escapeStart) }
+        return scalar
+    }
+
+    func hexText(_ value: UInt32) -> String {
+        let text = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - text.count)) + text
+    }
+
+    mutating func hex4(escapeStart: Int) throws(JSONParser.SyntaxError) -> UInt32 {
+        guard index + 4 <= bytes.count else {
+            throw error("\\u must be followed by four hex digits", at: escapeStart)
+        }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
+            default: throw error("\\u must be followed by four hex digits", at: escapeStart)
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars.prefix(60) {
+            out += scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) ? "?" : String(scalar)
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,68 @@
+/// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1).
+public enum TextEncoding {
+    /// Why bytes are not acceptable UTF-8 text.
+    public enum Problem: Error, Sendable, Equatable {
+        /// A byte-order mark or byte pattern of another Unicode encoding, named.
+        case otherEncoding(String)
+        /// Bytes that are not UTF-8, at this offset.
+        case invalidUTF8(offset: Int)
+    }
+
+    /// The UTF-8 byte-order mark.
+    public static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
+
+    /// The offset where text starts: 3 after a UTF-8 BOM, else 0.
+    public static func bomLength(_ bytes: [UInt8]) -> Int {
+        bytes.starts(with: utf8BOM) ? 3 : 0
+    }
+
+    /// Names another Unicode encoding from a BOM or from NUL bytes in the first character.
+    public static func otherEncoding(_ bytes: [UInt8]) -> String? {
+        if bytes.starts(with: [0x00, 0x00, 0xFE, 0xFF]) { return "UTF-32BE" }
+        if bytes.starts(with: [0xFF, 0xFE, 0x00, 0x00]) { return "UTF-32LE" }
+        if bytes.starts(with: [0xFE, 0xFF]) { return "UTF-16BE" }
+        if bytes.starts(with: [0xFF, 0xFE]) { return "UTF-16LE" }
+        // Without a BOM, JSON's first character is ASCII, so a NUL beside it gives UTF-16 away.
+        if bytes.count >= 2, bytes[0] == 0, bytes[1] != 0 { return "UTF-16BE" }
+        if bytes.count >= 2, bytes[0] != 0, bytes[1] == 0 { return "UTF-16LE" }
+        return nil
+    }
+
+    /// The offset of the first byte that is not part of valid UTF-8, or `nil` if all is valid.
+    ///
+    /// Overlong forms, surrogates and code points past U+10FFFF are invalid, as the standard says.
+    public static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            var index = start
+            let count = buffer.count
+            while index < count {
+                let lead = buffer[index]
+                if lead < 0x80 {
+                    index += 1
+                    continue
+                }
+                let length: Int
+                var low: UInt8 = 0x80
+                var high: UInt8 = 0xBF
+                switch lead {
+                case 0xC2...0xDF: length = 2
+                case 0xE0: (length, low) = (3, 0xA0)
+                case 0xE1...0xEC, 0xEE...0xEF: length = 3
+                case 0xED: (length, high) = (3, 0x9F)
+                case 0xF0: (length, low) = (4, 0x90)
+                case 0xF1...0xF3: length = 4
+                case 0xF4: (length, high) = (4, 0x8F)
+                default: return index
+                }
+                guard index + length <= count else { return index }
+                let second = buffer[index + 1]
+                guard second >= low, second <= high else { return index }
+                for offset in 2..<max(2, length) where buffer[index + offset] & 0xC0 != 0x80 {
+                    return index
+                }
+                index += length
+            }
+            return nil
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DetourCore
+
+/// What a reader found in a trip file: a draft to validate, and the problems met on the way.
+public struct ReadResult: Sendable {
+    /// The draft, unless the file could not be read as a trip at all.
+    public var draft: TripDraft?
+    /// Problems found while reading, in file order.
+    public var diagnostics: [Diagnostic]
+
+    /// Creates a result.
+    public init(draft: TripDraft?, diagnostics: [Diagnostic]) {
+        self.draft = draft
+        self.diagnostics = diagnostics
+    }
+
+    /// A file that could not be read as a trip.
+    static func failed(_ diagnostic: Diagnostic) -> ReadResult {
+        ReadResult(draft: nil, diagnostics: [diagnostic])
+    }
+}
+
+/// The trip file formats detour-report reads.
+public enum TripFormat: String, Sendable, CaseIterable {
+    /// Trip JSON, version 1.
+    case json
+
+    /// The format a file name implies, or `nil` when its extension is not one we read.
+    public init?(fileName: String) {
+        let lowered = fileName.lowercased()
+        if lowered.hasSuffix(".json") { self = .json } else { return nil }
+    }
+}
+
+/// Reads and validates a trip in one call.
+public enum TripLoader {
+    /// Reads `bytes` in `format` and validates the result.
+    ///
+    /// The diagnostics hold everything the reader and the validator found; the trip is there
+    /// only when none of them is an error.
+    public static func load(_ bytes: [UInt8], format: TripFormat) -> TripValidator.Outcome {
+        let read: ReadResult
+        switch format {
+        case .json: read = TripJSONReader.read(bytes)
+        }
+        guard let draft = read.draft else {
+            return TripValidator.Outcome(trip: nil, diagnostics: read.diagnostics)
+        }
+        var outcome = TripValidator.validate(draft)
+        outcome.diagnostics = sortedByPosition(read.diagnostics + outcome.diagnostics)
+        if read.diagnostics.containsErrors { outcome.trip = nil }
+        return outcome
+    }
+
+    /// Diagnostics in file order (line, then column); those without a position keep their place
+    /// at the front, and equal positions keep the order they were found in.
+    static func sortedByPosition(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let left = (a.element.location?.line ?? 0, a.element.location?.column ?? 0, a.offset)
+            let right = (b.element.location?.line ?? 0, b.element.location?.column ?? 0, b.offset)
+            return left < right
+        }.map(\.element)
+    }
+}

@@ -1,0 +1,88 @@
+import DetourCore
+
+/// The JSON report: the `detour-report/1` contract scripts rely on.
+///
+/// Fields may be added; the ones here are never renamed. `better` holds the index in `tasks` of
+/// the better side on each figure, or `null` when neither is better.
+public enum JSONReport {
+    /// The value of the `format` field.
+    public static let formatName = "detour-report/1"
+
+    /// The report of `plan` as a JSON value.
+    public static func document(plan: Plan, warnings: [Diagnostic]) -> JSONOutput {
+        .object([
+            ("format", .string(formatName)),
+            ("title", .string(plan.title)),
+            ("traveler", .string(plan.traveler?.text)),
+            ("today", .string(plan.today.description)),
+            ("sections", .array(plan.sections.map(section))),
+            ("warnings", .array(warnings.map(warning))),
+        ])
+    }
+
+    static func section(_ section: PlanSection) -> JSONOutput {
+        .object([
+            ("name", .string(section.kind.rawValue)),
+            ("destinations", .array(section.destinations.map(destination))),
+        ])
+    }
+
+    static func destination(_ planned: PlannedDestination) -> JSONOutput {
+        let destination = planned.destination
+        return .object([
+            ("name", .string(destination.name)),
+            ("location", location(destination.location)),
+            ("arrival", .string(destination.arrival.description)),
+            ("departure", .string(destination.departure.description)),
+            ("nights", .int(destination.nights)),
+            ("detours", .array(planned.detours.map(detour))),
+        ])
+    }
+
+    static func detour(_ detour: PlannedDetour) -> JSONOutput {
+        .object([
+            ("title", .string(detour.title)),
+            ("draft", .bool(detour.isDraft)),
+            ("tasks", .array(detour.tasks.map(task))),
+            (
+                "better",
+                .object([
+                    ("duration", .int(detour.better.duration)),
+                    ("cost", .int(detour.better.cost)),
+                    ("distance", .int(detour.better.distance)),
+                ])
+            ),
+        ])
+    }
+
+    static func task(_ planned: PlannedTask) -> JSONOutput {
+        let task = planned.task
+        return .object([
+            ("name", .string(task.name)),
+            ("duration_minutes", .int(task.duration.minutes)),
+            (
+                "cost",
+                .object([
+                    ("amount", .number(task.cost.amountText)),
+                    ("currency", .string(task.cost.currency.code)),
+                ])
+            ),
+            ("location", task.location.map(location) ?? .null),
+            ("distance_m", .int(planned.distanceMeters.map { Int($0.rounded()) })),
+            ("pros", .array(task.pros.map { .string($0) })),
+            ("cons", .array(task.cons.map { .string($0) })),
+        ])
+    }
+
+    static func location(_ point: Coordinate) -> JSONOutput {
+        .object([("lat", .number("\(point.latitude)")), ("lon", .number("\(point.longitude)"))])
+    }
+
+    static func warning(_ diagnostic: Diagnostic) -> JSONOutput {
+        .object([
+            ("path", .string(diagnostic.location?.path ?? "")),
+            ("line", .int(diagnostic.location?.line)),
+            ("message", .string(diagnostic.message)),
+        ])
+    }
+}

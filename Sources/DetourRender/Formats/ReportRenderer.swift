@@ -1,0 +1,48 @@
+import DetourCore
+
+/// The output formats of a report.
+public enum ReportFormat: String, Sendable, CaseIterable {
+    /// One self-contained, printable HTML page.
+    case html
+    /// GitHub-flavoured Markdown.
+    case markdown
+    /// The `detour-report/1` JSON contract.
+    case json
+
+    /// The format a file name's extension implies: `.html`/`.htm`, `.md`/`.markdown`, `.json`.
+    public init?(fileName: String) {
+        let lowered = fileName.lowercased()
+        if lowered.hasSuffix(".html") || lowered.hasSuffix(".htm") {
+            self = .html
+        } else if lowered.hasSuffix(".md") || lowered.hasSuffix(".markdown") {
+            self = .markdown
+        } else if lowered.hasSuffix(".json") {
+            self = .json
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Renders a plan in any format.
+public struct ReportRenderer: Sendable {
+    private let templates: ReportTemplates
+
+    /// Creates a renderer that uses `templates` for HTML and Markdown.
+    public init(templates: ReportTemplates) {
+        self.templates = templates
+    }
+
+    /// The report of `plan` in `format`, with the trip file's warnings.
+    public func render(_ plan: Plan, warnings: [Diagnostic], as format: ReportFormat) -> String {
+        switch format {
+        case .json:
+            return JSONReport.document(plan: plan, warnings: warnings).serialized()
+        case .html:
+            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
+        case .markdown:
+            return templates.render(
+                ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName)
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import DetourTemplates
+import Mustache
+
+/// The compiled HTML and Markdown templates.
+///
+/// By default these are the templates built into the binary; ``init(files:)`` takes the same
+/// file names from elsewhere (the CLI's `--templates DIR`).
+public struct ReportTemplates: Sendable {
+    /// Why templates could not be used.
+    public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+        /// A template file the reports need is not there.
+        case missing(String)
+        /// A template does not parse.
+        case invalid(name: String, line: Int, column: Int, reason: String)
+
+        public var description: String {
+            switch self {
+            case .missing(let name):
+                return "\(name): template not found"
+            case .invalid(let name, let line, let column, let reason):
+                return "\(name):\(line):\(column): template error: \(reason)"
+            }
+        }
+    }
+
+    /// The HTML template's file name.
+    public static let htmlName = "report.html.mustache"
+    /// The Markdown template's file name.
+    public static let markdownName = "report.md.mustache"
+    /// Every template file a report needs.
+    public static let requiredNames = [htmlName, markdownName]
+
+    /// The templates built into the binary.
+    public static let bundled: Result<ReportTemplates, LoadError> = {
+        do throws(LoadError) {
+            return .success(try ReportTemplates(files: BundledTemplates.files))
+        } catch {
+            return .failure(error)
+        }
+    }()
+
+    let library: MustacheLibrary
+
+    /// Compiles templates from file names and their text.
+    public init(files: [String: String]) throws(LoadError) {
+        ContentTypes.register()
+        var library = MustacheLibrary()
+        for name in ReportTemplates.requiredNames {
+            guard let text = files[name] else { throw .missing(name) }
+            do {
+                library.register(try MustacheTemplate(string: text), named: name)
+            } catch let error as MustacheTemplate.ParserError {
+                throw .invalid(
+                    name: name, line: error.context.lineNumber, column: error.context.columnNumber,
+                    reason: "\(error.error)")
+            } catch {
+                throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
+            }
+        }
+        self.library = library
+    }
+
+    func render(_ model: ReportModel, template name: String) -> String {
+        library.render(model, withTemplate: name) ?? ""
+    }
+}
+
+/// The escapers, registered with the template engine under the names templates declare.
+enum ContentTypes {
+    struct HTML: MustacheContentType {
+        func escapeText(_ text: String) -> String { Escaping.html(text) }
+    }
+
+    struct Markdown: MustacheContentType {
+        func escapeText(_ text: String) -> String { Escaping.markdown(text) }
+    }
+
+    private static let registration: Void = {
+        MustacheContentTypes.register(HTML(), named: "DETOUR_HTML")
+        MustacheContentTypes.register(Markdown(), named: "DETOUR_MARKDOWN")
+    }()
+
+    /// Registers both content types, once per process.
+    static func register() { registration }
+}

@@ -1,0 +1,304 @@
+import DetourCore
+import Mustache
+
+/// What a report shows, already formatted: the one place where plan data becomes text.
+///
+/// Templates only place these values. A value the templates show with `{{name}}` is user text
+/// and is escaped by the template's content type; a value shown with `{{{name}}}` is made here
+/// from typed data (numbers, dates, SVG geometry) and needs no escaping.
+public struct ReportModel: Sendable {
+    /// The trip's title.
+    public var title: String
+    /// The traveller's email address, when given.
+    public var traveler: String?
+    /// The day the plan is as of, formatted.
+    public var today: String
+    /// The day the plan is as of, `YYYY-MM-DD`.
+    public var todayISO: String
+    /// Future, now and past, in that order.
+    public var sections: [SectionModel]
+    /// The trip file's warnings.
+    public var warnings: [WarningModel]
+    /// How many destinations there are in all.
+    public var destinationCount: Int
+
+    /// Builds the model of `plan`, with the warnings found while reading it.
+    public init(plan: Plan, warnings: [Diagnostic]) {
+        title = plan.title
+        traveler = plan.traveler?.text
+        today = Formatting.day(plan.today)
+        todayISO = plan.today.description
+        var first = true
+        sections = plan.sections.map { section in
+            SectionModel(section, firstDestinationOfReport: &first)
+        }
+        self.warnings = warnings.map(WarningModel.init)
+        destinationCount = plan.sections.reduce(0) { $0 + $1.destinations.count }
+    }
+}
+
+/// One section of the report.
+public struct SectionModel: Sendable {
+    /// `future`, `now` or `past`.
+    public var name: String
+    /// The heading a reader sees: `Coming up`, `Under way`, `Done`.
+    public var heading: String
+    /// What an empty section says.
+    public var emptyText: String
+    /// Its destinations, in the section's order.
+    public var destinations: [DestinationModel]
+
+    init(_ section: PlanSection, firstDestinationOfReport first: inout Bool) {
+        name = section.kind.rawValue
+        switch section.kind {
+        case .future:
+            heading = "Coming up"
+            emptyText = "Nothing planned ahead."
+        case .now:
+            heading = "Under way"
+            emptyText = "No stay is under way today."
+        case .past:
+            heading = "Done"
+            emptyText = "No stay has ended yet."
+        }
+        var models: [DestinationModel] = []
+        for destination in section.destinations {
+            models.append(DestinationModel(destination, pageBreakBefore: !first))
+            first = false
+        }
+        destinations = models
+    }
+}
+
+/// One destination of the report.
+public struct DestinationModel: Sendable {
+    /// The destination's name.
+    public var name: String
+    /// Arrival, formatted.
+    public var arrival: String
+    /// Departure, formatted.
+    public var departure: String
+    /// Arrival and departure as `YYYY-MM-DD`.
+    public var arrivalISO: String
+    /// Departure as `YYYY-MM-DD`.
+    public var departureISO: String
+    /// `4 nights`.
+    public var nights: String
+    /// `38.7223° N, 9.1393° W`.
+    public var coordinate: String
+    /// Whether this destination starts a new printed page.
+    public var pageBreakBefore: Bool
+    /// The little map.
+    public var map: MapModel
+    /// Its detours.
+    public var detours: [DetourModel]
+
+    init(_ planned: PlannedDestination, pageBreakBefore: Bool) {
+        let destination = planned.destination
+        name = destination.name
+        arrival = Formatting.day(destination.arrival)
+        departure = Formatting.day(destination.departure)
+        arrivalISO = destination.arrival.description
+        departureISO = destination.departure.description
+        nights = Formatting.nights(destination.nights)
+        coordinate = Formatting.coordinate(destination.location)
+        self.pageBreakBefore = pageBreakBefore
+        detours = planned.detours.enumerated().map { DetourModel($1, number: $0 + 1) }
+        map = MapModel(center: destination.location, detours: planned.detours)
+    }
+}
+
+/// One detour: its title and its two sides.
+public struct DetourModel: Sendable {
+    /// 1-based number within the destination.
+    public var number: Int
+    /// `Wheeze or Cheese`.
+    public var title: String
+    /// Whether a side is undecided.
+    public var isDraft: Bool
+    /// Always two sides; an undecided one has `isDecided == false`.
+    public var sides: [SideModel]
+
+    init(_ detour: PlannedDetour, number: Int) {
+        self.number = number
+        title = detour.title
+        isDraft = detour.isDraft
+        sides = (0..<Detour.sides).map { index in
+            let label = "\(number)\(index == 0 ? "A" : "B")"
+            guard index < detour.tasks.count else { return SideModel(undecided: label) }
+            return SideModel(detour.tasks[index], label: label, index: index, better: detour.better)
+        }
+    }
+}
+
+/// One side of a detour, or an undecided placeholder.
+public struct SideModel: Sendable {
+    /// `1A`, `1B`: the side's mark on the map.
+    public var label: String
+    /// Whether there is a task on this side.
+    public var isDecided: Bool
+    /// The task's name.
+    public var name: String
+    /// `1h 30m`.
+    public var duration: String
+    /// `3.10 EUR`.
+    public var cost: String
+    /// `850 m`, or `unknown`.
+    public var distance: String
+    /// Whether the distance is known.
+    public var hasDistance: Bool
+    /// Reasons to pick it.
+    public var pros: [String]
+    /// Reasons not to.
+    public var cons: [String]
+    /// Whether this side is the better one on each figure.
+    public var betterDuration: Bool
+    /// Whether this side is cheaper.
+    public var betterCost: Bool
+    /// Whether this side is nearer.
+    public var betterDistance: Bool
+
+    init(undecided label: String) {
+        self.label = label
+        isDecided = false
+        name = "Undecided"
+        duration = ""
+        cost = ""
+        distance = ""
+        hasDistance = false
+        pros = []
+        cons = []
+        betterDuration = false
+        betterCost = false
+        betterDistance = false
+    }
+
+    init(_ planned: PlannedTask, label: String, index: Int, better: BetterSides) {
+        self.label = label
+        isDecided = true
+        name = planned.task.name
+        duration = Formatting.duration(planned.task.duration)
+        cost = Formatting.money(planned.task.cost)
+        hasDistance = planned.distanceMeters != nil
+        distance = planned.distanceMeters.map(Formatting.distance) ?? "unknown"
+        pros = planned.task.pros
+        cons = planned.task.cons
+        betterDuration = better.duration == index
+        betterCost = better.cost == index
+        betterDistance = better.distance == index
+    }
+}
+
+/// A warning about the trip file, shown at the end of the report.
+public struct WarningModel: Sendable {
+    /// The field it concerns.
+    public var path: String
+    /// What it says.
+    public var message: String
+
+    init(_ diagnostic: Diagnostic) {
+        path = diagnostic.location?.path ?? ""
+        message = diagnostic.message
+    }
+}
+
+// MARK: - Template lookup
+
+// Explicit lookups instead of Mirror reflection: a report of 20,000 destinations looks up
+// millions of keys, and reflection would allocate for every one.
+
+extension ReportModel: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "traveler": return traveler
+        case "today": return today
+        case "todayISO": return todayISO
+        case "sections": return sections
+        case "warnings": return warnings
+        case "hasWarnings": return !warnings.isEmpty
+        case "destinationCount": return destinationCount
+        case "destinationSummary": return destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations"
+        default: return nil
+        }
+    }
+}
+
+extension SectionModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "name": return name
+        case "heading": return heading
+        case "emptyText": return emptyText
+        case "destinations": return destinations
+        case "isEmpty": return destinations.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension DestinationModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "name": return name
+        case "arrival": return arrival
+        case "departure": return departure
+        case "arrivalISO": return arrivalISO
+        case "departureISO": return departureISO
+        case "nights": return nights
+        case "coordinate": return coordinate
+        case "pageBreakBefore": return pageBreakBefore
+        case "map": return map
+        case "detours": return detours
+        case "hasDetours": return !detours.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension DetourModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "number": return number
+        case "title": return title
+        case "isDraft": return isDraft
+        case "sides": return sides
+        case "left": return sides[0]
+        case "right": return sides[1]
+        default: return nil
+        }
+    }
+}
+
+extension SideModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "label": return label
+        case "isDecided": return isDecided
+        case "name": return name
+        case "duration": return duration
+        case "cost": return cost
+        case "distance": return distance
+        case "hasDistance": return hasDistance
+        case "pros": return pros
+        case "cons": return cons
+        case "hasPros": return !pros.isEmpty
+        case "hasCons": return !cons.isEmpty
+        case "betterDuration": return betterDuration
+        case "betterCost": return betterCost
+        case "betterDistance": return betterDistance
+        default: return nil
+        }
+    }
+}
+
+extension WarningModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "path": return path
+        case "hasPath": return !path.isEmpty
+        case "message": return message
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,63 @@
+import DetourCore
+
+/// Every number, date and amount a report shows, formatted the same way on every machine.
+///
+/// No locale, no time zone: English day and month names and `.` as the decimal point, so a
+/// report is byte-for-byte the same wherever it is made.
+public enum Formatting {
+    private static let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]  // 1970-01-01 was a Thursday
+    private static let months = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+
+    /// `Tue 1 Dec 2026`.
+    public static func day(_ day: CalendarDay) -> String {
+        let weekday = weekdays[((day.daysSinceEpoch % 7) + 7) % 7]
+        return "\(weekday) \(day.day) \(months[day.month - 1]) \(day.year)"
+    }
+
+    /// `1 night`, `4 nights`.
+    public static func nights(_ count: Int) -> String {
+        count == 1 ? "1 night" : "\(count) nights"
+    }
+
+    /// `1h 30m`, `45m`, `2d 3h`.
+    public static func duration(_ duration: TaskDuration) -> String {
+        duration.description
+    }
+
+    /// `3.10 EUR`.
+    public static func money(_ money: Money) -> String {
+        money.description
+    }
+
+    /// `850 m` under a kilometre, `12.3 km` under a hundred, `1234 km` beyond.
+    public static func distance(_ meters: Double) -> String {
+        let rounded = meters.rounded()
+        if rounded < 1000 { return "\(Int(rounded)) m" }
+        if meters < 99_950 { return "\(fixed(meters / 1000, digits: 1)) km" }
+        return "\(Int((meters / 1000).rounded())) km"
+    }
+
+    /// `38.7223° N, 9.1393° W`.
+    public static func coordinate(_ point: Coordinate) -> String {
+        let lat = "\(fixed(abs(point.latitude), digits: 4))° \(point.latitude < 0 ? "S" : "N")"
+        let lon = "\(fixed(abs(point.longitude), digits: 4))° \(point.longitude < 0 ? "W" : "E")"
+        return "\(lat), \(lon)"
+    }
+
+    /// `value` rounded half away from zero to `digits` places, in plain notation: `12.30`.
+    public static func fixed(_ value: Double, digits: Int) -> String {
+        var scale = 1.0
+        for _ in 0..<digits { scale *= 10 }
+        let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
+        guard scaled < 1e15 else { return value < 0 ? "-\(abs(value))" : "\(value)" }
+        let units = Int64(scaled)
+        let sign = value < 0 && units != 0 ? "-" : ""
+        guard digits > 0 else { return sign + String(units) }
+        let divisor = Int64(scale)
+        let fraction = String(units % divisor)
+        return sign + String(units / divisor) + "."
+            + String(repeating: "0", count: digits - fraction.count) + fraction
+    }
+}

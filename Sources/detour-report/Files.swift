@@ -1,0 +1,94 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reading the trip and writing the report: the only file access in detour-report.
+enum Files {
+    /// Why a file could not be read or written, with the system's reason.
+    struct Failure: Error {
+        /// A sentence for the user.
+        var reason: String
+    }
+
+    /// The whole content of `path`, or of standard input for `-`.
+    static func read(_ path: String) throws(Failure) -> [UInt8] {
+        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
+        defer { if path != "-" { close(descriptor) } }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw Failure(reason: "it is a directory")
+        }
+        var bytes: [UInt8] = []
+        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            bytes.reserveCapacity(Int(info.st_size))
+        }
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure(reason: systemReason())
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+        return bytes
+    }
+
+    /// Replaces `path` with `text` all at once, or leaves it as it was.
+    ///
+    /// The text goes to a new file beside the target, which is flushed to disk and then renamed
+    /// over the target, so a reader never sees half a report and a failure leaves no stray file.
+    /// An existing target keeps its permissions.
+    static func replace(_ path: String, with text: String) throws(Failure) {
+        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
+        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
+        guard !name.isEmpty else { throw Failure(reason: "it names a directory") }
+        var existing = stat()
+        let exists = stat(path, &existing) == 0
+        if exists, (existing.st_mode & S_IFMT) == S_IFDIR { throw Failure(reason: "it is a directory") }
+        let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
+
+        var template = Array("\(directory).\(name).XXXXXX".utf8CString)
+        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+            guard let base = buffer.baseAddress else { return -1 }
+            return mkstemp(base)
+        }
+        guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
+        let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var finished = false
+        defer {
+            if !finished { unlink(temporary) }
+        }
+        do {
+            try StandardStreams.write(Array(text.utf8), to: descriptor)
+        } catch {
+            close(descriptor)
+            switch error {
+            case .brokenPipe: throw Failure(reason: "the write was cut off")
+            case .failed(let reason): throw Failure(reason: reason)
+            }
+        }
+        guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
+            let reason = systemReason()
+            close(descriptor)
+            throw Failure(reason: reason)
+        }
+        guard close(descriptor) == 0 else { throw Failure(reason: systemReason()) }
+        guard rename(temporary, path) == 0 else { throw Failure(reason: systemReason()) }
+        finished = true
+    }
+
+    private static func currentUmask() -> mode_t {
+        let mask = umask(0)
+        umask(mask)
+        return mask
+    }
+
+    private static func systemReason() -> String {
+        String(cString: strerror(errno))
+    }
+}

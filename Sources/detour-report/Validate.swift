@@ -1,0 +1,28 @@
+import ArgumentParser
+import DetourCore
+
+/// `detour-report validate TRIP`: checks a trip and reports every problem, writing no report.
+struct Validate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Check a trip file and print its problems; write no report.")
+
+    @OptionGroup var trip: TripOptions
+
+    func run() throws {
+        let (loaded, warnings) = try trip.loadTrip()
+        let detours = loaded.destinations.reduce(0) { $0 + $1.detours.count }
+        let summary =
+            "\(trip.input == "-" ? "<stdin>" : trip.input): valid trip: "
+            + "\(count(loaded.destinations.count, "destination")), \(count(detours, "detour")), "
+            + "\(count(warnings.count, "warning"))"
+        do {
+            try StandardStreams.writeOutput(Quoting.printable(summary) + "\n")
+        } catch {
+            throw ExitCodes.ioError
+        }
+    }
+
+    private func count(_ value: Int, _ noun: String) -> String {
+        "\(value) \(noun)\(value == 1 ? "" : "s")"
+    }
+}
