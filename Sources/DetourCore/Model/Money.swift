@@ -9,7 +9,8 @@ public struct Money: Sendable, Hashable {
     public let amount: Decimal
     /// The currency.
     public let currency: CurrencyCode
-    /// Digits after the point the amount was written with (at least the currency's minor unit).
+    /// Digits after the point that reports show: the currency's minor unit, or more when the
+    /// amount needs them (`3.125` EUR keeps three).
     public let scale: Int
 
     /// The largest amount accepted: anything above is a typo, not a price.

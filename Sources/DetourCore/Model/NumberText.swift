@@ -1,9 +1,9 @@
 /// The one grammar for numbers written as text in a trip file.
 ///
 /// JSON numbers and GPX attributes (`lat="38.7"`, `cost="3.10"`) both pass through here, so a
-/// value means the same thing in either format: an optional sign, digits with an optional
-/// fraction, and an optional exponent. `NaN`, `Infinity`, hex floats and empty strings are not
-/// numbers.
+/// value means the same thing in either format: an optional sign, digits, an optional fraction
+/// (a point with digits on both sides), and an optional exponent. `NaN`, `Infinity`, hex floats,
+/// `.5`, `1.` and empty strings are not numbers.
 public struct NumberText: Sendable, Hashable {
     /// Whether a minus sign leads.
     public let isNegative: Bool
@@ -22,24 +22,25 @@ public struct NumberText: Sendable, Hashable {
         }
         var digits: [UInt8] = []
         var exponent = 0
-        var sawDigit = false
+        var integerDigits = 0
+        var fractionDigits = 0
         var inFraction = false
         while let byte = bytes.first {
             if NumberText.isDigit(byte) {
-                sawDigit = true
+                if inFraction { fractionDigits += 1 } else { integerDigits += 1 }
                 if !(digits.isEmpty && byte == UInt8(ascii: "0")) {
                     guard digits.count < 1000 else { return nil }
                     digits.append(byte - UInt8(ascii: "0"))
                 }
                 if inFraction { exponent -= 1 }
-            } else if byte == UInt8(ascii: "."), !inFraction {
+            } else if byte == UInt8(ascii: "."), !inFraction, integerDigits > 0 {
                 inFraction = true
             } else {
                 break
             }
             bytes = bytes.dropFirst()
         }
-        guard sawDigit else { return nil }
+        guard integerDigits > 0, !inFraction || fractionDigits > 0 else { return nil }
         if let marker = bytes.first, marker == UInt8(ascii: "e") || marker == UInt8(ascii: "E") {
             bytes = bytes.dropFirst()
             var exponentNegative = false

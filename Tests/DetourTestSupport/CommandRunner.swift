@@ -1,0 +1,74 @@
+import Foundation
+
+/// Runs the built `detour-report` binary, as a user would, and captures what it did.
+public struct CommandRunner: Sendable {
+    /// What one run produced.
+    public struct Result: Sendable {
+        /// The exit status.
+        public var status: Int32
+        /// Standard output, as bytes.
+        public var stdout: Data
+        /// Standard error, as text.
+        public var stderr: String
+        /// Standard output, as text.
+        public var output: String { String(decoding: stdout, as: UTF8.self) }
+    }
+
+    /// The binary.
+    public let executable: URL
+
+    /// Finds the binary SwiftPM built beside the test bundle, or returns `nil`.
+    public init?() {
+        let candidates = [
+            Bundle.main.bundleURL.appendingPathComponent("detour-report"),
+            Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent("detour-report"),
+            Fixtures.repository.appendingPathComponent(".build/debug/detour-report"),
+        ]
+        guard let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) }) else {
+            return nil
+        }
+        executable = found
+    }
+
+    /// Runs the binary with `arguments`, feeding `stdin`, in `directory`, with extra environment.
+    public func run(
+        _ arguments: [String], stdin: Data? = nil, directory: URL? = nil,
+        environment: [String: String] = [:], removing: [String] = ["SOURCE_DATE_EPOCH"]
+    ) throws -> Result {
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("detour-run-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outURL = scratch.appendingPathComponent("stdout")
+        let errURL = scratch.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        var env = ProcessInfo.processInfo.environment
+        for key in removing { env.removeValue(forKey: key) }
+        env.merge(environment) { $1 }
+        process.environment = env
+        let outHandle = try FileHandle(forWritingTo: outURL)
+        let errHandle = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = outHandle
+        process.standardError = errHandle
+        let input = Pipe()
+        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+        try process.run()
+        if let stdin {
+            input.fileHandleForWriting.write(stdin)
+            try input.fileHandleForWriting.close()
+        }
+        process.waitUntilExit()
+        try outHandle.close()
+        try errHandle.close()
+        return Result(
+            status: process.terminationStatus,
+            stdout: try Data(contentsOf: outURL),
+            stderr: String(decoding: try Data(contentsOf: errURL), as: UTF8.self))
+    }
+}
