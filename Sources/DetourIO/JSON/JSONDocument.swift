@@ -51,6 +51,8 @@ public enum JSONValue: Sendable {
 public struct JSONMember: Sendable {
     /// The key, unescaped.
     public var key: String
+    /// Byte offset of the key's opening quote.
+    public var keyOffset: Int
     /// The value.
     public var value: JSONNode
 }

@@ -139,7 +139,7 @@ private struct Cursor {
                 throw error(
                     trailing
                         ? "trailing comma before \"}\" (JSON allows no comma after the last member)"
-                        : "unexpected \(describeCurrent()), a key in double quotes was expected")
+                        : "unexpected \(describeCurrent()), a key in double quotes was expected\(hintForCurrent())")
             }
             let keyOffset = index
             let key = try string()
@@ -152,7 +152,7 @@ private struct Cursor {
             }
             index += 1
             skipWhiteSpace()
-            members.append(JSONMember(key: key, value: try value(depth: depth)))
+            members.append(JSONMember(key: key, keyOffset: keyOffset, value: try value(depth: depth)))
             skipWhiteSpace()
             guard index < bytes.count else { throw error("unexpected end of input, \"}\" was expected") }
             if bytes[index] == UInt8(ascii: ",") {

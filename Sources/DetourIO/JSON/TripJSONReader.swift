@@ -67,8 +67,11 @@ private struct DraftMapper {
                 byKey[member.key] = member.value
             } else {
                 let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
+                let (line, column) = lines.position(of: member.keyOffset)
                 diagnostics.append(
-                    .warning(location(memberPath, member.value), "unknown key \(Quoting.quoted(member.key)), ignored"))
+                    .warning(
+                        SourceLocation(path: memberPath, line: line, column: column),
+                        "unknown key \(Quoting.quoted(member.key)), ignored"))
             }
         }
         return byKey

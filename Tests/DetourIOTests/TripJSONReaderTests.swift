@@ -1,0 +1,121 @@
+import DetourCore
+import DetourIO
+import Testing
+
+@Suite struct TripJSONReaderTests {
+    func load(_ text: String) -> TripValidator.Outcome {
+        TripLoader.load(Array(text.utf8), format: .json)
+    }
+
+    func lines(_ outcome: TripValidator.Outcome) -> [String] {
+        outcome.diagnostics.map { $0.formatted(file: "trip.json") }
+    }
+
+    static let minimal = """
+        {"title": "T", "destinations": [{"name": "Lisbon", "location": {"lat": 38.7, "lon": -9.1},
+          "arrival": "2026-12-01", "departure": "2026-12-05"}]}
+        """
+
+    @Test func readsAMinimalTrip() throws {
+        let outcome = load(Self.minimal)
+        #expect(outcome.diagnostics.isEmpty)
+        let trip = try #require(outcome.trip)
+        #expect(trip.destinations.map(\.name) == ["Lisbon"])
+        #expect(trip.traveler == nil)
+    }
+
+    @Test func aTripThatBreaksThreeRulesReportsAllThreeInFileOrder() {
+        let outcome = load(
+            """
+            {
+              "title": "T",
+              "traveler": "ab@.c",
+              "destinations": [
+                {"name": "Lisbon", "location": {"lat": 91, "lon": -9.1},
+                 "arrival": "2026-12-05", "departure": "2026-12-01"}
+              ]
+            }
+            """)
+        #expect(outcome.trip == nil)
+        #expect(
+            lines(outcome) == [
+                "trip.json:3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it",
+                "trip.json:5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90]",
+                "trip.json:6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05",
+            ])
+    }
+
+    @Test func wrongTypesNameThePathAndWhatWasFound() {
+        let outcome = load(
+            """
+            {"title": "T", "destinations": [{"name": null, "location": {"lat": "47.3", "lon": 8},
+              "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [{"tasks": [{"name": "A",
+              "duration": 90, "cost": {"amount": "3", "currency": "EUR"}, "pros": ["ok", 3]}]}]}]}
+            """)
+        let found = outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" }
+        #expect(
+            found == [
+                "destinations[0].name: must be a string, not null",
+                "destinations[0].location.lat: must be a number, not a string",
+                "destinations[0].detours[0]: draft detour: one task, the other side is undecided",
+                // A missing field is reported where its object starts.
+                "destinations[0].detours[0].tasks[0].location: no location, so its distance is unknown",
+                "destinations[0].detours[0].tasks[0].duration: must be a string, not a number",
+                "destinations[0].detours[0].tasks[0].cost.amount: must be a number, not a string",
+                "destinations[0].detours[0].tasks[0].pros[1]: must be a string, not a number",
+            ])
+    }
+
+    @Test func unknownKeysAreWarningsNamingThePath() throws {
+        let outcome = load(Self.minimal.replacingOccurrences(of: "\"name\"", with: "\"nmae\": 1, \"name\""))
+        #expect(outcome.trip != nil)
+        #expect(lines(outcome) == ["trip.json:1:34: warning: destinations[0].nmae: unknown key \"nmae\", ignored"])
+    }
+
+    @Test func syntaxErrorsCarryLineAndColumn() {
+        let outcome = load("{\n  \"title\": \"T\",\n  \"destinations\": [1, 2,]\n}")
+        #expect(lines(outcome) == ["trip.json:3:25: error: trailing comma before \"]\" (JSON allows no comma after the last element)"])
+    }
+
+    @Test func anEmptyFileSaysSo() {
+        #expect(load("").diagnostics.first?.message.hasPrefix("the file is empty") == true)
+        #expect(load(" \n").diagnostics.first?.message.hasPrefix("the file is empty") == true)
+    }
+
+    @Test func aUTF8ByteOrderMarkIsToleratedAndOtherEncodingsAreNamed() {
+        let withBOM = TextEncoding.utf8BOM + Array(Self.minimal.utf8)
+        #expect(TripLoader.load(withBOM, format: .json).trip != nil)
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in Self.minimal.utf16 { utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        let outcome = TripLoader.load(utf16, format: .json)
+        #expect(outcome.diagnostics.map(\.message) == ["the file is UTF-16LE; trip JSON must be UTF-8 (RFC 8259 §8.1)"])
+    }
+
+    @Test func invalidUTF8IsRefusedWithItsPosition() {
+        var bytes = Array(Self.minimal.utf8)
+        bytes.insert(0xFC, at: 12)
+        let outcome = TripLoader.load(bytes, format: .json)
+        #expect(lines(outcome) == ["trip.json:1:13: error: the file is not valid UTF-8 (byte offset 12); trip JSON must be UTF-8"])
+    }
+
+    @Test func nullMeansAbsentForOptionalFields() throws {
+        let text = Self.minimal.replacingOccurrences(of: "\"title\": \"T\"", with: "\"title\": \"T\", \"traveler\": null")
+            .replacingOccurrences(of: "\"departure\": \"2026-12-05\"", with: "\"departure\": \"2026-12-05\", \"detours\": null")
+        let outcome = load(text)
+        #expect(outcome.diagnostics.isEmpty)
+        #expect(outcome.trip?.traveler == nil)
+    }
+
+    @Test func amountsKeepEveryDigit() throws {
+        let text = """
+            {"title": "T", "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0},
+              "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [{"tasks": [
+              {"name": "A", "duration": "1h", "cost": {"amount": 0.30000000000000004, "currency": "EUR"}},
+              {"name": "B", "duration": "1h", "cost": {"amount": 0.1, "currency": "EUR"}}]}]}]}
+            """
+        let outcome = load(text)
+        #expect(outcome.diagnostics.errors.first?.message == "amount 0.30000000000000004 has more than 6 digits after the point")
+        let fine = load(text.replacingOccurrences(of: "0.30000000000000004", with: "999999999999.999999"))
+        #expect(fine.trip?.destinations[0].detours[0].tasks[0].cost.amountText == "999999999999.999999")
+    }
+}
