@@ -6,11 +6,14 @@ public struct ReadResult: Sendable {
     public var draft: TripDraft?
     /// Problems found while reading, in file order.
     public var diagnostics: [Diagnostic]
+    /// Turns the byte offsets in locations into lines and columns, for the format's text.
+    public var lines: LineTable?
 
     /// Creates a result.
-    public init(draft: TripDraft?, diagnostics: [Diagnostic]) {
+    public init(draft: TripDraft?, diagnostics: [Diagnostic], lines: LineTable? = nil) {
         self.draft = draft
         self.diagnostics = diagnostics
+        self.lines = lines
     }
 
     /// A file that could not be read as a trip.
@@ -46,7 +49,16 @@ public enum TripLoader {
             return TripValidator.Outcome(trip: nil, diagnostics: read.diagnostics)
         }
         var outcome = TripValidator.validate(draft)
-        outcome.diagnostics = sortedByPosition(read.diagnostics + outcome.diagnostics)
+        var diagnostics = read.diagnostics + outcome.diagnostics
+        if let lines = read.lines {
+            let positions = lines.positions(of: diagnostics.compactMap { $0.location?.offset })
+            diagnostics = diagnostics.map { diagnostic in
+                var resolved = diagnostic
+                resolved.location = diagnostic.location?.resolvingPosition { positions[$0] ?? (1, 1) }
+                return resolved
+            }
+        }
+        outcome.diagnostics = sortedByPosition(diagnostics)
         if read.diagnostics.containsErrors { outcome.trip = nil }
         return outcome
     }

@@ -2,24 +2,48 @@
 ///
 /// The path names the field the way the user wrote it (`destinations[0].departure` for JSON);
 /// line and column are 1-based and count Unicode scalars, so they match what editors show.
+/// Readers may record only a byte offset and fill in line and column for the few locations that
+/// end up in a diagnostic (see ``resolvingPosition(_:)``): most locations are never shown.
 public struct SourceLocation: Sendable, Hashable {
-    /// The field, as a reader of the file would name it.
-    public var path: String
+    /// The enclosing object's path, such as `destinations[0]`.
+    public var parent: String
+    /// The field within it, such as `departure`; empty when the path is the parent itself.
+    public var field: String
+    /// The byte offset in the input, when known.
+    public var offset: Int?
     /// The 1-based line, when known.
     public var line: Int?
     /// The 1-based column, when known.
     public var column: Int?
 
-    /// Creates a location from a path and an optional position.
+    /// Creates a location from a full path and an optional position.
     public init(path: String, line: Int? = nil, column: Int? = nil) {
-        self.path = path
+        self.parent = path
+        self.field = ""
         self.line = line
         self.column = column
     }
 
-    /// The same position with another path, for a field found at (or missing from) this place.
-    public func with(path: String) -> SourceLocation {
-        SourceLocation(path: path, line: line, column: column)
+    /// Creates the location of `field` within `parent`, found at a byte offset.
+    public init(parent: String, field: String, offset: Int?) {
+        self.parent = parent
+        self.field = field
+        self.offset = offset
+    }
+
+    /// The field, as a reader of the file would name it: `destinations[0].departure`.
+    public var path: String {
+        if field.isEmpty { return parent }
+        if parent.isEmpty { return field }
+        return field.hasPrefix("[") ? parent + field : parent + "." + field
+    }
+
+    /// This location with line and column filled in from its offset by `position`.
+    public func resolvingPosition(_ position: (Int) -> (line: Int, column: Int)) -> SourceLocation {
+        guard line == nil, let offset else { return self }
+        var resolved = self
+        (resolved.line, resolved.column) = position(offset)
+        return resolved
     }
 }
 

@@ -15,6 +15,7 @@ public enum TextRules {
 
     /// A one-line text: white space folded to single spaces, ends trimmed, not blank.
     public static func singleLine(_ text: String) throws(Problem) -> String {
+        if isPlainLine(text) { return text }
         try check(text)
         var out = ""
         var pendingSpace = false
@@ -33,6 +34,7 @@ public enum TextRules {
 
     /// A text that may hold line breaks: CRLF and CR become LF, ends trimmed, not blank.
     public static func multiLine(_ text: String) throws(Problem) -> String {
+        if isPlainLine(text) { return text }
         try check(text)
         var out = String.UnicodeScalarView()
         var previousWasCR = false
@@ -64,6 +66,28 @@ public enum TextRules {
             let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
             return "\(what) contains the control character U+\(padded), which is not allowed"
         }
+    }
+
+    /// Whether `text` is already a clean one-line text: no control or separator characters, no
+    /// space at either end or twice in a row, not empty. Most text is, and is then kept as it is.
+    static func isPlainLine(_ text: String) -> Bool {
+        // Works on UTF-8 bytes: C1 controls are C2 80...C2 9F, U+2028 and U+2029 are E2 80 A8/A9.
+        var previous: UInt8 = 0x20  // a leading space counts as a double space
+        var beforePrevious: UInt8 = 0
+        var sawByte = false
+        for byte in text.utf8 {
+            sawByte = true
+            switch byte {
+            case 0x00...0x1F, 0x7F: return false
+            case 0x20 where previous == 0x20: return false
+            case 0x80...0x9F where previous == 0xC2: return false
+            case 0xA8...0xA9 where previous == 0x80 && beforePrevious == 0xE2: return false
+            default: break
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return sawByte && previous != 0x20
     }
 
     private static func check(_ text: String) throws(Problem) {

@@ -31,22 +31,35 @@ public enum TripJSONReader {
             let (line, column) = lines.position(of: error.offset)
             return .failed(.error(SourceLocation(path: "", line: line, column: column), error.message))
         }
-        var mapper = DraftMapper(lines: lines)
+        var mapper = DraftMapper()
         let draft = mapper.trip(root)
-        return ReadResult(draft: draft, diagnostics: mapper.diagnostics)
+        return ReadResult(draft: draft, diagnostics: mapper.diagnostics, lines: lines)
+    }
+}
+
+/// One JSON object's members, looked up by key.
+///
+/// Trip objects have a handful of keys, so a linear scan beats hashing every key into a
+/// dictionary, which matters when a trip has a hundred thousand tasks.
+private struct Members {
+    let node: JSONNode
+    let members: [JSONMember]
+
+    subscript(key: String) -> JSONNode? {
+        for member in members where member.key == key { return member.value }
+        return nil
     }
 }
 
 /// Walks the JSON tree and builds the draft, one field at a time.
+///
+/// Locations record byte offsets only; ``TripLoader`` turns the few that end up in a diagnostic
+/// into lines and columns.
 private struct DraftMapper {
-    let lines: LineTable
     var diagnostics: [Diagnostic] = []
 
-    init(lines: LineTable) { self.lines = lines }
-
-    func location(_ path: String, _ node: JSONNode) -> SourceLocation {
-        let (line, column) = lines.position(of: node.offset)
-        return SourceLocation(path: path, line: line, column: column)
+    func location(_ parent: String, _ field: String, _ node: JSONNode) -> SourceLocation {
+        SourceLocation(parent: parent, field: field, offset: node.offset)
     }
 
     mutating func error(_ location: SourceLocation, _ message: String) {
@@ -54,168 +67,152 @@ private struct DraftMapper {
     }
 
     /// The members of an object node, warning about keys outside `known`.
-    mutating func members(
-        _ node: JSONNode, path: String, known: Set<String>, what: String
-    ) -> [String: JSONNode]? {
+    mutating func members(_ node: JSONNode, at location: SourceLocation, known: [String], what: String) -> Members? {
         guard case .object(let members) = node.value else {
-            error(location(path, node), "\(what) must be an object, not \(node.kindName)")
+            error(location, "\(what) must be an object, not \(node.kindName)")
             return nil
         }
-        var byKey: [String: JSONNode] = [:]
-        for member in members {
-            if known.contains(member.key) {
-                byKey[member.key] = member.value
-            } else {
-                let memberPath = path.isEmpty ? member.key : "\(path).\(member.key)"
-                let (line, column) = lines.position(of: member.keyOffset)
-                diagnostics.append(
-                    .warning(
-                        SourceLocation(path: memberPath, line: line, column: column),
-                        "unknown key \(Quoting.quoted(member.key)), ignored"))
-            }
+        for member in members where !known.contains(member.key) {
+            diagnostics.append(
+                .warning(
+                    SourceLocation(parent: location.path, field: member.key, offset: member.keyOffset),
+                    "unknown key \(Quoting.quoted(member.key)), ignored"))
         }
-        return byKey
-    }
-
-    func childPath(_ path: String, _ key: String) -> String {
-        path.isEmpty ? key : "\(path).\(key)"
+        return Members(node: node, members: members)
     }
 
     /// A string field; `optional` fields treat null as absent.
-    mutating func string(
-        _ object: [String: JSONNode], _ key: String, in path: String, parent: JSONNode, optional: Bool = false
-    ) -> Field<String> {
-        let fieldPath = childPath(path, key)
-        guard let node = object[key] else { return .missing(location(fieldPath, parent)) }
+    mutating func string(_ object: Members, _ key: String, in path: String, optional: Bool = false) -> Field<String> {
+        guard let node = object[key] else { return .missing(location(path, key, object.node)) }
         switch node.value {
         case .string(let text):
-            return .present(text, location(fieldPath, node))
+            return .present(text, location(path, key, node))
         case .null where optional:
-            return .missing(location(fieldPath, node))
+            return .missing(location(path, key, node))
         default:
-            error(location(fieldPath, node), "must be a string, not \(node.kindName)")
+            error(location(path, key, node), "must be a string, not \(node.kindName)")
             return .invalid
         }
     }
 
     /// A number field, kept as its exact text.
-    mutating func number(_ object: [String: JSONNode], _ key: String, in path: String, parent: JSONNode) -> Field<String> {
-        let fieldPath = childPath(path, key)
-        guard let node = object[key] else { return .missing(location(fieldPath, parent)) }
+    mutating func number(_ object: Members, _ key: String, in path: String) -> Field<String> {
+        guard let node = object[key] else { return .missing(location(path, key, object.node)) }
         guard case .number(let text) = node.value else {
-            error(location(fieldPath, node), "must be a number, not \(node.kindName)")
+            error(location(path, key, node), "must be a number, not \(node.kindName)")
             return .invalid
         }
-        return .present(text, location(fieldPath, node))
+        return .present(text, location(path, key, node))
     }
 
     /// An array field's elements; null and absence are an empty list when `optional`.
-    mutating func array(
-        _ object: [String: JSONNode], _ key: String, in path: String, parent: JSONNode, optional: Bool
-    ) -> [JSONNode]? {
-        let fieldPath = childPath(path, key)
+    mutating func array(_ object: Members, _ key: String, in path: String, optional: Bool) -> [JSONNode] {
         guard let node = object[key] else {
-            if !optional { error(location(fieldPath, parent), "is required (a list)") }
-            return optional ? [] : nil
+            if !optional { error(location(path, key, object.node), "is required (a list)") }
+            return []
         }
         switch node.value {
         case .array(let elements): return elements
         case .null where optional: return []
         default:
-            error(location(fieldPath, node), "must be a list, not \(node.kindName)")
-            return nil
+            error(location(path, key, node), "must be a list, not \(node.kindName)")
+            return []
         }
     }
 
     mutating func trip(_ root: JSONNode) -> TripDraft? {
-        let known: Set = ["$schema", "title", "traveler", "destinations"]
-        guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
-        let title = string(object, "title", in: "", parent: root)
-        let traveler = string(object, "traveler", in: "", parent: root, optional: true)
-        let destinations = array(object, "destinations", in: "", parent: root, optional: false) ?? []
+        let here = location("", "", root)
+        let known = ["$schema", "title", "traveler", "destinations"]
+        guard let object = members(root, at: here, known: known, what: "a trip") else { return nil }
+        let title = string(object, "title", in: "")
+        let traveler = string(object, "traveler", in: "", optional: true)
+        let destinations = array(object, "destinations", in: "", optional: false)
         return TripDraft(
-            location: location("", root), title: title, traveler: traveler,
+            location: here, title: title, traveler: traveler,
             destinations: destinations.enumerated().compactMap { index, node in
                 destination(node, path: "destinations[\(index)]")
             })
     }
 
     mutating func destination(_ node: JSONNode, path: String) -> DestinationDraft? {
-        let known: Set = ["name", "location", "arrival", "departure", "detours"]
-        guard let object = members(node, path: path, known: known, what: "a destination") else { return nil }
-        let detours = array(object, "detours", in: path, parent: node, optional: true) ?? []
+        let here = location(path, "", node)
+        let known = ["name", "location", "arrival", "departure", "detours"]
+        guard let object = members(node, at: here, known: known, what: "a destination") else { return nil }
+        let detours = array(object, "detours", in: path, optional: true)
         return DestinationDraft(
-            location: location(path, node),
-            name: string(object, "name", in: path, parent: node),
-            coordinate: coordinate(object, in: path, parent: node, optional: false),
-            arrival: string(object, "arrival", in: path, parent: node),
-            departure: string(object, "departure", in: path, parent: node),
+            location: here,
+            name: string(object, "name", in: path),
+            coordinate: coordinate(object, in: path, optional: false),
+            arrival: string(object, "arrival", in: path),
+            departure: string(object, "departure", in: path),
             detours: detours.enumerated().compactMap { index, detourNode in
                 detour(detourNode, path: "\(path).detours[\(index)]")
             })
     }
 
-    mutating func coordinate(
-        _ object: [String: JSONNode], in path: String, parent: JSONNode, optional: Bool
-    ) -> Field<CoordinateDraft> {
-        let fieldPath = childPath(path, "location")
-        guard let node = object["location"] else { return .missing(location(fieldPath, parent)) }
-        if optional, case .null = node.value { return .missing(location(fieldPath, node)) }
-        guard let members = members(node, path: fieldPath, known: ["lat", "lon"], what: "a location") else {
+    mutating func coordinate(_ object: Members, in path: String, optional: Bool) -> Field<CoordinateDraft> {
+        guard let node = object["location"] else { return .missing(location(path, "location", object.node)) }
+        let here = location(path, "location", node)
+        if optional, case .null = node.value { return .missing(here) }
+        guard let members = members(node, at: here, known: ["lat", "lon"], what: "a location") else {
             return .invalid
         }
+        let fieldPath = here.path
         let draft = CoordinateDraft(
-            latitude: number(members, "lat", in: fieldPath, parent: node),
-            longitude: number(members, "lon", in: fieldPath, parent: node))
-        return .present(draft, location(fieldPath, node))
+            latitude: number(members, "lat", in: fieldPath),
+            longitude: number(members, "lon", in: fieldPath))
+        return .present(draft, here)
     }
 
     mutating func detour(_ node: JSONNode, path: String) -> DetourDraft? {
-        guard let object = members(node, path: path, known: ["tasks"], what: "a detour") else { return nil }
-        let tasks = array(object, "tasks", in: path, parent: node, optional: true) ?? []
+        let here = location(path, "", node)
+        guard let object = members(node, at: here, known: ["tasks"], what: "a detour") else { return nil }
+        let tasks = array(object, "tasks", in: path, optional: true)
         return DetourDraft(
-            location: location(path, node),
+            location: here,
             tasks: tasks.enumerated().compactMap { index, taskNode in
                 task(taskNode, path: "\(path).tasks[\(index)]")
             })
     }
 
     mutating func task(_ node: JSONNode, path: String) -> TaskDraft? {
-        let known: Set = ["name", "duration", "cost", "location", "pros", "cons"]
-        guard let object = members(node, path: path, known: known, what: "a task") else { return nil }
+        let here = location(path, "", node)
+        let known = ["name", "duration", "cost", "location", "pros", "cons"]
+        guard let object = members(node, at: here, known: known, what: "a task") else { return nil }
         return TaskDraft(
-            location: location(path, node),
-            name: string(object, "name", in: path, parent: node),
-            duration: string(object, "duration", in: path, parent: node),
-            cost: cost(object, in: path, parent: node),
-            coordinate: coordinate(object, in: path, parent: node, optional: true),
-            pros: reasons(object, "pros", in: path, parent: node),
-            cons: reasons(object, "cons", in: path, parent: node))
+            location: here,
+            name: string(object, "name", in: path),
+            duration: string(object, "duration", in: path),
+            cost: cost(object, in: path),
+            coordinate: coordinate(object, in: path, optional: true),
+            pros: reasons(object, "pros", in: path),
+            cons: reasons(object, "cons", in: path))
     }
 
-    mutating func cost(_ object: [String: JSONNode], in path: String, parent: JSONNode) -> Field<MoneyDraft> {
-        let fieldPath = childPath(path, "cost")
-        guard let node = object["cost"] else { return .missing(location(fieldPath, parent)) }
-        guard let members = members(node, path: fieldPath, known: ["amount", "currency"], what: "a cost") else {
+    mutating func cost(_ object: Members, in path: String) -> Field<MoneyDraft> {
+        guard let node = object["cost"] else { return .missing(location(path, "cost", object.node)) }
+        let here = location(path, "cost", node)
+        guard let members = members(node, at: here, known: ["amount", "currency"], what: "a cost") else {
             return .invalid
         }
+        let fieldPath = here.path
         let draft = MoneyDraft(
-            amount: number(members, "amount", in: fieldPath, parent: node),
-            currency: string(members, "currency", in: fieldPath, parent: node))
-        return .present(draft, location(fieldPath, node))
+            amount: number(members, "amount", in: fieldPath),
+            currency: string(members, "currency", in: fieldPath))
+        return .present(draft, here)
     }
 
-    mutating func reasons(
-        _ object: [String: JSONNode], _ key: String, in path: String, parent: JSONNode
-    ) -> [Field<String>] {
-        let elements = array(object, key, in: path, parent: parent, optional: true) ?? []
+    mutating func reasons(_ object: Members, _ key: String, in path: String) -> [Field<String>] {
+        let elements = array(object, key, in: path, optional: true)
+        guard !elements.isEmpty else { return [] }
+        let listPath = path.isEmpty ? key : "\(path).\(key)"
         return elements.enumerated().map { index, node in
-            let elementPath = "\(childPath(path, key))[\(index)]"
+            let here = location(listPath, "[\(index)]", node)
             guard case .string(let text) = node.value else {
-                error(location(elementPath, node), "must be a string, not \(node.kindName)")
+                error(here, "must be a string, not \(node.kindName)")
                 return .invalid
             }
-            return .present(text, location(elementPath, node))
+            return .present(text, here)
         }
     }
 }
