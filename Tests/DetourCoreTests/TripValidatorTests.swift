@@ -107,3 +107,24 @@ import Testing
         #expect(trip.destinations[0].detours[0].tasks[0].pros == ["line one\nline two"])
     }
 }
+
+@Suite struct TextRulesTests {
+    @Test(arguments: [
+        ("Zürich", "Zürich"), ("  a  b ", "a b"), ("a\tb", "a b"), ("a\u{2028}b", "a b"), ("Ā", "Ā"),
+        ("a\u{2029}", "a"), ("e\u{301}", "e\u{301}"),
+    ])
+    func singleLineFoldsWhiteSpace(_ text: String, _ expected: String) throws {
+        #expect(try TextRules.singleLine(text) == expected)
+    }
+
+    @Test(arguments: ["a\u{85}b", "a\u{9B}b", "a\u{7F}", "\u{1B}[31m", "a\u{0}"])
+    func controlCharactersAreRefusedEvenInsideOtherwisePlainText(_ text: String) {
+        #expect(throws: (any Error).self) { try TextRules.singleLine(text) }
+        #expect(throws: (any Error).self) { try TextRules.multiLine(text) }
+    }
+
+    @Test(arguments: ["", " ", "\t\n", "\u{2028}"])
+    func blankTextIsRefused(_ text: String) {
+        #expect(throws: TextRules.Problem.blank) { try TextRules.singleLine(text) }
+    }
+}

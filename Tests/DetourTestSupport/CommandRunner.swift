@@ -33,7 +33,8 @@ public struct CommandRunner: Sendable {
     /// Runs the binary with `arguments`, feeding `stdin`, in `directory`, with extra environment.
     public func run(
         _ arguments: [String], stdin: Data? = nil, directory: URL? = nil,
-        environment: [String: String] = [:], removing: [String] = ["SOURCE_DATE_EPOCH"]
+        environment: [String: String] = [:], removing: [String] = ["SOURCE_DATE_EPOCH"],
+        viaShell: Bool = false
     ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("detour-run-\(UUID().uuidString)")
@@ -45,8 +46,9 @@ public struct CommandRunner: Sendable {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
 
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        // With `viaShell`, the arguments are a command for /bin/sh (to redirect to a device, say).
+        process.executableURL = viaShell ? URL(fileURLWithPath: "/bin/sh") : executable
+        process.arguments = viaShell ? Array(arguments.dropFirst()) : arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         for key in removing { env.removeValue(forKey: key) }

@@ -1,0 +1,200 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// The built `detour-report` binary, run as a user runs it.
+@Suite(.serialized) struct CLITests {
+    let cli: CommandRunner
+    let scratch: URL
+    let sample: String
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        let name = try #require(Fixtures.sampleTrips().first, "no sample trips in samples/")
+        sample = Fixtures.samples.appendingPathComponent(name).path
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    func write(_ text: String, to name: String) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    static let threeBrokenRules = """
+        {
+          "title": "Broken",
+          "traveler": "ab@.c",
+          "destinations": [
+            {"name": "Lisbon", "location": {"lat": 91, "lon": -9.1},
+             "arrival": "2026-12-05", "departure": "2026-12-01"}
+          ]
+        }
+        """
+
+    @Test func theMainJobWritesHTMLToStandardOutput() throws {
+        let result = try cli.run([sample, "--today", "2026-11-22"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("<!DOCTYPE html>"))
+        #expect(result.output.hasSuffix("</html>\n"))
+    }
+
+    @Test func aTripThatBreaksThreeRulesReportsAllThreeAndExits65() throws {
+        let path = try write(Self.threeBrokenRules, to: "broken.json")
+        let result = try cli.run([path, "--today", "2026-11-22"])
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0] == "\(path):3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it")
+        #expect(lines[1] == "\(path):5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90]")
+        #expect(lines[2] == "\(path):6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05")
+    }
+
+    @Test func aMissingInputExits66() throws {
+        let result = try cli.run([scratch.appendingPathComponent("nope.json").path])
+        #expect(result.status == 66)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("nope.json: error: cannot read the trip: No such file or directory"))
+        let directory = try cli.run([scratch.path])
+        #expect(directory.status == 66)
+        #expect(directory.stderr.contains("it is a directory"))
+    }
+
+    @Test(arguments: [
+        ["--format", "pdf"], ["--today", "2026-02-30"], ["-o", "plan.pdf"], ["--no-such-flag"], [],
+    ])
+    func badUsageExits64WithNothingOnStandardOutput(_ extra: [String]) throws {
+        let arguments = extra.isEmpty ? [] : [sample] + extra
+        let result = try cli.run(arguments, directory: scratch)
+        #expect(result.status == 64)
+        #expect(result.stdout.isEmpty)
+        #expect(!result.stderr.isEmpty)
+    }
+
+    @Test func anUnwritableOutputExits73AndCreatesNothing() throws {
+        let target = scratch.appendingPathComponent("missing-folder/plan.html").path
+        let result = try cli.run([sample, "-o", target])
+        #expect(result.status == 73)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("cannot write"))
+        #expect(!FileManager.default.fileExists(atPath: target))
+    }
+
+    @Test func anInvalidTripLeavesAnExistingOutputFileUntouched() throws {
+        let broken = try write(Self.threeBrokenRules, to: "broken.json")
+        let target = try write("previous report\n", to: "plan.html")
+        let result = try cli.run([broken, "-o", target])
+        #expect(result.status == 65)
+        #expect(try String(contentsOfFile: target, encoding: .utf8) == "previous report\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["broken.json", "plan.html"])
+    }
+
+    @Test(arguments: [("plan.html", "<!DOCTYPE html>"), ("plan.md", "# "), ("plan.json", "{\n  \"format\"")])
+    func theOutputFileNameSetsTheFormat(_ name: String, _ prefix: String) throws {
+        let target = scratch.appendingPathComponent(name).path
+        let result = try cli.run([sample, "-o", target, "--today", "2026-11-22"])
+        #expect(result.status == 0)
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix(prefix))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [name])
+    }
+
+    @Test func anExplicitFormatBeatsTheExtension() throws {
+        let target = scratch.appendingPathComponent("report.txt").path
+        let result = try cli.run([sample, "-o", target, "--format", "markdown"])
+        #expect(result.status == 0)
+        #expect(try String(contentsOfFile: target, encoding: .utf8).hasPrefix("# "))
+    }
+
+    @Test func standardInputIsReadFromADash() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: sample))
+        let piped = try cli.run(["-", "--format", "json", "--today", "2026-11-22"], stdin: bytes)
+        let direct = try cli.run([sample, "--format", "json", "--today", "2026-11-22"])
+        #expect(piped.status == 0)
+        #expect(piped.stdout == direct.stdout)
+    }
+
+    @Test func validateChecksWithoutWritingAReport() throws {
+        let good = try cli.run(["validate", sample])
+        #expect(good.status == 0)
+        #expect(good.output.contains("valid trip"))
+        let broken = try write(Self.threeBrokenRules, to: "broken.json")
+        let bad = try cli.run(["validate", broken])
+        #expect(bad.status == 65)
+        #expect(bad.stdout.isEmpty)
+        #expect(bad.stderr.split(separator: "\n").count == 3)
+    }
+
+    @Test func warningsGoToStandardErrorAndTheReportStillComes() throws {
+        let path = try write(
+            """
+            {"title": "T", "extra": true, "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0},
+              "arrival": "2026-12-01", "departure": "2026-12-02", "detours": [{"tasks": []}]}]}
+            """, to: "warn.json")
+        let result = try cli.run([path, "--format", "json"])
+        #expect(result.status == 0)
+        #expect(result.stderr.contains("\(path):1:16: warning: extra: unknown key \"extra\", ignored"))
+        #expect(result.stderr.contains("warning: destinations[0].detours[0]: draft detour"))
+        #expect(result.output.contains("\"warnings\": ["))
+    }
+
+    @Test func theBinaryRunsFromAnyDirectoryWithBuiltInTemplates() throws {
+        let result = try cli.run([sample, "--format", "markdown"], directory: URL(fileURLWithPath: "/"))
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("# "))
+    }
+
+    @Test func outputDoesNotDependOnTimeZoneOrLocale() throws {
+        let arguments = [sample, "--today", "2026-11-22"]
+        let utc = try cli.run(arguments, environment: ["TZ": "UTC", "LANG": "C", "LC_ALL": "C"])
+        let elsewhere = try cli.run(
+            arguments, environment: ["TZ": "Pacific/Kiritimati", "LANG": "de_DE.UTF-8", "LC_ALL": "de_DE.UTF-8"])
+        #expect(utc.status == 0)
+        #expect(utc.stdout == elsewhere.stdout)
+    }
+
+    @Test func sourceDateEpochSetsTodayAndTheOptionBeatsIt() throws {
+        let epoch = ["SOURCE_DATE_EPOCH": "1795305600"]  // 2026-11-22T00:00:00Z
+        let fromEpoch = try cli.run([sample, "--format", "json"], environment: epoch, removing: [])
+        #expect(fromEpoch.output.contains("\"today\": \"2026-11-22\""))
+        let fromOption = try cli.run([sample, "--format", "json", "--today", "2027-01-01"], environment: epoch, removing: [])
+        #expect(fromOption.output.contains("\"today\": \"2027-01-01\""))
+        let bad = try cli.run([sample], environment: ["SOURCE_DATE_EPOCH": "soon"], removing: [])
+        #expect(bad.status == 64)
+        #expect(bad.stdout.isEmpty)
+    }
+
+    @Test func templatesCanBeLoadedFromAFolder() throws {
+        let folder = scratch.appendingPathComponent("templates")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("{{% CONTENT_TYPE: DETOUR_HTML}}<h1>{{title}}</h1>\n".utf8)
+            .write(to: folder.appendingPathComponent("report.html.mustache"))
+        try FileManager.default.copyItem(
+            at: Fixtures.templates.appendingPathComponent("report.md.mustache"),
+            to: folder.appendingPathComponent("report.md.mustache"))
+        let result = try cli.run([sample, "--templates", folder.path])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("<h1>"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("report.md.mustache"))
+        let missing = try cli.run([sample, "--templates", folder.path])
+        #expect(missing.status == 78)
+        #expect(missing.stderr.contains("report.md.mustache: template not found"))
+        #expect(missing.stdout.isEmpty)
+    }
+
+    @Test func aFullDiskIsAnErrorNotASilentSuccess() throws {
+        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+        let result = try cli.run(["sh", "-c", "exec \"$0\" \"$1\" > /dev/full", cli.executable.path, sample], viaShell: true)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("No space left on device"))
+    }
+
+    @Test func versionNamesTheProgramAndLibxml2() throws {
+        let result = try cli.run(["--version"])
+        #expect(result.status == 0)
+        #expect(result.output.hasPrefix("detour-report "))
+        #expect(result.output.contains("libxml2 2."))
+    }
+}

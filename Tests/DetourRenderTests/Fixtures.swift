@@ -1,0 +1,46 @@
+import DetourCore
+import DetourIO
+import DetourRender
+import DetourTestSupport
+import Foundation
+
+enum CalendarDayFixture {
+    static func day(_ text: String) -> CalendarDay? { CalendarDay(iso: text) }
+}
+
+enum CoordinateFixture {
+    static func point(_ lat: Double, _ lon: Double) -> Coordinate? { Coordinate(latitude: lat, longitude: lon) }
+}
+
+/// Renders trips the way the CLI does, with the day fixed.
+enum RenderFixture {
+    /// The day every golden report is as of.
+    static let today = CalendarDay(iso: "2026-11-22") ?? CalendarDay.unixEpoch
+
+    static let renderer: ReportRenderer? = (try? ReportTemplates.bundled.get()).map(ReportRenderer.init)
+
+    struct Failure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// The report of a trip file's bytes, or why there is none.
+    static func render(_ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat) throws -> String {
+        let outcome = TripLoader.load(bytes, format: format)
+        guard let trip = outcome.trip else {
+            throw Failure(description: outcome.diagnostics.map { $0.formatted(file: "trip") }.joined(separator: "\n"))
+        }
+        guard let renderer else { throw Failure(description: "the bundled templates do not compile") }
+        return renderer.render(Planner.plan(trip, today: today), warnings: outcome.diagnostics.warnings, as: output)
+    }
+}
+
+extension ReportFormat {
+    /// The golden file extension for this format.
+    var goldenExtension: String {
+        switch self {
+        case .html: return "html"
+        case .markdown: return "md"
+        case .json: return "json"
+        }
+    }
+}

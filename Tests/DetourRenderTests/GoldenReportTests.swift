@@ -1,0 +1,44 @@
+import DetourIO
+import DetourRender
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// Every sample trip in every format, compared with the golden files in `Goldens/`.
+///
+/// Run with `DETOUR_RECORD_GOLDENS=1 swift test` to accept new output.
+@Suite struct GoldenReportTests {
+    static let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Goldens")
+
+    static let cases: [(String, ReportFormat)] = Fixtures.sampleTrips().flatMap { sample in
+        ReportFormat.allCases.map { (sample, $0) }
+    }
+
+    @Test func thereAreSamplesToCompare() {
+        #expect(Fixtures.sampleTrips().count >= 3)
+    }
+
+    @Test(arguments: cases)
+    func sampleMatchesItsGoldenFile(_ sample: String, _ format: ReportFormat) throws {
+        let report = try RenderFixture.render(Fixtures.sample(sample), as: format)
+        let name = sample.replacingOccurrences(of: ".json", with: "") + "." + format.goldenExtension
+        if let failure = Golden.check(report, against: Self.goldens.appendingPathComponent(name)) {
+            Issue.record(Comment(rawValue: failure))
+        }
+    }
+
+    @Test func everyGoldenFileBelongsToASample() throws {
+        let expected = Set(Self.cases.map { $0.0.replacingOccurrences(of: ".json", with: "") + "." + $0.1.goldenExtension })
+        let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path))
+        #expect(present.subtracting(expected).isEmpty, "stale golden files: \(present.subtracting(expected).sorted())")
+    }
+
+    @Test(arguments: Fixtures.sampleTrips())
+    func renderingTwiceGivesTheSameBytes(_ sample: String) throws {
+        for format in ReportFormat.allCases {
+            let first = try RenderFixture.render(Fixtures.sample(sample), as: format)
+            let second = try RenderFixture.render(Fixtures.sample(sample), as: format)
+            #expect(first == second)
+        }
+    }
+}

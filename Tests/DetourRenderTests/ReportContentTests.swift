@@ -1,0 +1,107 @@
+import DetourIO
+import DetourRender
+import Foundation
+import Testing
+
+/// What each report must say, checked on a small trip built for the purpose.
+@Suite struct ReportContentTests {
+    static let trip = """
+        {"title": "A <b>bold</b> & \\"quoted\\" trip", "traveler": "ana@example.org",
+         "destinations": [
+          {"name": "Lisbon | Baixa", "location": {"lat": 38.7223, "lon": -9.1393},
+           "arrival": "2026-12-01", "departure": "2026-12-05",
+           "detours": [
+            {"tasks": [
+              {"name": "Ride Tram 28", "duration": "PT1H30M", "cost": {"amount": 3.10, "currency": "EUR"},
+               "location": {"lat": 38.7139, "lon": -9.1334}, "pros": ["Iconic"], "cons": ["Crowded", "Pickpockets"]},
+              {"name": "Walk the Alfama", "duration": "2h", "cost": {"amount": 0, "currency": "EUR"},
+               "location": {"lat": 38.7118, "lon": -9.1300}, "pros": ["Free"], "cons": ["Steep"]}]},
+            {"tasks": [{"name": "<script>alert(1)</script>", "duration": "1h", "cost": {"amount": 5, "currency": "USD"}}]}
+           ]},
+          {"name": "Porto", "location": {"lat": 41.1579, "lon": -8.6291},
+           "arrival": "2026-11-01", "departure": "2026-11-04"}
+         ]}
+        """
+
+    func render(_ format: ReportFormat) throws -> String {
+        try RenderFixture.render(Array(Self.trip.utf8), as: format)
+    }
+
+    @Test func jsonFollowsTheContract() throws {
+        let data = Data(try render(.json).utf8)
+        let root = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(root["format"] as? String == "detour-report/1")
+        #expect(root["today"] as? String == "2026-11-22")
+        #expect(root["traveler"] as? String == "ana@example.org")
+        let sections = try #require(root["sections"] as? [[String: Any]])
+        #expect(sections.map { $0["name"] as? String } == ["future", "now", "past"])
+        let future = try #require(sections[0]["destinations"] as? [[String: Any]])
+        let detours = try #require(future.first?["detours"] as? [[String: Any]])
+        let better = try #require(detours[0]["better"] as? [String: Any])
+        #expect(better["duration"] as? Int == 0)
+        #expect(better["cost"] as? Int == 1)
+        #expect(better["distance"] as? Int == 0)
+        let tasks = try #require(detours[0]["tasks"] as? [[String: Any]])
+        #expect(tasks[0]["duration_minutes"] as? Int == 90)
+        #expect((tasks[0]["cost"] as? [String: Any])?["currency"] as? String == "EUR")
+        #expect(tasks[0]["distance_m"] as? Int == 1065)  // haversine on R1, computed independently
+        let draftBetter = try #require(detours[1]["better"] as? [String: Any])
+        #expect(draftBetter["cost"] is NSNull)
+        let warnings = try #require(root["warnings"] as? [[String: Any]])
+        #expect(warnings.compactMap { $0["path"] as? String }.contains("destinations[0].detours[1]"))
+        let past = try #require(sections[2]["destinations"] as? [[String: Any]])
+        #expect(past.first?["name"] as? String == "Porto")
+    }
+
+    @Test func jsonAmountsAreWrittenExactly() throws {
+        #expect(try render(.json).contains("\"amount\": 3.10,"))
+    }
+
+    @Test func htmlEscapesUserTextAndIsSelfContained() throws {
+        let html = try render(.html)
+        #expect(!html.contains("<script"))
+        #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
+        #expect(html.contains("A &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; trip"))
+        #expect(html.contains("Content-Security-Policy"))
+        // The only URL is the SVG namespace name, which is never fetched.
+        #expect(html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("://") == false)
+        #expect(!html.contains("<link"))
+        #expect(html.contains("<svg"))
+        #expect(html.contains("break-inside: avoid"))
+    }
+
+    @Test func htmlMarksTheBetterSidePerFigureAndShowsUndecidedSides() throws {
+        let html = try render(.html)
+        #expect(html.contains(#"<dt>Duration</dt><dd class="better">1h 30m</dd>"#))
+        #expect(html.contains(#"<dt>Cost</dt><dd class="better">0.00 EUR</dd>"#))
+        #expect(html.contains("Undecided"))
+        #expect(html.contains("Plan as of <time datetime=\"2026-11-22\">Sun 22 Nov 2026</time>"))
+    }
+
+    @Test func markdownTablesHaveTheHeadersColumnCountOnEveryRow() throws {
+        let markdown = try render(.markdown)
+        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
+        #expect(rows.count == 14)
+        for row in rows {
+            #expect(unescapedPipes(String(row)) == 4, "\(row)")
+        }
+        #expect(markdown.contains("Lisbon \\| Baixa"))
+        #expect(markdown.contains("\\<script\\>"))
+        #expect(!markdown.replacingOccurrences(of: "\\<", with: "").contains("<script"))
+    }
+
+    func unescapedPipes(_ row: String) -> Int {
+        var count = 0
+        var escaped = false
+        for scalar in row.unicodeScalars {
+            if escaped {
+                escaped = false
+            } else if scalar == "\\" {
+                escaped = true
+            } else if scalar == "|" {
+                count += 1
+            }
+        }
+        return count
+    }
+}

@@ -1,0 +1,74 @@
+#!/usr/bin/env python3
+"""Benchmarks `detour-report big.json > /dev/null` in every format against a baseline.
+
+The baseline, measured in the same run, is Foundation's JSONDecoder merely decoding the same file
+into plain structs. Each command runs several times, alternating, and the medians are reported,
+with peak resident memory from the kernel (wait4's ru_maxrss).
+"""
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+WORK = os.path.join(ROOT, ".build", "bench")
+
+
+def run(argv, stdout=subprocess.DEVNULL):
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    elapsed = time.perf_counter() - start
+    err = proc.stderr.read().decode("utf-8", "replace")
+    proc.stderr.close()
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        sys.exit(f"{argv} failed with {proc.returncode}: {err[:2000]}")
+    return elapsed, usage.ru_maxrss / 1024.0  # seconds, MiB
+
+
+def main():
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    destinations = int(os.environ.get("BENCH_DESTINATIONS", "20000"))
+    os.makedirs(WORK, exist_ok=True)
+    print("bench: building detour-report (release)", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", "detour-report"], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip() + "/detour-report"
+    baseline = os.path.join(WORK, "json-decoder-baseline")
+    print("bench: building the JSONDecoder baseline (-O)", flush=True)
+    subprocess.run(["swiftc", "-O", "-o", baseline, os.path.join(HERE, "JSONDecoderBaseline.swift")], check=True)
+    trip = os.path.join(WORK, f"big-{destinations}.json")
+    if not os.path.exists(trip):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_trip.py"), str(destinations), trip], check=True)
+    size_mb = os.path.getsize(trip) / 1e6
+
+    commands = {
+        "baseline: JSONDecoder only": [baseline, trip],
+        "detour-report --format html": [binary, trip, "--today", "2026-11-22", "--format", "html"],
+        "detour-report --format markdown": [binary, trip, "--today", "2026-11-22", "--format", "markdown"],
+        "detour-report --format json": [binary, trip, "--today", "2026-11-22", "--format", "json"],
+    }
+    times = {name: [] for name in commands}
+    memory = {name: [] for name in commands}
+    for _ in range(runs):
+        for name, argv in commands.items():  # alternate so drift on a shared machine hits all alike
+            seconds, mib = run(argv)
+            times[name].append(seconds)
+            memory[name].append(mib)
+
+    base = statistics.median(times["baseline: JSONDecoder only"])
+    print(f"\ninput: {trip} ({size_mb:.1f} MB, {destinations} destinations x 3 detours x 2 tasks); "
+          f"{runs} runs each, medians")
+    print(f"{'command':34} {'wall s':>8} {'x base':>7} {'peak MiB':>9} {'x input':>8}")
+    for name in commands:
+        wall = statistics.median(times[name])
+        peak = statistics.median(memory[name])
+        print(f"{name:34} {wall:8.3f} {wall / base:7.2f} {peak:9.1f} {peak / (size_mb / 1.048576):8.2f}")
+
+
+if __name__ == "__main__":
+    main()
