@@ -42,72 +42,97 @@ public indirect enum JSONOutput: Sendable, Equatable {
 
     /// The value as pretty-printed JSON (two-space indent), ending in a newline.
     public func serialized() -> String {
-        var out = ""
+        var out: [UInt8] = []
+        out.reserveCapacity(1 << 16)
         write(to: &out, indent: 0)
-        out += "\n"
-        return out
+        out.append(UInt8(ascii: "\n"))
+        return String(decoding: out, as: UTF8.self)
     }
 
-    private func write(to out: inout String, indent: Int) {
+    // Bytes, not String appends: a large report is millions of small pieces.
+    private func write(to out: inout [UInt8], indent: Int) {
         switch self {
         case .object(let members):
             guard !members.isEmpty else {
-                out += "{}"
+                out += "{}".utf8
                 return
             }
-            out += "{\n"
+            out += "{\n".utf8
             for (index, (key, value)) in members.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                JSONOutput.indent(&out, indent + 2)
                 JSONOutput.writeString(key, to: &out)
-                out += ": "
+                out += ": ".utf8
                 value.write(to: &out, indent: indent + 2)
-                out += index == members.count - 1 ? "\n" : ",\n"
+                out += (index == members.count - 1 ? "\n" : ",\n").utf8
             }
-            out += String(repeating: " ", count: indent) + "}"
+            JSONOutput.indent(&out, indent)
+            out.append(UInt8(ascii: "}"))
         case .array(let elements):
             guard !elements.isEmpty else {
-                out += "[]"
+                out += "[]".utf8
                 return
             }
-            out += "[\n"
+            out += "[\n".utf8
             for (index, element) in elements.enumerated() {
-                out += String(repeating: " ", count: indent + 2)
+                JSONOutput.indent(&out, indent + 2)
                 element.write(to: &out, indent: indent + 2)
-                out += index == elements.count - 1 ? "\n" : ",\n"
+                out += (index == elements.count - 1 ? "\n" : ",\n").utf8
             }
-            out += String(repeating: " ", count: indent) + "]"
+            JSONOutput.indent(&out, indent)
+            out.append(UInt8(ascii: "]"))
         case .string(let text):
             JSONOutput.writeString(text, to: &out)
         case .number(let text):
-            out += text
+            out += text.utf8
         case .bool(let value):
-            out += value ? "true" : "false"
+            out += (value ? "true" : "false").utf8
         case .null:
-            out += "null"
+            out += "null".utf8
         }
     }
 
+    private static func indent(_ out: inout [UInt8], _ count: Int) {
+        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
+    }
+
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest UTF-8.
-    static func writeString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            default:
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
+    static func writeString(_ text: String, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "\""))
+        if !needsEscaping(text) {
+            out += text.utf8
+        } else {
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": out += "\\\"".utf8
+                case "\\": out += "\\\\".utf8
+                case "\n": out += "\\n".utf8
+                case "\r": out += "\\r".utf8
+                case "\t": out += "\\t".utf8
+                case "\u{2028}": out += "\\u2028".utf8
+                case "\u{2029}": out += "\\u2029".utf8
+                default:
+                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+                        let hex = String(scalar.value, radix: 16)
+                        out += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
+                    } else {
+                        out += String(scalar).utf8
+                    }
                 }
             }
         }
-        out += "\""
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte of `text` must be escaped (quote, backslash, C0, DEL, C1, U+2028/9).
+    private static func needsEscaping(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            switch byte {
+            case 0x00...0x1F, 0x22, 0x5C, 0x7F, 0xE2: return true
+            case 0x80...0x9F where previous == 0xC2: return true
+            default: previous = byte
+            }
+        }
+        return false
     }
 }
