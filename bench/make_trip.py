@@ -20,13 +20,13 @@ def make_trip(destinations: int, seed: int = 1) -> dict:
             tasks = []
             for side in range(2):
                 tasks.append({
-                    "name": f"Task {index}-{d}-{'AB'[side]} at the old harbour museum",
+                    "name": f"Task {index}-{d}-{'AB'[side]}",
                     "duration": rng.choice(["PT1H30M", "2h", "45m", "PT3H", "1h15m"]),
                     "cost": {"amount": round(rng.uniform(0, 120), 2), "currency": rng.choice(["EUR", "EUR", "USD"])},
                     "location": {"lat": round(lat + rng.uniform(-0.05, 0.05), 5),
                                  "lon": round(lon + rng.uniform(-0.05, 0.05), 5)},
-                    "pros": ["Great views over the water", "Open late on weekdays"],
-                    "cons": ["Crowded at noon", "Steep stairs near the entrance"],
+                    "pros": ["Great views", "Open late"],
+                    "cons": ["Crowded at noon"],
                 })
             detours.append({"tasks": tasks})
         stays.append({
@@ -43,5 +43,11 @@ if __name__ == "__main__":
     count = int(sys.argv[1]) if len(sys.argv) > 1 else 20000
     out = sys.argv[2] if len(sys.argv) > 2 else "big.json"
     with open(out, "w", encoding="utf-8") as handle:
-        json.dump(make_trip(count), handle, indent=1, ensure_ascii=False)
+        # One destination per line: a realistic shape for a generated file, about 1.4 KB each.
+        trip = make_trip(count)
+        stays = trip.pop("destinations")
+        head = json.dumps(trip, ensure_ascii=False)[:-1]
+        handle.write(head + ', "destinations": [\n')
+        handle.write(",\n".join(json.dumps(stay, ensure_ascii=False) for stay in stays))
+        handle.write("\n]}")
         handle.write("\n")
