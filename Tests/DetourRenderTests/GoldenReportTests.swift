@@ -33,6 +33,16 @@ import Testing
         #expect(present.subtracting(expected).isEmpty, "stale golden files: \(present.subtracting(expected).sorted())")
     }
 
+    /// The rendered reports kept in `samples/` for readers who do not build; they must stay current.
+    @Test(arguments: [ReportFormat.html, .markdown])
+    func theShowcaseReportsInSamplesAreCurrent(_ format: ReportFormat) throws {
+        let report = try RenderFixture.render(Fixtures.sample("lisbon-city-break.json"), as: format)
+        let url = Fixtures.samples.appendingPathComponent("lisbon-city-break.report.\(format.goldenExtension)")
+        if let failure = Golden.check(report, against: url) {
+            Issue.record(Comment(rawValue: failure))
+        }
+    }
+
     @Test(arguments: Fixtures.sampleTrips())
     func renderingTwiceGivesTheSameBytes(_ sample: String) throws {
         for format in ReportFormat.allCases {

@@ -66,7 +66,7 @@ public struct Detour: Sendable, Hashable {
     /// The title, made of the tasks' names: `Wheeze or Cheese`.
     public var title: String {
         switch tasks.count {
-        case 0: return "Undecided or undecided"
+        case 0: return "Undecided detour"
         case 1: return "\(tasks[0].name) or undecided"
         default: return tasks.map(\.name).joined(separator: " or ")
         }
