@@ -47,6 +47,8 @@ public struct SectionModel: Sendable {
     public var emptyText: String
     /// Its destinations, in the section's order.
     public var destinations: [DestinationModel]
+    /// Whether the section starts a new printed page (it has destinations, and some came before).
+    public var pageBreakBefore: Bool
 
     init(_ section: PlanSection, firstDestinationOfReport first: inout Bool) {
         name = section.kind.rawValue
@@ -61,12 +63,13 @@ public struct SectionModel: Sendable {
             heading = "Done"
             emptyText = "No stay has ended yet."
         }
-        var models: [DestinationModel] = []
-        for destination in section.destinations {
-            models.append(DestinationModel(destination, pageBreakBefore: !first))
-            first = false
+        // Each destination starts a page when printed; the first of a section breaks before the
+        // section's heading instead, so a heading never ends a page alone.
+        pageBreakBefore = !first && !section.destinations.isEmpty
+        destinations = section.destinations.enumerated().map { index, destination in
+            DestinationModel(destination, pageBreakBefore: index > 0)
         }
-        destinations = models
+        if !section.destinations.isEmpty { first = false }
     }
 }
 
@@ -232,6 +235,7 @@ extension SectionModel: MustacheParent {
         case "emptyText": return emptyText
         case "destinations": return destinations
         case "isEmpty": return destinations.isEmpty
+        case "pageBreakBefore": return pageBreakBefore
         default: return nil
         }
     }
