@@ -49,9 +49,12 @@ public struct MapModel: Sendable {
         let unitsPerMetre = min(halfWidth / reachEast, halfHeight / reachNorth)
         let cx = MapModel.width / 2
         let cy = MapModel.height / 2
-        center = MapMark(x: cx, y: cy, label: "")
+        let centerMark = MapMark(x: cx, y: cy, label: "")
+        center = centerMark
         marks = points.map {
-            MapMark(x: cx + $0.east * unitsPerMetre, y: cy - $0.north * unitsPerMetre, label: $0.label)
+            var mark = MapMark(x: cx + $0.east * unitsPerMetre, y: cy - $0.north * unitsPerMetre, label: $0.label)
+            (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
+            return mark
         }
         let metres = MapModel.niceLength(atMost: 90 / unitsPerMetre)
         let length = metres * unitsPerMetre
@@ -98,6 +101,10 @@ public struct MapMark: Sendable {
     public var labelY: String
     /// `1A`.
     public var label: String
+    /// Where the line to this mark starts: the destination.
+    public var fromX = ""
+    /// Where the line to this mark starts: the destination.
+    public var fromY = ""
 
     init(x: Double, y: Double, label: String) {
         self.x = Formatting.fixed(x, digits: 1)
@@ -135,6 +142,8 @@ extension MapMark: MustacheParent {
         case "labelX": return labelX
         case "labelY": return labelY
         case "label": return label
+        case "fromX": return fromX
+        case "fromY": return fromY
         default: return nil
         }
     }
