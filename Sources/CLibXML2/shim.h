@@ -19,4 +19,27 @@ static inline void clibxml2_free(void *pointer) { xmlFree(pointer); }
 // The version of the libxml2 library linked at run time, e.g. "20914".
 static inline const char *clibxml2_version(void) { return xmlParserVersion; }
 
+// libxml2 prints some errors through a variadic callback, which Swift cannot define: swallow them
+// here (every error also reaches the structured handler the reader installs).
+static inline void clibxml2_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+// Never load an external entity or DTD, whatever a document asks for and whatever options are set.
+static inline xmlParserInputPtr clibxml2_refuse_external_entity(
+    const char *url, const char *id, xmlParserCtxtPtr context) {
+    (void)url;
+    (void)id;
+    (void)context;
+    return NULL;
+}
+
+// Installs both guards for the whole process.
+static inline void clibxml2_install_guards(void) {
+    xmlInitParser();
+    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
+    xmlSetExternalEntityLoader(clibxml2_refuse_external_entity);
+}
+
 #endif

@@ -26,11 +26,25 @@ public struct ReadResult: Sendable {
 public enum TripFormat: String, Sendable, CaseIterable {
     /// Trip JSON, version 1.
     case json
+    /// GPX 1.1 or 1.0 in the detour-report mapping.
+    case gpx
 
     /// The format a file name implies, or `nil` when its extension is not one we read.
     public init?(fileName: String) {
         let lowered = fileName.lowercased()
-        if lowered.hasSuffix(".json") { self = .json } else { return nil }
+        if lowered.hasSuffix(".json") {
+            self = .json
+        } else if lowered.hasSuffix(".gpx") || lowered.hasSuffix(".xml") {
+            self = .gpx
+        } else {
+            return nil
+        }
+    }
+
+    /// The format the first bytes of a file suggest: `<` means XML, anything else JSON.
+    public init(sniffing prefix: [UInt8]) {
+        let start = prefix.drop { [0xEF, 0xBB, 0xBF, 0xFE, 0xFF, 0x00, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        self = start.first == UInt8(ascii: "<") ? .gpx : .json
     }
 }
 
@@ -41,10 +55,19 @@ public enum TripLoader {
     /// The diagnostics hold everything the reader and the validator found; the trip is there
     /// only when none of them is an error.
     public static func load(_ bytes: [UInt8], format: TripFormat) -> TripValidator.Outcome {
-        let read: ReadResult
         switch format {
-        case .json: read = TripJSONReader.read(bytes)
+        case .json: return validate(TripJSONReader.read(bytes))
+        case .gpx: return validate(TripGPXReader.read(BufferSource(bytes)))
         }
+    }
+
+    /// Reads a GPX trip from a stream (memory stays flat) and validates it.
+    public static func loadGPX(_ source: some ByteSource, name: String) -> TripValidator.Outcome {
+        validate(TripGPXReader.read(source, name: name))
+    }
+
+    /// Validates what a reader found, merging its diagnostics with the validator's in file order.
+    static func validate(_ read: ReadResult) -> TripValidator.Outcome {
         guard let draft = read.draft else {
             return TripValidator.Outcome(trip: nil, diagnostics: read.diagnostics)
         }

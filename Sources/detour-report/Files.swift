@@ -1,3 +1,5 @@
+import DetourIO
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -14,7 +16,7 @@ enum Files {
 
     /// The whole content of `path`, or of standard input for `-`.
     static func read(_ path: String) throws(Failure) -> [UInt8] {
-        let descriptor = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
         defer { if path != "-" { close(descriptor) } }
         var info = stat()
@@ -36,6 +38,18 @@ enum Files {
             bytes.append(contentsOf: chunk[0..<count])
         }
         return bytes
+    }
+
+    /// Opens `path` (or standard input for `-`) for reading as a stream.
+    static func open(_ path: String) throws(Failure) -> FileSource {
+        let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            if path != "-" { close(descriptor) }
+            throw Failure(reason: "it is a directory")
+        }
+        return FileSource(descriptor: descriptor, owned: path != "-")
     }
 
     /// Replaces `path` with `text` all at once, or leaves it as it was.
@@ -88,7 +102,30 @@ enum Files {
         return mask
     }
 
-    private static func systemReason() -> String {
+    fileprivate static func systemReason() -> String {
         String(cString: strerror(errno))
+    }
+}
+
+/// A file read in chunks, for readers that stream.
+final class FileSource: ByteSource {
+    private let descriptor: Int32
+    private let owned: Bool
+
+    init(descriptor: Int32, owned: Bool) {
+        self.descriptor = descriptor
+        self.owned = owned
+    }
+
+    deinit {
+        if owned { close(descriptor) }
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { throw Files.Failure(reason: Files.systemReason()) }
+        }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourCore
+import DetourIO
 import DetourRender
 import Foundation
 
@@ -17,8 +18,8 @@ struct Render: ParsableCommand {
             valueName: "file"))
     var output: String?
 
-    @Option(help: "The report format: html, markdown or json.")
-    var format: ReportFormat?
+    @Option(help: "The output format: html, markdown or json (reports), or gpx (the trip itself, for a phone or GPS).")
+    var format: OutputFormat?
 
     @Option(
         help: ArgumentHelp(
@@ -33,9 +34,9 @@ struct Render: ParsableCommand {
     var templates: String?
 
     func validate() throws {
-        if let output, format == nil, ReportFormat(fileName: output) == nil {
+        if let output, format == nil, OutputFormat(fileName: output) == nil {
             throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md or .json, or pass --format")
+                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json or .gpx, or pass --format")
         }
         if let today, CalendarDay(iso: today) == nil {
             throw ValidationError("--today '\(today)' is not a calendar day (YYYY-MM-DD)")
@@ -43,13 +44,23 @@ struct Render: ParsableCommand {
     }
 
     /// The format: the option, else the output file's extension, else HTML.
-    var reportFormat: ReportFormat {
-        format ?? output.flatMap { ReportFormat(fileName: $0) } ?? .html
+    var outputFormat: OutputFormat {
+        format ?? output.flatMap { OutputFormat(fileName: $0) } ?? .html
     }
 
     func run() throws {
         StandardStreams.ignoreBrokenPipeSignal()
         let day = try resolveToday()
+        guard let reportFormat = outputFormat.report else {
+            let (loaded, _) = try trip.loadTrip()
+            do {
+                try write(try TripGPXWriter.write(loaded))
+            } catch let error as TripGPXWriter.WriteError {
+                StandardStreams.writeError("error: cannot write GPX: \(error.message)\n")
+                throw ExitCodes.ioError
+            }
+            return
+        }
         let renderer = ReportRenderer(templates: try loadTemplates())
         let (loaded, warnings) = try trip.loadTrip()
         let plan = Planner.plan(loaded, today: day)
@@ -125,4 +136,24 @@ struct Render: ParsableCommand {
     }
 }
 
-extension ReportFormat: ExpressibleByArgument {}
+/// What `--format` can ask for: a report, or the trip itself as GPX.
+enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
+    case html
+    case markdown
+    case json
+    case gpx
+
+    /// The format a file name's extension implies.
+    init?(fileName: String) {
+        if let report = ReportFormat(fileName: fileName) {
+            self.init(rawValue: report.rawValue)
+        } else if fileName.lowercased().hasSuffix(".gpx") {
+            self = .gpx
+        } else {
+            return nil
+        }
+    }
+
+    /// The report format, or `nil` for GPX.
+    var report: ReportFormat? { ReportFormat(rawValue: rawValue) }
+}

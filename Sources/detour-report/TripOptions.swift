@@ -5,15 +5,18 @@ import Foundation
 
 /// The options every command that reads a trip takes.
 struct TripOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The trip file (JSON), or - for standard input.", valueName: "trip"))
+    @Argument(help: ArgumentHelp("The trip file (JSON or GPX), or - for standard input.", valueName: "trip"))
     var input: String
 
-    @Option(help: ArgumentHelp("The trip format when the file name does not tell it.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp(
+            "The trip format (json or gpx) when the file name does not tell it; otherwise the first bytes decide.",
+            valueName: "format"))
     var inputFormat: TripFormat?
 
-    /// The trip's format: the option, else the file extension, else JSON.
-    var format: TripFormat {
-        inputFormat ?? TripFormat(fileName: input) ?? .json
+    /// The trip's format when the option or the file name settles it.
+    var declaredFormat: TripFormat? {
+        inputFormat ?? TripFormat(fileName: input)
     }
 
     /// Reads and validates the trip, printing every diagnostic.
@@ -21,14 +24,19 @@ struct TripOptions: ParsableArguments {
     /// Throws the exit code to end with when the trip cannot be read or is invalid.
     func loadTrip() throws(ExitCode) -> (trip: Trip, warnings: [Diagnostic]) {
         let printer = DiagnosticPrinter(file: input)
-        let bytes: [UInt8]
-        do {
-            bytes = try Files.read(input)
+        let outcome: TripValidator.Outcome
+        do throws(Files.Failure) {
+            if declaredFormat == .gpx {
+                // GPX streams: a track of millions of points never sits in memory whole.
+                outcome = TripLoader.loadGPX(try Files.open(input), name: input)
+            } else {
+                let bytes = try Files.read(input)
+                outcome = TripLoader.load(bytes, format: declaredFormat ?? TripFormat(sniffing: Array(bytes.prefix(64))))
+            }
         } catch {
             printer.fail("cannot read the trip: \(error.reason)")
             throw ExitCodes.noInput
         }
-        let outcome = TripLoader.load(bytes, format: format)
         printer.print(outcome.diagnostics)
         guard let trip = outcome.trip else { throw ExitCodes.invalidTrip }
         return (trip, outcome.diagnostics.warnings)

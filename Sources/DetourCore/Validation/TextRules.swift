@@ -56,6 +56,12 @@ public enum TextRules {
         return trimmed
     }
 
+    /// `text` as a one-line label for messages: folded like a name, and kept as it is if it is
+    /// not a valid name (the message about that comes from elsewhere).
+    public static func foldedForLabel(_ text: String) -> String {
+        (try? singleLine(text)) ?? text
+    }
+
     /// The message for a problem, naming what kind of text it was.
     public static func message(_ problem: Problem, what: String) -> String {
         switch problem {

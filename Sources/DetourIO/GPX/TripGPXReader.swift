@@ -1,0 +1,416 @@
+import DetourCore
+
+/// Reads a trip from GPX 1.1 or 1.0 in the detour-report mapping (see ``GPXMapping``).
+///
+/// Streaming: the reader pulls one node at a time and skips routes and tracks without looking
+/// inside, so memory stays flat whatever the file's size. Safe: see ``XMLStream``.
+public enum TripGPXReader {
+    /// How many bytes are looked at before parsing, to settle the encoding.
+    static let prefixLength = 4096
+
+    /// Reads a trip from `source`; `name` is used in libxml2's own messages only.
+    public static func read(_ source: some ByteSource, name: String = "trip.gpx") -> ReadResult {
+        var source = source
+        var prefix = [UInt8](repeating: 0, count: prefixLength)
+        var filled = 0
+        do {
+            while filled < prefixLength {
+                let count = try prefix.withUnsafeMutableBytes { buffer in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[filled...]))
+                }
+                if count == 0 { break }
+                filled += count
+            }
+        } catch {
+            return .failed(.error(nil, "cannot read the trip: \(error)"))
+        }
+        prefix.removeLast(prefixLength - filled)
+        if prefix.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
+            return .failed(.error(nil, "the file is empty: a GPX trip needs a <gpx> element with waypoints"))
+        }
+        if let problem = XMLEncoding.problem(prefix) {
+            return .failed(.error(nil, problem))
+        }
+        guard let stream = XMLStream(source: source, prefix: prefix, name: name) else {
+            return .failed(.error(nil, "cannot start the XML reader"))
+        }
+        var builder = GPXTripBuilder(stream: stream)
+        return builder.run()
+    }
+}
+
+/// What was found in one `<wpt>`.
+private struct Waypoint {
+    var index: Int
+    var line: Int
+    var attributes: [String: String]
+    var name: String?
+    var stay: (attributes: [String: String], line: Int)?
+    var tasks: [TaskElement] = []
+    var detours: [(key: String, line: Int, order: Int)] = []
+
+    var label: String {
+        guard let name else { return "wpt \(index)" }
+        return "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel(name)))"
+    }
+}
+
+/// One `<dr:task>` element.
+private struct TaskElement {
+    var line: Int
+    var order: Int
+    var attributes: [String: String]
+    var pros: [(text: String, line: Int)] = []
+    var cons: [(text: String, line: Int)] = []
+}
+
+/// What the parser is inside of.
+private enum Frame {
+    case gpx
+    case metadata
+    case author
+    case waypoint
+    case waypointExtensions
+    case task
+    case capture(Capture)
+}
+
+/// Text the parser is collecting, and where it goes.
+private enum Capture {
+    case title
+    case travelerText
+    case waypointName
+    case pro
+    case con
+    case ignored
+}
+
+/// The streaming state machine: XML nodes in, a ``TripDraft`` out.
+private struct GPXTripBuilder {
+    let stream: XMLStream
+    var diagnostics: [Diagnostic] = []
+    var stack: [Frame] = []
+    var text = ""
+    var textLine = 0
+    var rootNamespace = ""
+    var title: (text: String, line: Int)?
+    var traveler: (text: String, line: Int)?
+    var waypoints: [Waypoint] = []
+    var current: Waypoint?
+    var currentTask: TaskElement?
+    var waypointCount = 0
+    var order = 0
+    var stopped = false
+
+    init(stream: XMLStream) {
+        self.stream = stream
+    }
+
+    mutating func fail(_ message: String, line: Int?) {
+        diagnostics.append(.error(line.map { SourceLocation(path: "", line: $0) }, message))
+        stopped = true
+    }
+
+    mutating func run() -> ReadResult {
+        var status = stream.read()
+        while status == 1, !stopped {
+            var skip = false
+            switch stream.nodeType {
+            case .documentType:
+                // No line: libxml2 has read the whole internal subset by now, so its line is past it.
+                fail(
+                    "a DOCTYPE is not allowed in a GPX trip (it could load files or expand entities); remove the <!DOCTYPE …> line",
+                    line: nil)
+            case .element:
+                let empty = stream.isEmptyElement
+                if let frame = enter() {
+                    if empty { leave(frame) } else { stack.append(frame) }
+                } else {
+                    skip = !empty
+                }
+            case .endElement:
+                if let frame = stack.popLast() { leave(frame) }
+            case .text, .cdata, .significantWhitespace, .whitespace:
+                if case .capture = stack.last { text += stream.value }
+            case nil:
+                break
+            }
+            guard !stopped else { break }
+            status = skip ? stream.next() : stream.read()
+        }
+        if stopped { return ReadResult(draft: nil, diagnostics: diagnostics) }
+        if status < 0 {
+            if let failure = stream.sourceFailure {
+                return .failed(.error(nil, "cannot read the trip: \(failure)"))
+            }
+            let problem = stream.problems.first
+            let location = problem.map { SourceLocation(path: "", line: $0.line, column: $0.column > 0 ? $0.column : nil) }
+            return .failed(.error(location, xmlMessage(problem?.message ?? "the XML is not well-formed")))
+        }
+        return finish()
+    }
+
+    func xmlMessage(_ message: String) -> String {
+        if message.contains("Excessive depth") || message.contains("depth") && message.contains("HUGE") {
+            return "XML: the elements are nested too deeply (more than 256 levels)"
+        }
+        if message.contains("Detected an entity reference loop") {
+            return "XML: entities refer to each other in a loop"
+        }
+        return "XML: \(Quoting.printable(message))"
+    }
+
+    /// The frame for the element the stream is on, or `nil` to skip its subtree.
+    mutating func enter() -> Frame? {
+        let name = stream.localName
+        let namespace = stream.namespaceURI
+        guard let parent = stack.last else {
+            guard name == "gpx", [GPXMapping.gpx11, GPXMapping.gpx10, ""].contains(namespace) else {
+                fail("this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
+                return nil
+            }
+            rootNamespace = namespace
+            return .gpx
+        }
+        let isGPX = namespace == rootNamespace
+        let isTrip = namespace == GPXMapping.namespace
+        switch parent {
+        case .gpx:
+            guard isGPX else { return nil }
+            switch name {
+            case "metadata": return .metadata
+            case "name": return startCapture(.title)
+            case "email": return startCapture(.travelerText)
+            case "wpt":
+                waypointCount += 1
+                current = Waypoint(index: waypointCount, line: stream.line, attributes: stream.attributes())
+                return .waypoint
+            default: return nil  // rte, trk and the rest are read past, unopened
+            }
+        case .metadata:
+            guard isGPX else { return nil }
+            if name == "name" { return startCapture(.title) }
+            if name == "author" { return .author }
+            return nil
+        case .author:
+            if isGPX, name == "email" {
+                let attributes = stream.attributes()
+                if let id = attributes["id"], let domain = attributes["domain"] {
+                    traveler = ("\(id)@\(domain)", stream.line)
+                }
+            }
+            return nil
+        case .waypoint:
+            guard isGPX else { return nil }
+            if name == "name" { return startCapture(.waypointName) }
+            if name == "extensions" { return .waypointExtensions }
+            return nil
+        case .waypointExtensions:
+            guard isTrip else { return nil }
+            switch name {
+            case "stay":
+                current?.stay = (stream.attributes(), stream.line)
+                return nil
+            case "task":
+                order += 1
+                currentTask = TaskElement(line: stream.line, order: order, attributes: stream.attributes())
+                return .task
+            case "detour":
+                order += 1
+                if let key = stream.attributes()["id"] { current?.detours.append((key, stream.line, order)) }
+                return nil
+            default:
+                diagnostics.append(
+                    .warning(
+                        SourceLocation(path: current?.label ?? "", line: stream.line),
+                        "unknown element dr:\(Quoting.printable(name)), ignored"))
+                return nil
+            }
+        case .task:
+            guard isTrip else { return nil }
+            if name == "pro" { return startCapture(.pro) }
+            if name == "con" { return startCapture(.con) }
+            return nil
+        case .capture:
+            return nil
+        }
+    }
+
+    mutating func startCapture(_ capture: Capture) -> Frame {
+        text = ""
+        textLine = stream.line
+        return .capture(capture)
+    }
+
+    /// Called at an element's end (or at once for an empty element).
+    mutating func leave(_ frame: Frame) {
+        switch frame {
+        case .capture(let capture):
+            let line = textLine
+            switch capture {
+            case .title: title = (text, line)
+            case .travelerText: traveler = (text, line)
+            case .waypointName: current?.name = text
+            case .pro: currentTask?.pros.append((text, line))
+            case .con: currentTask?.cons.append((text, line))
+            case .ignored: break
+            }
+            text = ""
+        case .task:
+            if let task = currentTask { current?.tasks.append(task) }
+            currentTask = nil
+        case .waypoint:
+            if let waypoint = current { waypoints.append(waypoint) }
+            current = nil
+        case .gpx, .metadata, .author, .waypointExtensions:
+            break
+        }
+    }
+
+    // MARK: - From waypoints to a draft
+
+    mutating func finish() -> ReadResult {
+        let stays = waypoints.filter { $0.stay != nil }
+        guard !stays.isEmpty else {
+            diagnostics.append(
+                .error(
+                    nil,
+                    "no waypoint is a detour-report stay: mark each destination's <wpt> with "
+                        + "<extensions><dr:stay id=\"…\" arrival=\"YYYY-MM-DD\" departure=\"YYYY-MM-DD\"/></extensions> "
+                        + "(xmlns:dr=\"\(GPXMapping.namespace)\"), and each task's with <dr:task>"))
+            return ReadResult(draft: nil, diagnostics: diagnostics)
+        }
+        var stayIndex: [String: Int] = [:]
+        var destinations: [DestinationDraft] = []
+        var detourKeys: [[(key: String, order: Int, location: SourceLocation)]] = []
+        var detourTasks: [[String: [(order: Int, side: Int?, task: TaskDraft)]]] = []
+        for waypoint in stays {
+            guard let stay = waypoint.stay else { continue }
+            let id = stay.attributes["id"] ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
+            if let previous = stayIndex[id] {
+                diagnostics.append(
+                    .error(
+                        SourceLocation(path: "\(waypoint.label): dr:stay id", line: stay.line),
+                        "stay id \(Quoting.quoted(id)) is already used by \(stays[previous].label)"))
+                continue
+            }
+            stayIndex[id] = destinations.count
+            destinations.append(destination(waypoint, stay: stay))
+            detourKeys.append(
+                waypoint.detours.map {
+                    ($0.key, $0.order, SourceLocation(path: "\(waypoint.label): dr:detour \(Quoting.quoted($0.key))", line: $0.line))
+                })
+            detourTasks.append([:])
+        }
+        for waypoint in waypoints {
+            if waypoint.stay == nil, waypoint.tasks.isEmpty {
+                diagnostics.append(
+                    .warning(SourceLocation(path: waypoint.label, line: waypoint.line), "neither dr:stay nor dr:task, ignored"))
+            }
+            for element in waypoint.tasks {
+                let label = "\(waypoint.label): dr:task"
+                guard let destinationID = element.attributes["destination"] else {
+                    diagnostics.append(
+                        .error(
+                            SourceLocation(path: label, line: element.line),
+                            "needs a destination attribute naming the id of a dr:stay"))
+                    continue
+                }
+                guard let index = stayIndex[destinationID] else {
+                    diagnostics.append(
+                        .error(
+                            SourceLocation(path: "\(label) destination", line: element.line),
+                            "\(Quoting.quoted(destinationID)) is not the id of any dr:stay"))
+                    continue
+                }
+                guard let key = element.attributes["detour"] else {
+                    diagnostics.append(
+                        .error(
+                            SourceLocation(path: label, line: element.line),
+                            "needs a detour attribute: tasks with the same detour key are its two sides"))
+                    continue
+                }
+                if !detourKeys[index].contains(where: { $0.key == key }) {
+                    detourKeys[index].append(
+                        (key, element.order, SourceLocation(path: "\(label) detour \(Quoting.quoted(key))", line: element.line)))
+                }
+                // A task inside its stay's own waypoint has no location of its own.
+                let located = waypoint.stay == nil
+                detourTasks[index][key, default: []].append(
+                    (element.order, element.attributes["side"].flatMap { Int($0) },
+                     task(element, in: waypoint, located: located)))
+            }
+        }
+        for index in destinations.indices {
+            let keys = detourKeys[index].sorted { $0.order < $1.order }
+            destinations[index].detours = keys.map { key in
+                DetourDraft(location: key.location, tasks: GPXTripBuilder.inSideOrder(detourTasks[index][key.key] ?? []))
+            }
+        }
+        let titleField: Field<String> =
+            title.map { .present($0.text, SourceLocation(path: "metadata name", line: $0.line)) }
+            ?? .missing(SourceLocation(path: "metadata name", line: 1))
+        let travelerField: Field<String> =
+            traveler.map { .present($0.text, SourceLocation(path: "metadata author email", line: $0.line)) }
+            ?? .missing(SourceLocation(path: "metadata author email"))
+        let draft = TripDraft(
+            location: SourceLocation(path: "gpx", line: 1), title: titleField, traveler: travelerField,
+            destinations: destinations)
+        return ReadResult(draft: draft, diagnostics: diagnostics)
+    }
+
+    /// A detour's tasks in document order, or by their `side` attributes when every one has one.
+    static func inSideOrder(_ tasks: [(order: Int, side: Int?, task: TaskDraft)]) -> [TaskDraft] {
+        guard !tasks.isEmpty, tasks.allSatisfy({ $0.side != nil }) else { return tasks.map(\.task) }
+        return tasks.sorted { ($0.side ?? 0, $0.order) < ($1.side ?? 0, $1.order) }.map(\.task)
+    }
+
+    func coordinate(_ waypoint: Waypoint) -> Field<CoordinateDraft> {
+        let here = SourceLocation(path: waypoint.label, line: waypoint.line)
+        func axis(_ name: String) -> Field<String> {
+            let location = SourceLocation(path: "\(waypoint.label): \(name)", line: waypoint.line)
+            return waypoint.attributes[name].map { .present($0, location) } ?? .missing(location)
+        }
+        return .present(CoordinateDraft(latitude: axis("lat"), longitude: axis("lon")), here)
+    }
+
+    func destination(_ waypoint: Waypoint, stay: (attributes: [String: String], line: Int)) -> DestinationDraft {
+        func attribute(_ name: String) -> Field<String> {
+            let location = SourceLocation(path: "\(waypoint.label): dr:stay \(name)", line: stay.line)
+            return stay.attributes[name].map { .present($0, location) } ?? .missing(location)
+        }
+        let nameLocation = SourceLocation(path: "\(waypoint.label): name", line: waypoint.line)
+        return DestinationDraft(
+            location: SourceLocation(path: waypoint.label, line: waypoint.line),
+            name: waypoint.name.map { .present($0, nameLocation) } ?? .missing(nameLocation),
+            coordinate: coordinate(waypoint),
+            arrival: attribute("arrival"),
+            departure: attribute("departure"),
+            detours: [])
+    }
+
+    func task(_ element: TaskElement, in waypoint: Waypoint, located: Bool) -> TaskDraft {
+        let label = "\(waypoint.label): dr:task"
+        func attribute(_ name: String) -> Field<String> {
+            let location = SourceLocation(path: "\(label) \(name)", line: element.line)
+            return element.attributes[name].map { .present($0, location) } ?? .missing(location)
+        }
+        // A located task is named by its waypoint; one inside its stay's waypoint by `name=`.
+        let taskName = located ? waypoint.name : element.attributes["name"]
+        let nameLocation = SourceLocation(path: located ? "\(waypoint.label): name" : "\(label) name", line: element.line)
+        let costLocation = SourceLocation(path: label, line: element.line)
+        let cost = MoneyDraft(amount: attribute("cost"), currency: attribute("currency"))
+        return TaskDraft(
+            location: SourceLocation(path: label, line: element.line),
+            name: taskName.map { .present($0, nameLocation) } ?? .missing(nameLocation),
+            duration: attribute("duration"),
+            cost: .present(cost, costLocation),
+            coordinate: located ? coordinate(waypoint) : .missing(SourceLocation(path: "\(label) location", line: element.line)),
+            pros: element.pros.enumerated().map {
+                .present($1.text, SourceLocation(path: "\(label) dr:pro \($0 + 1)", line: $1.line))
+            },
+            cons: element.cons.enumerated().map {
+                .present($1.text, SourceLocation(path: "\(label) dr:con \($0 + 1)", line: $1.line))
+            })
+    }
+}

@@ -1,0 +1,191 @@
+import CLibXML2
+import DetourCore
+
+/// Writes a trip as GPX 1.1 in the detour-report mapping, with libxml2's writer.
+///
+/// Destinations become waypoints with `dr:stay`, located tasks become waypoints with `dr:task`,
+/// tasks without a location are `dr:task` elements (named with `name=`) inside their stay's
+/// waypoint, and every detour is declared on its stay with `dr:detour`, so reading the file back
+/// gives the same trip, drafts included. When a detour mixes located and unlocated tasks, its
+/// tasks carry `side="1"`/`side="2"`, since document order alone would put the unlocated first.
+public enum TripGPXWriter {
+    /// Why the writer failed (libxml2 ran out of memory, in practice).
+    public struct WriteError: Error, Sendable {
+        /// What failed.
+        public var message: String
+    }
+
+    /// The trip as a GPX document.
+    public static func write(_ trip: Trip) throws(WriteError) -> String {
+        guard let buffer = xmlBufferCreate() else { throw WriteError(message: "cannot allocate a buffer") }
+        defer { xmlBufferFree(buffer) }
+        guard let writer = xmlNewTextWriterMemory(buffer, 0) else {
+            throw WriteError(message: "cannot start the XML writer")
+        }
+        var output = Output(writer: writer)
+        output.document(trip)
+        xmlFreeTextWriter(writer)  // flushes into the buffer
+        guard output.ok, let content = xmlBufferContent(buffer) else {
+            throw WriteError(message: "the XML writer failed")
+        }
+        let text = String(cString: content)
+        return text.hasSuffix("\n") ? text : text + "\n"
+    }
+
+    /// Stay ids: the destination's name made into a token, unique within the trip.
+    static func stayIDs(_ destinations: [Destination]) -> [String] {
+        var used: Set<String> = []
+        return destinations.map { destination in
+            var base = ""
+            for scalar in destination.name.lowercased().unicodeScalars {
+                if scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) {
+                    base.unicodeScalars.append(scalar)
+                } else if !base.isEmpty, base.last != "-" {
+                    base += "-"
+                }
+            }
+            while base.hasSuffix("-") { base.removeLast() }
+            if base.isEmpty { base = "stay" }
+            var id = base
+            var counter = 2
+            while used.contains(id) {
+                id = "\(base)-\(counter)"
+                counter += 1
+            }
+            used.insert(id)
+            return id
+        }
+    }
+}
+
+/// Calls into xmlTextWriter, remembering whether any call failed.
+private struct Output {
+    let writer: xmlTextWriterPtr
+    var ok = true
+
+    init(writer: xmlTextWriterPtr) {
+        self.writer = writer
+    }
+
+    mutating func check(_ result: Int32) {
+        if result < 0 { ok = false }
+    }
+
+    mutating func start(_ name: String) { check(xmlTextWriterStartElement(writer, name)) }
+
+    mutating func startTrip(_ name: String) {
+        check(xmlTextWriterStartElementNS(writer, GPXMapping.prefix, name, nil))
+    }
+
+    mutating func end() { check(xmlTextWriterEndElement(writer)) }
+
+    mutating func attribute(_ name: String, _ value: String) {
+        check(xmlTextWriterWriteAttribute(writer, name, value))
+    }
+
+    mutating func element(_ name: String, text: String) {
+        check(xmlTextWriterWriteElement(writer, name, text))
+    }
+
+    mutating func tripElement(_ name: String, text: String) {
+        check(xmlTextWriterWriteElementNS(writer, GPXMapping.prefix, name, nil, text))
+    }
+
+    mutating func document(_ trip: Trip) {
+        check(xmlTextWriterSetIndent(writer, 1))
+        check(xmlTextWriterSetIndentString(writer, "  "))
+        check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
+        start("gpx")
+        attribute("version", "1.1")
+        attribute("creator", "detour-report")
+        attribute("xmlns", GPXMapping.gpx11)
+        attribute("xmlns:\(GPXMapping.prefix)", GPXMapping.namespace)
+        start("metadata")
+        element("name", text: trip.title)
+        if let traveler = trip.traveler, let at = traveler.text.firstIndex(of: "@") {
+            start("author")
+            start("email")
+            attribute("id", String(traveler.text[..<at]))
+            attribute("domain", String(traveler.text[traveler.text.index(after: at)...]))
+            end()
+            end()
+        }
+        end()
+        let ids = TripGPXWriter.stayIDs(trip.destinations)
+        for (destination, id) in zip(trip.destinations, ids) {
+            stay(destination, id: id)
+        }
+        for (destination, id) in zip(trip.destinations, ids) {
+            for (number, detour) in destination.detours.enumerated() {
+                let sided = Output.needsSides(detour)
+                for (side, task) in detour.tasks.enumerated() where task.location != nil {
+                    located(task, destination: id, detour: "\(id)-\(number + 1)", side: sided ? side + 1 : nil)
+                }
+            }
+        }
+        end()
+        check(xmlTextWriterEndDocument(writer))
+    }
+
+    mutating func coordinates(_ point: Coordinate) {
+        attribute("lat", "\(point.latitude)")
+        attribute("lon", "\(point.longitude)")
+    }
+
+    mutating func stay(_ destination: Destination, id: String) {
+        start("wpt")
+        coordinates(destination.location)
+        element("name", text: destination.name)
+        element("type", text: "destination")
+        start("extensions")
+        startTrip("stay")
+        attribute("id", id)
+        attribute("arrival", destination.arrival.description)
+        attribute("departure", destination.departure.description)
+        end()
+        for (number, detour) in destination.detours.enumerated() {
+            let key = "\(id)-\(number + 1)"
+            startTrip("detour")
+            attribute("id", key)
+            end()
+            let sided = Output.needsSides(detour)
+            for (side, task) in detour.tasks.enumerated() where task.location == nil {
+                taskElement(task, destination: id, detour: key, named: true, side: sided ? side + 1 : nil)
+            }
+        }
+        end()
+        end()
+    }
+
+    /// Whether document order would not give the sides back: some tasks located, some not.
+    static func needsSides(_ detour: Detour) -> Bool {
+        let located = detour.tasks.filter { $0.location != nil }.count
+        return located > 0 && located < detour.tasks.count
+    }
+
+    mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?) {
+        guard let location = task.location else { return }
+        start("wpt")
+        coordinates(location)
+        element("name", text: task.name)
+        element("type", text: "task")
+        start("extensions")
+        taskElement(task, destination: destination, detour: detour, named: false, side: side)
+        end()
+        end()
+    }
+
+    mutating func taskElement(_ task: DetourTask, destination: String, detour: String, named: Bool, side: Int?) {
+        startTrip("task")
+        if named { attribute("name", task.name) }
+        attribute("destination", destination)
+        attribute("detour", detour)
+        if let side { attribute("side", String(side)) }
+        attribute("duration", task.duration.iso8601)
+        attribute("cost", task.cost.amountText)
+        attribute("currency", task.cost.currency.code)
+        for pro in task.pros { tripElement("pro", text: pro) }
+        for con in task.cons { tripElement("con", text: con) }
+        end()
+    }
+}
