@@ -1,4 +1,5 @@
 import DetourCore
+import DetourTestSupport
 import Testing
 
 @Suite struct GeodesyTests {

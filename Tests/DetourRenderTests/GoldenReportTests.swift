@@ -43,6 +43,21 @@ import Testing
         }
     }
 
+    /// Every GPX sample has a JSON twin, and both render to the same bytes in every format.
+    @Test(arguments: Fixtures.sampleTrips(extension: "gpx"))
+    func aGPXSampleRendersExactlyLikeItsJSONTwin(_ sample: String) throws {
+        let twin = sample.replacingOccurrences(of: ".gpx", with: ".json")
+        for format in ReportFormat.allCases {
+            let fromGPX = try RenderFixture.render(Fixtures.sample(sample), format: .gpx, as: format)
+            let fromJSON = try RenderFixture.render(Fixtures.sample(twin), format: .json, as: format)
+            #expect(fromGPX == fromJSON, "\(sample) and \(twin) differ as \(format)")
+        }
+    }
+
+    @Test func thereAreGPXTwins() {
+        #expect(Fixtures.sampleTrips(extension: "gpx").count >= 2)
+    }
+
     @Test(arguments: Fixtures.sampleTrips())
     func renderingTwiceGivesTheSameBytes(_ sample: String) throws {
         for format in ReportFormat.allCases {

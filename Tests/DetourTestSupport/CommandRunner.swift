@@ -46,9 +46,9 @@ public struct CommandRunner: Sendable {
         _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
 
         let process = Process()
-        // With `viaShell`, the arguments are a command for /bin/sh (to redirect to a device, say).
+        // With `viaShell`, the arguments go to /bin/sh (`-c SCRIPT ARG0 ARG1…`), to redirect, say.
         process.executableURL = viaShell ? URL(fileURLWithPath: "/bin/sh") : executable
-        process.arguments = viaShell ? Array(arguments.dropFirst()) : arguments
+        process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
         for key in removing { env.removeValue(forKey: key) }

@@ -1,0 +1,92 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// GPX from the outside world, run through the built binary.
+@Suite(.serialized) struct GPXCorpusTests {
+    let cli: CommandRunner
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+    }
+
+    static var realWorld: [String] {
+        guard let corpus = Fixtures.sharedCorpus else { return [] }
+        let folder = corpus.appendingPathComponent("gpx-real")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.filter { $0.hasSuffix(".gpx") }.sorted().map { folder.appendingPathComponent($0).path }
+    }
+
+    @Test func theRealWorldCorpusIsThere() {
+        guard Fixtures.sharedCorpus != nil else {
+            print("skipped: ../shared/corpus is absent, so the real-world GPX files cannot be checked")
+            return
+        }
+        #expect(Self.realWorld.count == 59)
+    }
+
+    /// Every file from another app ends in a report or a clear error: exit 0 or 65, never a crash,
+    /// an error line that names the file, and well under a second.
+    @Test(arguments: realWorld)
+    func aRealWorldGPXFileEndsInAReportOrAClearError(_ path: String) throws {
+        let started = ContinuousClock.now
+        let result = try cli.run([path, "--today", "2026-11-22"])
+        let elapsed = ContinuousClock.now - started
+        #expect([0, 65].contains(result.status), "exit \(result.status): \(result.stderr)")
+        #expect(elapsed < .seconds(1), "took \(elapsed)")
+        if result.status == 65 {
+            #expect(result.stdout.isEmpty)
+            #expect(result.stderr.hasPrefix("\(path)"))
+            #expect(result.stderr.contains(": error: "))
+        }
+    }
+
+    @Test(arguments: ["g03-xxe-file-passwd.gpx", "g05-external-dtd-http.gpx", "g06-billion-laughs-text.gpx"])
+    func entityAttacksAreRefusedFastWithoutReadingAnything(_ name: String) throws {
+        guard let corpus = Fixtures.sharedCorpus else {
+            print("skipped: ../shared/corpus is absent")
+            return
+        }
+        let path = corpus.appendingPathComponent("hostile/\(name)").path
+        let started = ContinuousClock.now
+        let result = try cli.run([path, "--format", "json"])
+        #expect(ContinuousClock.now - started < .seconds(1))
+        #expect(result.status == 65)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("a DOCTYPE is not allowed"))
+        #expect(!result.stderr.contains("root:x:0:0"))
+    }
+
+    @Test func aTripWrittenAsGPXReadsBackAndXmllintAcceptsIt() throws {
+        let sample = Fixtures.samples.appendingPathComponent("andes-drafts.json").path
+        let gpx = try cli.run([sample, "--format", "gpx"])
+        #expect(gpx.status == 0)
+        #expect(gpx.output.hasPrefix("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<gpx version=\"1.1\""))
+        let again = try cli.run(["-", "--format", "gpx"], stdin: gpx.stdout)
+        #expect(again.status == 0)
+        #expect(again.stdout == gpx.stdout)
+        // Drafts survive the trip through GPX; only the warnings' paths name GPX places instead.
+        let fromGPX = try cli.run(["-", "--input-format", "gpx", "--format", "json", "--today", "2026-11-22"], stdin: gpx.stdout)
+        let fromJSON = try cli.run([sample, "--format", "json", "--today", "2026-11-22"])
+        #expect(fromGPX.status == 0)
+        #expect(sectionsOnly(fromGPX.output) == sectionsOnly(fromJSON.output))
+        #expect(fromGPX.stderr.contains("<stdin>:"))
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") {
+            let lint = try cli.run(["-c", "exec /usr/bin/xmllint --noout --nonet -"], stdin: gpx.stdout, viaShell: true)
+            #expect(lint.status == 0, "\(lint.stderr)")
+        }
+    }
+
+    /// A JSON report without its `warnings` array.
+    func sectionsOnly(_ report: String) -> String {
+        report.components(separatedBy: "\"warnings\"").first ?? report
+    }
+
+    @Test func standardInputIsSniffedForXML() throws {
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.gpx")
+        let piped = try cli.run(["-", "--format", "markdown", "--today", "2026-11-22"], stdin: try Data(contentsOf: sample))
+        let direct = try cli.run([sample.path, "--format", "markdown", "--today", "2026-11-22"])
+        #expect(piped.status == 0)
+        #expect(piped.stdout == direct.stdout)
+    }
+}

@@ -1,0 +1,154 @@
+import DetourCore
+import DetourIO
+import Foundation
+import Testing
+
+@Suite struct GPXReaderTests {
+    static func gpx(_ body: String, metadata: String = "<metadata><name>Lisbon in December</name><author><email id=\"ana\" domain=\"example.org\"/></author></metadata>") -> String {
+        """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1" xmlns:dr="urn:detour-report:gpx:1">
+        \(metadata)
+        \(body)
+        </gpx>
+        """
+    }
+
+    static let lisbon = gpx(
+        """
+        <wpt lat="38.7223" lon="-9.1393"><name>Lisbon</name><type>destination</type>
+          <extensions><dr:stay id="lisbon" arrival="2026-12-01" departure="2026-12-05"/></extensions></wpt>
+        <wpt lat="38.7139" lon="-9.1334"><name>Ride Tram 28</name><type>task</type>
+          <extensions><dr:task destination="lisbon" detour="tram-or-walk" duration="PT1H30M" cost="3.10" currency="EUR">
+            <dr:pro>Iconic</dr:pro><dr:con>Crowded</dr:con></dr:task></extensions></wpt>
+        <trk><name>ignored</name><trkseg><trkpt lat="1" lon="1"/></trkseg></trk>
+        <wpt lat="38.7118" lon="-9.1300"><name>Walk the Alfama</name><type>task</type>
+          <extensions><dr:task destination="lisbon" detour="tram-or-walk" duration="2h" cost="0" currency="EUR">
+            <dr:pro>Free</dr:pro><dr:con>Steep</dr:con></dr:task></extensions></wpt>
+        """)
+
+    func load(_ text: String) -> TripValidator.Outcome {
+        TripLoader.load(Array(text.utf8), format: .gpx)
+    }
+
+    func lines(_ outcome: TripValidator.Outcome) -> [String] {
+        outcome.diagnostics.map { $0.formatted(file: "trip.gpx") }
+    }
+
+    @Test func readsTheMappingIntoTheSameTripAsJSON() throws {
+        let fromGPX = try #require(load(Self.lisbon).trip)
+        let json = """
+            {"title": "Lisbon in December", "traveler": "ana@example.org", "destinations": [
+              {"name": "Lisbon", "location": {"lat": 38.7223, "lon": -9.1393}, "arrival": "2026-12-01",
+               "departure": "2026-12-05", "detours": [{"tasks": [
+                 {"name": "Ride Tram 28", "duration": "PT1H30M", "cost": {"amount": 3.10, "currency": "EUR"},
+                  "location": {"lat": 38.7139, "lon": -9.1334}, "pros": ["Iconic"], "cons": ["Crowded"]},
+                 {"name": "Walk the Alfama", "duration": "2h", "cost": {"amount": 0, "currency": "EUR"},
+                  "location": {"lat": 38.7118, "lon": -9.1300}, "pros": ["Free"], "cons": ["Steep"]}]}]}]}
+            """
+        let fromJSON = try #require(TripLoader.load(Array(json.utf8), format: .json).trip)
+        #expect(fromGPX == fromJSON)
+    }
+
+    @Test func valuesPassTheSameRulesWithTheWaypointAndLineNamed() {
+        let text = Self.lisbon.replacingOccurrences(of: "duration=\"PT1H30M\"", with: "duration=\"PT\"")
+        #expect(
+            lines(load(text)) == [
+                "trip.gpx:7: error: wpt 2 \"Ride Tram 28\": dr:task duration: duration \"PT\" is not a duration (write PT1H30M, 1h30m, 90m or 2h)"
+            ])
+    }
+
+    @Test func aGPXFileFromAnotherAppSaysWhatToAdd() {
+        let outcome = load(Self.gpx("<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt>"))
+        #expect(outcome.trip == nil)
+        #expect(outcome.diagnostics.errors.first?.message.contains("<dr:stay id=") == true)
+        // One clear error, not a warning for each of another app's waypoints.
+        #expect(outcome.diagnostics.count == 1)
+    }
+
+    @Test func namespacesMatchByURINeverByPrefix() throws {
+        let renamed = Self.lisbon.replacingOccurrences(of: "dr:", with: "trip:")
+            .replacingOccurrences(of: "xmlns:dr=", with: "xmlns:trip=")
+        #expect(load(renamed).trip?.destinations.first?.detours.first?.tasks.count == 2)
+        let wrongURI = Self.lisbon.replacingOccurrences(of: "urn:detour-report:gpx:1", with: "urn:other")
+        #expect(load(wrongURI).trip == nil)
+    }
+
+    @Test(arguments: [
+        "<!DOCTYPE gpx [<!ENTITY xxe SYSTEM \"file:///etc/passwd\">]>",
+        "<!DOCTYPE gpx PUBLIC \"-//x//y\" \"http://127.0.0.1:9/gpx.dtd\">",
+        "<!DOCTYPE gpx [<!ENTITY a \"aaaaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;\"><!ENTITY c \"&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;\"><!ENTITY d \"&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;\"><!ENTITY e \"&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;\"><!ENTITY f \"&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;\"><!ENTITY g \"&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;\"><!ENTITY h \"&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;\">]>",
+    ])
+    func anyDoctypeIsRefusedBeforeAnEntityIsUsed(_ doctype: String) {
+        let text = Self.lisbon.replacingOccurrences(of: "<gpx ", with: "\(doctype)\n<gpx ")
+            .replacingOccurrences(of: "<name>Ride Tram 28</name>", with: "<name>&xxe;&ext;&h;</name>")
+        let started = ContinuousClock.now
+        let outcome = load(text)
+        #expect(ContinuousClock.now - started < .milliseconds(500))
+        #expect(outcome.trip == nil)
+        #expect(outcome.diagnostics.map(\.message).first?.hasPrefix("a DOCTYPE is not allowed") == true)
+        #expect(!outcome.diagnostics.map(\.message).joined().contains("root:"))
+    }
+
+    @Test func syntaxErrorsComeWithLineAndColumnAndNothingReachesStandardError() {
+        let outcome = load(Self.lisbon.replacingOccurrences(of: "</metadata>", with: "</metadatum>"))
+        let line = lines(outcome).first ?? ""
+        #expect(line.hasPrefix("trip.gpx:3:"))
+        #expect(line.contains("error: XML: "))
+    }
+
+    @Test func deepNestingIsRefusedNotRaised() {
+        let deep = String(repeating: "<x>", count: 5000) + String(repeating: "</x>", count: 5000)
+        let outcome = load(Self.lisbon.replacingOccurrences(of: "<type>task</type>", with: "<type>task</type><extensions>\(deep)</extensions>"))
+        #expect(outcome.diagnostics.first?.message.contains("nested too deeply") == true)
+    }
+
+    @Test func encodingsAreAcceptedOrRefusedByName() throws {
+        var latin1 = Array(
+            Self.lisbon.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"ISO-8859-1\"")
+                .replacingOccurrences(of: "<name>Lisbon</name>", with: "<name>Z_rich</name>").utf8)
+        let marker = try #require(latin1.firstIndex(of: UInt8(ascii: "_")))
+        latin1[marker] = 0xFC  // ü in ISO-8859-1
+        #expect(TripLoader.load(latin1, format: .gpx).trip?.destinations.first?.name == "Zürich")
+
+        var utf16: [UInt8] = [0xFF, 0xFE]
+        for unit in Self.lisbon.replacingOccurrences(of: "UTF-8", with: "UTF-16").utf16 {
+            utf16 += [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        #expect(TripLoader.load(utf16, format: .gpx).trip != nil)
+
+        let cp1252 = Self.lisbon.replacingOccurrences(of: "encoding=\"UTF-8\"", with: "encoding=\"windows-1252\"")
+        #expect(load(cp1252).diagnostics.first?.message.contains("\"windows-1252\" is not supported") == true)
+
+        let bom = TextEncoding.utf8BOM + Array(Self.lisbon.utf8)
+        #expect(TripLoader.load(bom, format: .gpx).trip != nil)
+    }
+
+    @Test func aWaypointThatIsNeitherIsIgnoredWithAWarning() {
+        let text = Self.lisbon.replacingOccurrences(of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt><trk>")
+        let outcome = load(text)
+        #expect(outcome.trip != nil)
+        #expect(lines(outcome) == ["trip.gpx:9: warning: wpt 3 \"Cafe\": neither dr:stay nor dr:task, ignored"])
+    }
+
+    @Test func anEmptyFileSaysSo() {
+        #expect(load("").diagnostics.first?.message.hasPrefix("the file is empty") == true)
+    }
+
+    @Test func detoursFollowFirstAppearanceAndTasksDocumentOrder() throws {
+        let text = Self.gpx(
+            """
+            <wpt lat="0" lon="0"><name>Home</name><extensions><dr:stay id="h" arrival="2026-12-01" departure="2026-12-02"/></extensions></wpt>
+            <wpt lat="0" lon="0.01"><name>B1</name><extensions><dr:task destination="h" detour="b" duration="1h" cost="1" currency="EUR"/></extensions></wpt>
+            <wpt lat="0" lon="0.02"><name>A1</name><extensions><dr:task destination="h" detour="a" duration="1h" cost="1" currency="EUR"/></extensions></wpt>
+            <wpt lat="0" lon="0.03"><name>B2</name><extensions><dr:task destination="h" detour="b" duration="1h" cost="1" currency="EUR"/></extensions></wpt>
+            """)
+        let trip = try #require(load(text).trip)
+        #expect(trip.destinations[0].detours.map(\.title) == ["B1 or B2", "A1 or undecided"])
+    }
+
+    @Test func aTaskForAnUnknownStayIsAnError() {
+        let text = Self.lisbon.replacingOccurrences(of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"", with: "destination=\"porto\" detour=\"tram-or-walk\" duration=\"2h\"")
+        #expect(lines(load(text)).contains("trip.gpx:11: error: wpt 3 \"Walk the Alfama\": dr:task destination: \"porto\" is not the id of any dr:stay"))
+    }
+}

@@ -1,0 +1,101 @@
+import DetourCore
+import DetourIO
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `--format gpx` output reads back to the same trip: a property over generated trips.
+@Suite struct GPXRoundTripTests {
+    @Test func everyGeneratedTripSurvivesGPXAndBack() throws {
+        var random = SplitMix(seed: 2026)
+        for round in 0..<150 {
+            let trip = TripGenerator.trip(using: &random)
+            let gpx = try TripGPXWriter.write(trip)
+            let outcome = TripLoader.load(Array(gpx.utf8), format: .gpx)
+            guard let back = outcome.trip else {
+                Issue.record("round \(round): \(outcome.diagnostics.errors.map(\.message))\n\(gpx)")
+                return
+            }
+            #expect(back == trip, "round \(round)")
+            #expect(try TripGPXWriter.write(back) == gpx, "round \(round): writing is not stable")
+        }
+    }
+
+    @Test func theWritersOutputIsWellFormedForXmllint() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/xmllint") else {
+            print("skipped: xmllint (libxml2-utils) is not installed")
+            return
+        }
+        var random = SplitMix(seed: 7)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("round-trip-\(UUID().uuidString).gpx")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try TripGPXWriter.write(TripGenerator.trip(using: &random)).write(to: file, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/xmllint")
+        process.arguments = ["--noout", "--nonet", file.path]
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+    }
+}
+
+/// Random valid trips, with the characters that trouble XML and Markdown in their text.
+enum TripGenerator {
+    static let words = [
+        "Zürich", "<b>", "&amp;", "\"quoted\"", "it's", "Ωmega", "tab\there", "a|b", "😀", "São Paulo", "]]>", "x",
+    ]
+
+    static func text(using random: inout SplitMix) -> String {
+        (0..<Int.random(in: 1...3, using: &random)).map { _ in words.randomElement(using: &random) ?? "x" }
+            .joined(separator: " ")
+    }
+
+    static func point(using random: inout SplitMix) -> Coordinate {
+        let lat = (Double.random(in: -90...90, using: &random) * 10_000).rounded() / 10_000
+        let lon = (Double.random(in: -180...180, using: &random) * 10_000).rounded() / 10_000
+        guard let point = Coordinate(latitude: lat, longitude: lon) else { fatalError("out of range") }
+        return point
+    }
+
+    static func trip(using random: inout SplitMix) -> Trip {
+        let destinations = (0..<Int.random(in: 1...4, using: &random)).map { _ in destination(using: &random) }
+        let traveler = Bool.random(using: &random) ? EmailAddress("ana@example.org") : nil
+        return Trip(title: name(using: &random), traveler: traveler, destinations: destinations)
+    }
+
+    static func name(using random: inout SplitMix) -> String {
+        (try? TextRules.singleLine(text(using: &random))) ?? "x"
+    }
+
+    static func destination(using random: inout SplitMix) -> Destination {
+        let arrival = CalendarDay(daysSinceEpoch: Int.random(in: 19_000...21_000, using: &random)) ?? .unixEpoch
+        let departure = arrival.adding(days: Int.random(in: 1...9, using: &random)) ?? arrival
+        let detours = (0..<Int.random(in: 0...3, using: &random)).map { _ in
+            Detour(tasks: (0..<Int.random(in: 0...2, using: &random)).map { _ in task(using: &random) })
+        }
+        return Destination(
+            name: name(using: &random), location: point(using: &random), arrival: arrival, departure: departure,
+            detours: detours)
+    }
+
+    static func task(using random: inout SplitMix) -> DetourTask {
+        let currency = ["EUR", "JPY", "KWD", "USD"].randomElement(using: &random) ?? "EUR"
+        let amount = "\(Int.random(in: 0...5000, using: &random)).\(Int.random(in: 0...99, using: &random))"
+        guard let parsed = try? Money.parseAmount(amount), let code = CurrencyCode(currency),
+            let duration = TaskDuration(minutes: Int.random(in: 1...3000, using: &random))
+        else { fatalError("the generator made an invalid value") }
+        let money = Money(amount: parsed.amount, currency: code, scale: parsed.scale)
+        return DetourTask(
+            name: name(using: &random),
+            duration: duration,
+            cost: money,
+            location: Bool.random(using: &random) ? point(using: &random) : nil,
+            pros: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) },
+            cons: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) })
+    }
+
+    static func reason(using random: inout SplitMix) -> String {
+        (try? TextRules.multiLine(text(using: &random) + (Bool.random(using: &random) ? "\nsecond line" : ""))) ?? "x"
+    }
+}
+
