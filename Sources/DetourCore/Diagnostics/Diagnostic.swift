@@ -9,12 +9,34 @@ public struct SourceLocation: Sendable, Hashable {
     public var parent: String
     /// The field within it, such as `departure`; empty when the path is the parent itself.
     public var field: String
+    // A trip has a location for every value it holds, so positions are kept small: 32 bits
+    // each, -1 for "not known".
+    private var storedOffset: Int32 = -1
+    private var storedLine: Int32 = -1
+    private var storedColumn: Int32 = -1
+
     /// The byte offset in the input, when known.
-    public var offset: Int?
+    public var offset: Int? {
+        get { storedOffset < 0 ? nil : Int(storedOffset) }
+        set { storedOffset = SourceLocation.pack(newValue) }
+    }
+
     /// The 1-based line, when known.
-    public var line: Int?
+    public var line: Int? {
+        get { storedLine < 0 ? nil : Int(storedLine) }
+        set { storedLine = SourceLocation.pack(newValue) }
+    }
+
     /// The 1-based column, when known.
-    public var column: Int?
+    public var column: Int? {
+        get { storedColumn < 0 ? nil : Int(storedColumn) }
+        set { storedColumn = SourceLocation.pack(newValue) }
+    }
+
+    private static func pack(_ value: Int?) -> Int32 {
+        guard let value, value >= 0 else { return -1 }
+        return Int32(clamping: value)
+    }
 
     /// Creates a location from a full path and an optional position.
     public init(path: String, line: Int? = nil, column: Int? = nil) {
@@ -24,18 +46,27 @@ public struct SourceLocation: Sendable, Hashable {
         self.column = column
     }
 
-    /// Creates the location of `field` within `parent`, found at a byte offset.
-    public init(parent: String, field: String, offset: Int?) {
+    /// Creates the location of `field` within `parent`, found at a byte offset or on a line.
+    ///
+    /// Keeping the two parts apart lets every field of an object share its parent's string;
+    /// the path is only put together when a message needs it.
+    public init(parent: String, field: String, offset: Int? = nil, line: Int? = nil) {
         self.parent = parent
         self.field = field
         self.offset = offset
+        self.line = line
     }
 
     /// The field, as a reader of the file would name it: `destinations[0].departure`.
+    ///
+    /// A field is joined to its parent with a `.`, unless it starts with `[` (an index) or `:`
+    /// (GPX's `wpt 2 "Tram": dr:task duration`), which attach as they are.
     public var path: String {
         if field.isEmpty { return parent }
         if parent.isEmpty { return field }
-        return field.hasPrefix("[") ? parent + field : parent + "." + field
+        if field.hasPrefix("[") { return parent + field }
+        if field.hasPrefix(":") { return parent + field }
+        return parent + "." + field
     }
 
     /// This location with line and column filled in from its offset by `position`.

@@ -41,7 +41,8 @@ public struct Coordinate: Sendable, Hashable {
         guard let number = NumberText(text) else { throw .notANumber }
         // Anything past 10^3 is out of range; stopping here keeps Double from rounding to infinity.
         if let magnitude = number.magnitude, magnitude > 3 { throw .outOfRange }
-        guard let value = Double(number.plain), value.isFinite, axis.range.contains(value) else {
+        // The grammar is checked, so Swift's parser (correctly rounded) can take the text as is.
+        guard let value = Double(text) ?? Double(number.plain), value.isFinite, axis.range.contains(value) else {
             throw .outOfRange
         }
         return value == 0 ? 0 : value  // no negative zero in reports

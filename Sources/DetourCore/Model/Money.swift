@@ -41,7 +41,7 @@ public struct Money: Sendable, Hashable {
         if number.isNegative { throw .negative }
         if let magnitude = number.magnitude, magnitude >= 13 { throw .tooLarge }
         guard number.fractionDigits <= 6 else { throw .tooPrecise }
-        guard let amount = Decimal(string: number.plain, locale: nil) else { throw .notANumber }
+        guard let amount = number.decimal else { throw .notANumber }
         guard amount <= Decimal(maximumAmount) else { throw .tooLarge }
         return (amount, number.fractionDigits)
     }

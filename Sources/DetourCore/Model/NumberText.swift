@@ -1,3 +1,5 @@
+import Foundation
+
 /// The one grammar for numbers written as text in a trip file.
 ///
 /// JSON numbers and GPX attributes (`lat="38.7"`, `cost="3.10"`) both pass through here, so a
@@ -95,6 +97,14 @@ public struct NumberText: Sendable, Hashable {
             }
         }
         return text
+    }
+
+    /// The value as a `Decimal`, exactly, when it has at most 19 significant digits.
+    public var decimal: Decimal? {
+        guard digits.count <= 19, (-128...127).contains(exponent) else { return nil }
+        var significand: UInt64 = 0
+        for digit in digits { significand = significand * 10 + UInt64(digit) }
+        return Decimal(sign: isNegative ? .minus : .plus, exponent: exponent, significand: Decimal(significand))
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool {

@@ -8,11 +8,11 @@
 /// `dr:task` inside the stay's own waypoint is a task without a location.
 enum GPXMapping {
     /// The trip extension namespace; matched by URI, never by prefix.
-    static let namespace = "urn:detour-report:gpx:1"
+    static let namespace: StaticString = "urn:detour-report:gpx:1"
     /// The prefix the writer uses.
     static let prefix = "dr"
     /// GPX 1.1's namespace.
-    static let gpx11 = "http://www.topografix.com/GPX/1/1"
+    static let gpx11: StaticString = "http://www.topografix.com/GPX/1/1"
     /// GPX 1.0's namespace.
-    static let gpx10 = "http://www.topografix.com/GPX/1/0"
+    static let gpx10: StaticString = "http://www.topografix.com/GPX/1/0"
 }

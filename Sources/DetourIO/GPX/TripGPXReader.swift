@@ -43,25 +43,58 @@ public enum TripGPXReader {
 private struct Waypoint {
     var index: Int
     var line: Int
-    var attributes: [String: String]
+    var latitude: String?
+    var longitude: String?
     var name: String?
-    var stay: (attributes: [String: String], line: Int)?
+    var stay: Stay?
     var tasks: [TaskElement] = []
     var detours: [(key: String, line: Int, order: Int)] = []
+    /// `wpt 2 "Ride Tram 28"`: how messages name this waypoint; set when the waypoint ends.
+    var label = ""
 
-    var label: String {
-        guard let name else { return "wpt \(index)" }
-        return "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel(name)))"
+    mutating func settleLabel() {
+        label = name.map { "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel($0)))" } ?? "wpt \(index)"
     }
+
+    /// The location of one of this waypoint's fields, such as `: dr:task duration`.
+    func at(_ field: String, line: Int? = nil) -> SourceLocation {
+        SourceLocation(parent: label, field: field, line: line ?? self.line)
+    }
+}
+
+/// One `<dr:stay>` element's attributes.
+private struct Stay {
+    var line: Int
+    var id: String?
+    var arrival: String?
+    var departure: String?
 }
 
 /// One `<dr:task>` element.
 private struct TaskElement {
     var line: Int
     var order: Int
-    var attributes: [String: String]
+    var name: String?
+    var destination: String?
+    var detour: String?
+    var side: String?
+    var duration: String?
+    var cost: String?
+    var currency: String?
     var pros: [(text: String, line: Int)] = []
     var cons: [(text: String, line: Int)] = []
+
+    init(line: Int, order: Int, stream: XMLStream) {
+        self.line = line
+        self.order = order
+        name = stream.attribute("name")
+        destination = stream.attribute("destination")
+        detour = stream.attribute("detour")
+        side = stream.attribute("side")
+        duration = stream.attribute("duration")
+        cost = stream.attribute("cost")
+        currency = stream.attribute("currency")
+    }
 }
 
 /// What the parser is inside of.
@@ -92,7 +125,8 @@ private struct GPXTripBuilder {
     var stack: [Frame] = []
     var text = ""
     var textLine = 0
-    var rootNamespace = ""
+    var rootNamespace: StaticString = ""
+    var rootIsNamespaced = false
     var title: (text: String, line: Int)?
     var traveler: (text: String, line: Int)?
     var waypoints: [Waypoint] = []
@@ -162,78 +196,89 @@ private struct GPXTripBuilder {
 
     /// The frame for the element the stream is on, or `nil` to skip its subtree.
     mutating func enter() -> Frame? {
-        let name = stream.localName
-        let namespace = stream.namespaceURI
-        guard let parent = stack.last else {
-            guard name == "gpx", [GPXMapping.gpx11, GPXMapping.gpx10, ""].contains(namespace) else {
-                fail("this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
-                return nil
-            }
-            rootNamespace = namespace
-            return .gpx
-        }
-        let isGPX = namespace == rootNamespace
-        let isTrip = namespace == GPXMapping.namespace
+        guard let parent = stack.last else { return enterRoot() }
+        // Names are compared in libxml2's own buffers: no String is made for an element we skip.
+        let isGPX = rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("")
         switch parent {
         case .gpx:
             guard isGPX else { return nil }
-            switch name {
-            case "metadata": return .metadata
-            case "name": return startCapture(.title)
-            case "email": return startCapture(.travelerText)
-            case "wpt":
+            if stream.localNameIs("wpt") {
                 waypointCount += 1
-                current = Waypoint(index: waypointCount, line: stream.line, attributes: stream.attributes())
+                current = Waypoint(
+                    index: waypointCount, line: stream.line, latitude: stream.attribute("lat"),
+                    longitude: stream.attribute("lon"))
                 return .waypoint
-            default: return nil  // rte, trk and the rest are read past, unopened
             }
+            if stream.localNameIs("metadata") { return .metadata }
+            if stream.localNameIs("name") { return startCapture(.title) }
+            if stream.localNameIs("email") { return startCapture(.travelerText) }
+            return nil  // rte, trk and the rest are read past, unopened
         case .metadata:
             guard isGPX else { return nil }
-            if name == "name" { return startCapture(.title) }
-            if name == "author" { return .author }
+            if stream.localNameIs("name") { return startCapture(.title) }
+            if stream.localNameIs("author") { return .author }
             return nil
         case .author:
-            if isGPX, name == "email" {
-                let attributes = stream.attributes()
-                if let id = attributes["id"], let domain = attributes["domain"] {
+            if isGPX, stream.localNameIs("email") {
+                if let id = stream.attribute("id"), let domain = stream.attribute("domain") {
                     traveler = ("\(id)@\(domain)", stream.line)
                 }
             }
             return nil
         case .waypoint:
             guard isGPX else { return nil }
-            if name == "name" { return startCapture(.waypointName) }
-            if name == "extensions" { return .waypointExtensions }
+            if stream.localNameIs("name") { return startCapture(.waypointName) }
+            if stream.localNameIs("extensions") { return .waypointExtensions }
             return nil
         case .waypointExtensions:
-            guard isTrip else { return nil }
-            switch name {
-            case "stay":
-                current?.stay = (stream.attributes(), stream.line)
-                return nil
-            case "task":
+            guard stream.namespaceIs(GPXMapping.namespace) else { return nil }
+            if stream.localNameIs("task") {
                 order += 1
-                currentTask = TaskElement(line: stream.line, order: order, attributes: stream.attributes())
+                currentTask = TaskElement(line: stream.line, order: order, stream: stream)
                 return .task
-            case "detour":
-                order += 1
-                if let key = stream.attributes()["id"] { current?.detours.append((key, stream.line, order)) }
-                return nil
-            default:
-                diagnostics.append(
-                    .warning(
-                        SourceLocation(path: current?.label ?? "", line: stream.line),
-                        "unknown element dr:\(Quoting.printable(name)), ignored"))
+            }
+            if stream.localNameIs("stay") {
+                current?.stay = Stay(
+                    line: stream.line, id: stream.attribute("id"), arrival: stream.attribute("arrival"),
+                    departure: stream.attribute("departure"))
                 return nil
             }
+            if stream.localNameIs("detour") {
+                order += 1
+                if let key = stream.attribute("id") { current?.detours.append((key, stream.line, order)) }
+                return nil
+            }
+            diagnostics.append(
+                .warning(
+                    SourceLocation(path: "wpt \(waypointCount)", line: stream.line),
+                    "unknown element dr:\(Quoting.printable(stream.localName)), ignored"))
+            return nil
         case .task:
-            guard isTrip else { return nil }
-            if name == "pro" { return startCapture(.pro) }
-            if name == "con" { return startCapture(.con) }
+            guard stream.namespaceIs(GPXMapping.namespace) else { return nil }
+            if stream.localNameIs("pro") { return startCapture(.pro) }
+            if stream.localNameIs("con") { return startCapture(.con) }
             return nil
         case .capture:
             return nil
         }
+    }
+
+    /// The root element: `<gpx>` in GPX 1.1's or 1.0's namespace, or in none.
+    mutating func enterRoot() -> Frame? {
+        let name = stream.localName
+        if name == "gpx" {
+            if stream.namespaceIs(GPXMapping.gpx11) {
+                (rootNamespace, rootIsNamespaced) = (GPXMapping.gpx11, true)
+                return .gpx
+            }
+            if stream.namespaceIs(GPXMapping.gpx10) {
+                (rootNamespace, rootIsNamespaced) = (GPXMapping.gpx10, true)
+                return .gpx
+            }
+            if stream.namespaceIs("") { return .gpx }
+        }
+        fail("this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
+        return nil
     }
 
     mutating func startCapture(_ capture: Capture) -> Frame {
@@ -260,7 +305,10 @@ private struct GPXTripBuilder {
             if let task = currentTask { current?.tasks.append(task) }
             currentTask = nil
         case .waypoint:
-            if let waypoint = current { waypoints.append(waypoint) }
+            if var waypoint = current {
+                waypoint.settleLabel()
+                waypoints.append(waypoint)
+            }
             current = nil
         case .gpx, .metadata, .author, .waypointExtensions:
             break
@@ -277,7 +325,7 @@ private struct GPXTripBuilder {
                     nil,
                     "no waypoint is a detour-report stay: mark each destination's <wpt> with "
                         + "<extensions><dr:stay id=\"…\" arrival=\"YYYY-MM-DD\" departure=\"YYYY-MM-DD\"/></extensions> "
-                        + "(xmlns:dr=\"\(GPXMapping.namespace)\"), and each task's with <dr:task>"))
+                        + "(xmlns:dr=\"\(GPXMapping.namespace.description)\"), and each task's with <dr:task>"))
             return ReadResult(draft: nil, diagnostics: diagnostics)
         }
         var stayIndex: [String: Int] = [:]
@@ -286,11 +334,11 @@ private struct GPXTripBuilder {
         var detourTasks: [[String: [(order: Int, side: Int?, task: TaskDraft)]]] = []
         for waypoint in stays {
             guard let stay = waypoint.stay else { continue }
-            let id = stay.attributes["id"] ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
+            let id = stay.id ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
             if let previous = stayIndex[id] {
                 diagnostics.append(
                     .error(
-                        SourceLocation(path: "\(waypoint.label): dr:stay id", line: stay.line),
+                        waypoint.at(": dr:stay id", line: stay.line),
                         "stay id \(Quoting.quoted(id)) is already used by \(stays[previous].label)"))
                 continue
             }
@@ -298,46 +346,45 @@ private struct GPXTripBuilder {
             destinations.append(destination(waypoint, stay: stay))
             detourKeys.append(
                 waypoint.detours.map {
-                    ($0.key, $0.order, SourceLocation(path: "\(waypoint.label): dr:detour \(Quoting.quoted($0.key))", line: $0.line))
+                    ($0.key, $0.order, waypoint.at(": dr:detour \(Quoting.quoted($0.key))", line: $0.line))
                 })
             detourTasks.append([:])
         }
         for waypoint in waypoints {
             if waypoint.stay == nil, waypoint.tasks.isEmpty {
                 diagnostics.append(
-                    .warning(SourceLocation(path: waypoint.label, line: waypoint.line), "neither dr:stay nor dr:task, ignored"))
+                    .warning(waypoint.at(""), "neither dr:stay nor dr:task, ignored"))
             }
             for element in waypoint.tasks {
-                let label = "\(waypoint.label): dr:task"
-                guard let destinationID = element.attributes["destination"] else {
+                guard let destinationID = element.destination else {
                     diagnostics.append(
                         .error(
-                            SourceLocation(path: label, line: element.line),
+                            waypoint.at(": dr:task", line: element.line),
                             "needs a destination attribute naming the id of a dr:stay"))
                     continue
                 }
                 guard let index = stayIndex[destinationID] else {
                     diagnostics.append(
                         .error(
-                            SourceLocation(path: "\(label) destination", line: element.line),
+                            waypoint.at(": dr:task destination", line: element.line),
                             "\(Quoting.quoted(destinationID)) is not the id of any dr:stay"))
                     continue
                 }
-                guard let key = element.attributes["detour"] else {
+                guard let key = element.detour else {
                     diagnostics.append(
                         .error(
-                            SourceLocation(path: label, line: element.line),
+                            waypoint.at(": dr:task", line: element.line),
                             "needs a detour attribute: tasks with the same detour key are its two sides"))
                     continue
                 }
                 if !detourKeys[index].contains(where: { $0.key == key }) {
                     detourKeys[index].append(
-                        (key, element.order, SourceLocation(path: "\(label) detour \(Quoting.quoted(key))", line: element.line)))
+                        (key, element.order, waypoint.at(": dr:task detour \(Quoting.quoted(key))", line: element.line)))
                 }
                 // A task inside its stay's own waypoint has no location of its own.
                 let located = waypoint.stay == nil
                 detourTasks[index][key, default: []].append(
-                    (element.order, element.attributes["side"].flatMap { Int($0) },
+                    (element.order, element.side.flatMap { Int($0) },
                      task(element, in: waypoint, located: located)))
             }
         }
@@ -366,51 +413,47 @@ private struct GPXTripBuilder {
     }
 
     func coordinate(_ waypoint: Waypoint) -> Field<CoordinateDraft> {
-        let here = SourceLocation(path: waypoint.label, line: waypoint.line)
-        func axis(_ name: String) -> Field<String> {
-            let location = SourceLocation(path: "\(waypoint.label): \(name)", line: waypoint.line)
-            return waypoint.attributes[name].map { .present($0, location) } ?? .missing(location)
+        func axis(_ field: String, _ value: String?) -> Field<String> {
+            let location = waypoint.at(field)
+            return value.map { .present($0, location) } ?? .missing(location)
         }
-        return .present(CoordinateDraft(latitude: axis("lat"), longitude: axis("lon")), here)
+        return .present(
+            CoordinateDraft(latitude: axis(": lat", waypoint.latitude), longitude: axis(": lon", waypoint.longitude)),
+            waypoint.at(""))
     }
 
-    func destination(_ waypoint: Waypoint, stay: (attributes: [String: String], line: Int)) -> DestinationDraft {
-        func attribute(_ name: String) -> Field<String> {
-            let location = SourceLocation(path: "\(waypoint.label): dr:stay \(name)", line: stay.line)
-            return stay.attributes[name].map { .present($0, location) } ?? .missing(location)
+    func destination(_ waypoint: Waypoint, stay: Stay) -> DestinationDraft {
+        func attribute(_ field: String, _ value: String?) -> Field<String> {
+            let location = waypoint.at(field, line: stay.line)
+            return value.map { .present($0, location) } ?? .missing(location)
         }
-        let nameLocation = SourceLocation(path: "\(waypoint.label): name", line: waypoint.line)
+        let nameLocation = waypoint.at(": name")
         return DestinationDraft(
-            location: SourceLocation(path: waypoint.label, line: waypoint.line),
+            location: waypoint.at(""),
             name: waypoint.name.map { .present($0, nameLocation) } ?? .missing(nameLocation),
             coordinate: coordinate(waypoint),
-            arrival: attribute("arrival"),
-            departure: attribute("departure"),
+            arrival: attribute(": dr:stay arrival", stay.arrival),
+            departure: attribute(": dr:stay departure", stay.departure),
             detours: [])
     }
 
     func task(_ element: TaskElement, in waypoint: Waypoint, located: Bool) -> TaskDraft {
-        let label = "\(waypoint.label): dr:task"
-        func attribute(_ name: String) -> Field<String> {
-            let location = SourceLocation(path: "\(label) \(name)", line: element.line)
-            return element.attributes[name].map { .present($0, location) } ?? .missing(location)
+        func attribute(_ field: String, _ value: String?) -> Field<String> {
+            let location = waypoint.at(field, line: element.line)
+            return value.map { .present($0, location) } ?? .missing(location)
         }
         // A located task is named by its waypoint; one inside its stay's waypoint by `name=`.
-        let taskName = located ? waypoint.name : element.attributes["name"]
-        let nameLocation = SourceLocation(path: located ? "\(waypoint.label): name" : "\(label) name", line: element.line)
-        let costLocation = SourceLocation(path: label, line: element.line)
-        let cost = MoneyDraft(amount: attribute("cost"), currency: attribute("currency"))
+        let taskName = located ? waypoint.name : element.name
+        let nameLocation = waypoint.at(located ? ": name" : ": dr:task name", line: element.line)
+        let cost = MoneyDraft(
+            amount: attribute(": dr:task cost", element.cost), currency: attribute(": dr:task currency", element.currency))
         return TaskDraft(
-            location: SourceLocation(path: label, line: element.line),
+            location: waypoint.at(": dr:task", line: element.line),
             name: taskName.map { .present($0, nameLocation) } ?? .missing(nameLocation),
-            duration: attribute("duration"),
-            cost: .present(cost, costLocation),
-            coordinate: located ? coordinate(waypoint) : .missing(SourceLocation(path: "\(label) location", line: element.line)),
-            pros: element.pros.enumerated().map {
-                .present($1.text, SourceLocation(path: "\(label) dr:pro \($0 + 1)", line: $1.line))
-            },
-            cons: element.cons.enumerated().map {
-                .present($1.text, SourceLocation(path: "\(label) dr:con \($0 + 1)", line: $1.line))
-            })
+            duration: attribute(": dr:task duration", element.duration),
+            cost: .present(cost, waypoint.at(": dr:task", line: element.line)),
+            coordinate: located ? coordinate(waypoint) : .missing(waypoint.at(": dr:task location", line: element.line)),
+            pros: element.pros.enumerated().map { .present($1.text, waypoint.at(": dr:pro \($0 + 1)", line: $1.line)) },
+            cons: element.cons.enumerated().map { .present($1.text, waypoint.at(": dr:con \($0 + 1)", line: $1.line)) })
     }
 }

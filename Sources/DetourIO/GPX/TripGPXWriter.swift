@@ -98,8 +98,8 @@ private struct Output {
         start("gpx")
         attribute("version", "1.1")
         attribute("creator", "detour-report")
-        attribute("xmlns", GPXMapping.gpx11)
-        attribute("xmlns:\(GPXMapping.prefix)", GPXMapping.namespace)
+        attribute("xmlns", GPXMapping.gpx11.description)
+        attribute("xmlns:\(GPXMapping.prefix)", GPXMapping.namespace.description)
         start("metadata")
         element("name", text: trip.title)
         if let traveler = trip.traveler, let at = traveler.text.firstIndex(of: "@") {

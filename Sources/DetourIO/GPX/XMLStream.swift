@@ -1,6 +1,12 @@
 import CLibXML2
 import DetourCore
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A pull parser over libxml2's `xmlTextReader`, set up so no document can reach the network,
 /// the file system or a large amount of memory.
 ///
@@ -71,6 +77,20 @@ final class XMLStream {
     /// The current node's local name.
     var localName: String { string(xmlTextReaderConstLocalName(reader)) ?? "" }
 
+    /// Whether the current node's local name is `name`, compared without making a String.
+    func localNameIs(_ name: StaticString) -> Bool {
+        guard let current = xmlTextReaderConstLocalName(reader) else { return false }
+        return strcmp(UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
+                      UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
+    /// Whether the current node's namespace URI is `uri` (`""` for none), compared without a String.
+    func namespaceIs(_ uri: StaticString) -> Bool {
+        guard let current = xmlTextReaderConstNamespaceUri(reader) else { return uri.utf8CodeUnitCount == 0 }
+        return strcmp(UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
+                      UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+    }
+
     /// The current node's namespace URI, or `""`.
     var namespaceURI: String { string(xmlTextReaderConstNamespaceUri(reader)) ?? "" }
 
@@ -95,18 +115,11 @@ final class XMLStream {
     /// Why the source failed, if it did.
     var sourceFailure: (any Error)? { input.failure }
 
-    /// The current element's attributes that have no namespace, by local name.
-    func attributes() -> [String: String] {
-        var result: [String: String] = [:]
-        guard xmlTextReaderHasAttributes(reader) == 1 else { return result }
-        while xmlTextReaderMoveToNextAttribute(reader) == 1 {
-            // Namespace declarations and namespaced attributes are not ours.
-            if xmlTextReaderConstNamespaceUri(reader) == nil {
-                result[localName] = value
-            }
-        }
-        xmlTextReaderMoveToElement(reader)
-        return result
+    /// The value of the current element's attribute `name` (with no namespace), if it has one.
+    func attribute(_ name: StaticString) -> String? {
+        guard let value = xmlTextReaderGetAttribute(reader, name.utf8Start) else { return nil }
+        defer { clibxml2_free(value) }
+        return String(cString: value)
     }
 
     /// The errors libxml2 reported, in order.
