@@ -100,14 +100,29 @@ public struct CoordinateDraft: Sendable {
 public struct DetourDraft: Sendable {
     /// The detour as a whole.
     public var location: SourceLocation
-    /// Its tasks, in order: the first is the left side.
-    public var tasks: [TaskDraft]
+    /// Its sides, in order: the first is the left side.
+    public var sides: [TaskSide]
 
-    /// Creates a detour draft.
+    /// Creates a detour draft from tasks still to be checked.
     public init(location: SourceLocation, tasks: [TaskDraft]) {
         self.location = location
-        self.tasks = tasks
+        self.sides = tasks.map(TaskSide.draft)
     }
+
+    /// Creates a detour draft from sides, some perhaps checked already.
+    public init(location: SourceLocation, sides: [TaskSide]) {
+        self.location = location
+        self.sides = sides
+    }
+}
+
+/// One side of a detour draft: a task still to check, or one a streaming reader has checked
+/// already with ``TripValidator/validate(task:)`` so that it need not keep the draft.
+public enum TaskSide: Sendable {
+    /// A task still to be checked.
+    case draft(TaskDraft)
+    /// A task checked as it was read: the task, or `nil` when it had errors (already reported).
+    case checked(DetourTask?)
 }
 
 /// A task as a reader found it.

@@ -35,15 +35,27 @@ public enum TripValidator {
             }
         }
         let destinations = draft.destinations.compactMap { check.destination($0) }
-        let ok = !check.diagnostics.containsErrors
+        let ok = !check.diagnostics.containsErrors && !check.failedEarlier
         let trip = ok ? title.map { Trip(title: $0, traveler: traveler, destinations: destinations) } : nil
         return Outcome(trip: trip, diagnostics: check.diagnostics)
+    }
+
+    /// Applies every task rule to one task, for readers that check tasks as they stream.
+    ///
+    /// The result goes into a ``DetourDraft`` as ``TaskSide/checked(_:)``; the diagnostics are the
+    /// reader's to report.
+    public static func validate(task draft: TaskDraft) -> (task: DetourTask?, diagnostics: [Diagnostic]) {
+        var check = Checker()
+        let task = check.task(draft)
+        return (task, check.diagnostics)
     }
 }
 
 /// Collects diagnostics while checking one draft.
 private struct Checker {
     var diagnostics: [Diagnostic] = []
+    /// Whether a side checked by its reader had errors (reported there, not here).
+    var failedEarlier = false
 
     mutating func error(_ location: SourceLocation?, _ message: String) {
         diagnostics.append(.error(location, message))
@@ -142,7 +154,7 @@ private struct Checker {
 
     mutating func detour(_ draft: DetourDraft) -> Detour? {
         let before = diagnostics.errors.count
-        switch draft.tasks.count {
+        switch draft.sides.count {
         case 0:
             warning(draft.location, "draft detour: no tasks yet, both sides are undecided")
         case 1:
@@ -152,10 +164,20 @@ private struct Checker {
         default:
             error(
                 draft.location,
-                "a detour is a choice between two tasks, this one has \(draft.tasks.count)")
+                "a detour is a choice between two tasks, this one has \(draft.sides.count)")
         }
-        let tasks = draft.tasks.compactMap { task($0) }
-        guard diagnostics.errors.count == before else { return nil }
+        var tasks: [DetourTask] = []
+        var complete = true
+        for side in draft.sides {
+            switch side {
+            case .draft(let taskDraft):
+                if let task = task(taskDraft) { tasks.append(task) } else { complete = false }
+            case .checked(let checked):
+                if let checked { tasks.append(checked) } else { complete = false }
+            }
+        }
+        if !complete { failedEarlier = true }
+        guard complete, diagnostics.errors.count == before else { return nil }
         return Detour(tasks: tasks)
     }
 

@@ -97,6 +97,26 @@ private struct TaskElement {
     }
 }
 
+/// A stay, ready to become a destination once every waypoint is read.
+private struct StayEntry {
+    var id: String
+    var label: String
+    var idLocation: SourceLocation
+    var draft: DestinationDraft
+    var detours: [(key: String, order: Int, location: SourceLocation)]
+}
+
+/// A checked task, waiting for its stay and detour to be settled.
+private struct TaskEntry {
+    var destination: String
+    var detour: String
+    var order: Int
+    var side: Int?
+    var checked: TaskSide
+    var destinationLocation: SourceLocation
+    var detourLocation: SourceLocation
+}
+
 /// What the parser is inside of.
 private enum Frame {
     case gpx
@@ -129,8 +149,12 @@ private struct GPXTripBuilder {
     var rootIsNamespaced = false
     var title: (text: String, line: Int)?
     var traveler: (text: String, line: Int)?
-    var waypoints: [Waypoint] = []
     var current: Waypoint?
+    // Each waypoint becomes its pieces as soon as it ends, and its tasks are checked there and
+    // then: nothing of a finished waypoint but its checked result is kept.
+    var stays: [StayEntry] = []
+    var tasks: [TaskEntry] = []
+    var ignoredWaypoints: [Diagnostic] = []
     var currentTask: TaskElement?
     var waypointCount = 0
     var order = 0
@@ -307,7 +331,7 @@ private struct GPXTripBuilder {
         case .waypoint:
             if var waypoint = current {
                 waypoint.settleLabel()
-                waypoints.append(waypoint)
+                collect(waypoint)
             }
             current = nil
         case .gpx, .metadata, .author, .waypointExtensions:
@@ -317,81 +341,90 @@ private struct GPXTripBuilder {
 
     // MARK: - From waypoints to a draft
 
+    /// Turns a finished waypoint into a stay and checked tasks.
+    mutating func collect(_ waypoint: Waypoint) {
+        if let stay = waypoint.stay {
+            let id = stay.id ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
+            stays.append(
+                StayEntry(
+                    id: id, label: waypoint.label, idLocation: waypoint.at(": dr:stay id", line: stay.line),
+                    draft: destination(waypoint, stay: stay),
+                    detours: waypoint.detours.map {
+                        ($0.key, $0.order, waypoint.at(": dr:detour \(Quoting.quoted($0.key))", line: $0.line))
+                    }))
+        } else if waypoint.tasks.isEmpty {
+            ignoredWaypoints.append(.warning(waypoint.at(""), "neither dr:stay nor dr:task, ignored"))
+        }
+        for element in waypoint.tasks {
+            guard let destinationID = element.destination else {
+                diagnostics.append(
+                    .error(waypoint.at(": dr:task", line: element.line), "needs a destination attribute naming the id of a dr:stay"))
+                continue
+            }
+            guard let key = element.detour else {
+                diagnostics.append(
+                    .error(
+                        waypoint.at(": dr:task", line: element.line),
+                        "needs a detour attribute: tasks with the same detour key are its two sides"))
+                continue
+            }
+            // A task inside its stay's own waypoint has no location of its own.
+            let checked = TripValidator.validate(task: task(element, in: waypoint, located: waypoint.stay == nil))
+            diagnostics += checked.diagnostics
+            tasks.append(
+                TaskEntry(
+                    destination: destinationID, detour: key, order: element.order, side: element.side.flatMap { Int($0) },
+                    checked: .checked(checked.task),
+                    destinationLocation: waypoint.at(": dr:task destination", line: element.line),
+                    detourLocation: waypoint.at(": dr:task detour \(Quoting.quoted(key))", line: element.line)))
+        }
+    }
+
     mutating func finish() -> ReadResult {
-        let stays = waypoints.filter { $0.stay != nil }
         guard !stays.isEmpty else {
-            diagnostics.append(
+            // One clear error, not a message for each of another app's waypoints.
+            diagnostics = [
                 .error(
                     nil,
                     "no waypoint is a detour-report stay: mark each destination's <wpt> with "
                         + "<extensions><dr:stay id=\"…\" arrival=\"YYYY-MM-DD\" departure=\"YYYY-MM-DD\"/></extensions> "
-                        + "(xmlns:dr=\"\(GPXMapping.namespace.description)\"), and each task's with <dr:task>"))
+                        + "(xmlns:dr=\"\(GPXMapping.namespace.description)\"), and each task's with <dr:task>")
+            ]
             return ReadResult(draft: nil, diagnostics: diagnostics)
         }
+        diagnostics += ignoredWaypoints
         var stayIndex: [String: Int] = [:]
         var destinations: [DestinationDraft] = []
         var detourKeys: [[(key: String, order: Int, location: SourceLocation)]] = []
-        var detourTasks: [[String: [(order: Int, side: Int?, task: TaskDraft)]]] = []
-        for waypoint in stays {
-            guard let stay = waypoint.stay else { continue }
-            let id = stay.id ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
-            if let previous = stayIndex[id] {
+        var detourSides: [[String: [(order: Int, side: Int?, task: TaskSide)]]] = []
+        for stay in stays {
+            if let previous = stayIndex[stay.id] {
                 diagnostics.append(
-                    .error(
-                        waypoint.at(": dr:stay id", line: stay.line),
-                        "stay id \(Quoting.quoted(id)) is already used by \(stays[previous].label)"))
+                    .error(stay.idLocation, "stay id \(Quoting.quoted(stay.id)) is already used by \(stays[previous].label)"))
                 continue
             }
-            stayIndex[id] = destinations.count
-            destinations.append(destination(waypoint, stay: stay))
-            detourKeys.append(
-                waypoint.detours.map {
-                    ($0.key, $0.order, waypoint.at(": dr:detour \(Quoting.quoted($0.key))", line: $0.line))
-                })
-            detourTasks.append([:])
+            stayIndex[stay.id] = destinations.count
+            destinations.append(stay.draft)
+            detourKeys.append(stay.detours)
+            detourSides.append([:])
         }
-        for waypoint in waypoints {
-            if waypoint.stay == nil, waypoint.tasks.isEmpty {
+        stays = []
+        for entry in tasks {
+            guard let index = stayIndex[entry.destination] else {
                 diagnostics.append(
-                    .warning(waypoint.at(""), "neither dr:stay nor dr:task, ignored"))
+                    .error(entry.destinationLocation, "\(Quoting.quoted(entry.destination)) is not the id of any dr:stay"))
+                continue
             }
-            for element in waypoint.tasks {
-                guard let destinationID = element.destination else {
-                    diagnostics.append(
-                        .error(
-                            waypoint.at(": dr:task", line: element.line),
-                            "needs a destination attribute naming the id of a dr:stay"))
-                    continue
-                }
-                guard let index = stayIndex[destinationID] else {
-                    diagnostics.append(
-                        .error(
-                            waypoint.at(": dr:task destination", line: element.line),
-                            "\(Quoting.quoted(destinationID)) is not the id of any dr:stay"))
-                    continue
-                }
-                guard let key = element.detour else {
-                    diagnostics.append(
-                        .error(
-                            waypoint.at(": dr:task", line: element.line),
-                            "needs a detour attribute: tasks with the same detour key are its two sides"))
-                    continue
-                }
-                if !detourKeys[index].contains(where: { $0.key == key }) {
-                    detourKeys[index].append(
-                        (key, element.order, waypoint.at(": dr:task detour \(Quoting.quoted(key))", line: element.line)))
-                }
-                // A task inside its stay's own waypoint has no location of its own.
-                let located = waypoint.stay == nil
-                detourTasks[index][key, default: []].append(
-                    (element.order, element.side.flatMap { Int($0) },
-                     task(element, in: waypoint, located: located)))
+            if !detourKeys[index].contains(where: { $0.key == entry.detour }) {
+                detourKeys[index].append((entry.detour, entry.order, entry.detourLocation))
             }
+            detourSides[index][entry.detour, default: []].append((entry.order, entry.side, entry.checked))
         }
+        tasks = []
         for index in destinations.indices {
             let keys = detourKeys[index].sorted { $0.order < $1.order }
             destinations[index].detours = keys.map { key in
-                DetourDraft(location: key.location, tasks: GPXTripBuilder.inSideOrder(detourTasks[index][key.key] ?? []))
+                DetourDraft(location: key.location, sides: GPXTripBuilder.inSideOrder(detourSides[index][key.key] ?? []))
             }
         }
         let titleField: Field<String> =
@@ -407,7 +440,7 @@ private struct GPXTripBuilder {
     }
 
     /// A detour's tasks in document order, or by their `side` attributes when every one has one.
-    static func inSideOrder(_ tasks: [(order: Int, side: Int?, task: TaskDraft)]) -> [TaskDraft] {
+    static func inSideOrder(_ tasks: [(order: Int, side: Int?, task: TaskSide)]) -> [TaskSide] {
         guard !tasks.isEmpty, tasks.allSatisfy({ $0.side != nil }) else { return tasks.map(\.task) }
         return tasks.sorted { ($0.side ?? 0, $0.order) < ($1.side ?? 0, $1.order) }.map(\.task)
     }
