@@ -50,7 +50,7 @@ let package = Package(
             ]
         ),
         .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
-        .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"]),
+        .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"], exclude: ["Data"]),
         .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourTestSupport"]),
         .testTarget(
             name: "DetourRenderTests",

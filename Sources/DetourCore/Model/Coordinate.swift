@@ -5,6 +5,14 @@ public struct Coordinate: Sendable, Hashable {
     /// Longitude in degrees, -180 to 180, east positive.
     public let longitude: Double
 
+    /// Where the equator meets the prime meridian.
+    public static let origin = Coordinate(checkedLatitude: 0, longitude: 0)
+
+    private init(checkedLatitude latitude: Double, longitude: Double) {
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+
     /// Creates a coordinate, or `nil` when either value is out of range or not finite.
     public init?(latitude: Double, longitude: Double) {
         guard latitude.isFinite, longitude.isFinite, (-90...90).contains(latitude),

@@ -1,0 +1,67 @@
+#!/usr/bin/env python3
+"""Writes geodesic-reference.csv: WGS84 geodesic distances from GeographicLib for the Swift tests.
+
+Run with `pip install geographiclib` done; the output is committed, the package is not needed
+to run the tests. Columns: kind, lat1, lon1, lat2, lon2, s12 (metres, 17 significant digits).
+"""
+import csv
+import math
+import random
+import sys
+
+from geographiclib.geodesic import Geodesic
+
+WGS84 = Geodesic.WGS84
+rng = random.Random(20261122)
+
+
+def row(kind, lat1, lon1, lat2, lon2):
+    s12 = WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
+    return [kind, repr(lat1), repr(lon1), repr(lat2), repr(lon2), repr(s12)]
+
+
+def uniform_point():
+    # Uniform on the sphere, not in latitude: more pairs where people are.
+    lat = math.degrees(math.asin(rng.uniform(-1, 1)))
+    return round(lat, 7), round(rng.uniform(-180, 180), 7)
+
+
+rows = []
+for _ in range(200):
+    rows.append(row("random", *uniform_point(), *uniform_point()))
+for _ in range(100):
+    lat, lon = uniform_point()
+    lat = max(-89.0, min(89.0, lat))
+    distance = 10 ** rng.uniform(0, 5)  # 1 m to 100 km
+    azimuth = rng.uniform(-180, 180)
+    end = WGS84.Direct(lat, lon, azimuth, distance)
+    rows.append(row("short", lat, lon, round(end["lat2"], 9), round(end["lon2"], 9)))
+cities = [(51.4700, -0.4543), (40.6413, -73.7781), (-33.9399, 151.1753), (35.5494, 139.7798),
+          (-23.4356, -46.4731), (1.3644, 103.9915), (25.2532, 55.3657), (-26.1392, 28.2460),
+          (64.1283, -21.9405), (-54.8433, -68.2958), (61.1743, -149.9962), (-43.4894, 172.5322)]
+for i, a in enumerate(cities):
+    for b in cities[i + 1:]:
+        rows.append(row("long-haul", *a, *b))
+special = [
+    (0, 0, 0, 0), (38.7223, -9.1393, 38.7223, -9.1393), (90, 0, 90, 0), (-90, 0, -90, 0),
+    (90, 0, -90, 0), (90, 10, 90, -170), (89.9999, 0, 89.9999, 180), (90, 0, 0, 0), (-90, 0, 45, 45),
+    (0, 0, 0, 1), (0, 0, 0, 90), (0, 0, 0, 179), (0, 0, 0, 179.5), (0, 0, 0, 179.9), (0, 0, 0, 180),
+    (0, -180, 0, 180), (0, 179.9999, 0, -179.9999), (10, 179.5, 10, -179.5), (-45, -179.99, 45, 179.99),
+    (0, 0, 0.5, 179.5), (0, 0, -0.5, 179.7), (1, 0, -1, 179.5), (30, 0, -30, 179.8), (30, 0, -29.9, 179.9),
+    (45, 0, -45, 180), (0.01, 0, -0.01, 179.99), (80, 0, -80, 179.99), (-0.0001, 0, 0.0001, 179.9999),
+    (0, 0, 1e-9, 1e-9), (51.5, -0.1, 51.5, -0.1 + 1e-8), (0, 0, 0, 0.0000001),
+]
+for lat1, lon1, lat2, lon2 in special:
+    rows.append(row("special", lat1, lon1, lat2, lon2))
+for _ in range(40):  # nearly antipodal, where Vincenty's iteration fails
+    lat, lon = uniform_point()
+    rows.append(row("antipodal", lat, lon, round(-lat + rng.uniform(-0.5, 0.5), 7),
+                    round(((lon + 180 + rng.uniform(-0.5, 0.5)) + 180) % 360 - 180, 7)))
+
+with open(sys.argv[1] if len(sys.argv) > 1 else "geodesic-reference.csv", "w", newline="") as out:
+    out.write("# WGS84 geodesic distances from GeographicLib %s (Python), made by make_geodesic_reference.py\n"
+              % __import__("geographiclib").__version__)
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(["kind", "lat1", "lon1", "lat2", "lon2", "s12"])
+    writer.writerows(rows)
+print(len(rows), "rows")
