@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
         .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"], exclude: ["Data"]),
         .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourTestSupport"]),
