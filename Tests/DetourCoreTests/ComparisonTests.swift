@@ -14,8 +14,8 @@ import Testing
     @Test func lowerIsBetterOnEachFigure() {
         let near = Build.task("Tram", minutes: 90, cost: Build.money("3.10"), at: Build.point(38.7139, -9.1334))
         let far = Build.task("Walk", minutes: 120, cost: Build.money("0"), at: Build.point(38.6918, -9.2160))
-        #expect(compare(near, far) == BetterSides(duration: 0, cost: 1, distance: 0))
-        #expect(compare(far, near) == BetterSides(duration: 1, cost: 0, distance: 1))
+        #expect(compare(near, far) == BetterSides(duration: 0, cost: 1, distance: 0, totalTime: 0))
+        #expect(compare(far, near) == BetterSides(duration: 1, cost: 0, distance: 1, totalTime: 1))
     }
 
     @Test func aTieHasNoBetterSide() {
@@ -44,6 +44,86 @@ import Testing
         #expect(detour.better == BetterSides())
         #expect(detour.isDraft)
         #expect(detour.title == "Only or undecided")
+    }
+
+    func recommend(_ left: DetourTask, _ right: DetourTask, _ preference: Preference = .time) -> Recommendation {
+        let destination = Destination(
+            name: "Lisbon", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-05"),
+            detours: [Detour(tasks: [left, right])])
+        return Planner.plan(destination, options: Planner.Options(preference: preference)).detours[0].recommendation
+    }
+
+    @Test func theAmazingRaceRulePicksTheLeastTotalTime() {
+        // Near: 1064 m × 1.3 detour factor, there and back on foot at 5 km/h = 34 min, 94 in all.
+        // Far: 7482 m the same way = 234 min, 264 in all (worked out independently).
+        let near = Build.task("Near", minutes: 60, cost: Build.money("10"), at: Build.point(38.7139, -9.1334))
+        let far = Build.task("Far", minutes: 30, cost: Build.money("0"), at: Build.point(38.6918, -9.2160))
+        let pick = recommend(near, far)
+        #expect(pick.side == 0)
+        #expect(pick.reason == .lessTotalTime(minutes: 170))
+        #expect(recommend(near, far, .cost).side == 1)
+        #expect(recommend(near, far, .distance).side == 0)
+    }
+
+    @Test func aTimeTieGoesToTheCheaperSideWhenTheCurrenciesMatch() {
+        let a = Build.task("A", minutes: 60, cost: Build.money("3.10"), at: home)
+        let b = Build.task("B", minutes: 60, cost: Build.money("2"), at: home)
+        #expect(recommend(a, b) == Recommendation(side: 1, preference: .time, reason: .tieThenCheaper(Build.money("1.10"))))
+        let yen = Build.task("B", minutes: 60, cost: Build.money("2", "JPY"), at: home)
+        #expect(recommend(a, yen) == Recommendation(side: nil, preference: .time, reason: .differentCurrencies))
+    }
+
+    @Test func anUnknownTravelTimeOrADraftRecommendsNothing() {
+        let located = Build.task("A", at: home)
+        let nowhere = Build.task("B", at: nil)
+        #expect(recommend(located, nowhere).reason == .unknownFigure)
+        let draft = Destination(
+            name: "X", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-02"),
+            detours: [Detour(tasks: [located])])
+        #expect(Planner.plan(draft).detours[0].recommendation.side == nil)
+    }
+
+    @Test func aPathReplacesTheStraightLineEstimate() {
+        var task = Build.task("Tram", minutes: 60, at: Build.point(38.7139, -9.1334))
+        let straight = Planner.plan(
+            Destination(
+                name: "L", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-02"),
+                detours: [Detour(tasks: [task])])
+        ).detours[0].tasks[0]
+        #expect(straight.routeMeters == nil)
+        #expect(straight.travelMinutes == Travel.roundTripMinutes(oneWayMetres: 1064.339 * 1.3, mode: .walk))
+        task.path = RoutePath(points: [home, Build.point(38.7200, -9.1300), Build.point(38.7139, -9.1334)])
+        let routed = Planner.plan(
+            Destination(
+                name: "L", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-02"),
+                detours: [Detour(tasks: [task])])
+        ).detours[0].tasks[0]
+        let route = routed.routeMeters
+        #expect(route.map { $0 > 1064 } == true)
+        #expect(routed.travelMinutes == route.map { Travel.roundTripMinutes(oneWayMetres: $0, mode: .walk) })
+        #expect(routed.totalMinutes == routed.travelMinutes.map { $0 + 60 })
+    }
+
+    @Test func theCommandLinesTravelModeOverridesTheTripsAndTheTasks() {
+        var task = Build.task("A", minutes: 60, at: Build.point(38.7139, -9.1334))
+        task.travel = .cycle
+        let destination = Destination(
+            name: "L", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-02"),
+            detours: [Detour(tasks: [task])])
+        #expect(Planner.plan(destination, tripTravel: .walk).detours[0].tasks[0].travelMode == .cycle)
+        #expect(Planner.plan(destination, options: Planner.Options(travel: .drive)).detours[0].tasks[0].travelMode == .drive)
+        task.travel = nil
+        let plain = Destination(
+            name: "L", location: home, arrival: Build.day("2026-12-01"), departure: Build.day("2026-12-02"),
+            detours: [Detour(tasks: [task])])
+        #expect(Planner.plan(plain, tripTravel: .transit).detours[0].tasks[0].travelMode == .transit)
+    }
+
+    @Test func roundTripsRoundUpToWholeMinutes() {
+        #expect(Travel.roundTripMinutes(oneWayMetres: 0, mode: .walk) == 0)
+        #expect(Travel.roundTripMinutes(oneWayMetres: 2500, mode: .walk) == 60)
+        #expect(Travel.roundTripMinutes(oneWayMetres: 2501, mode: .walk) == 61)
+        #expect(Travel.roundTripMinutes(oneWayMetres: 15_000, mode: .drive) == 60)
     }
 
     @Test func titleIsMadeOfTheTaskNames() {

@@ -60,7 +60,8 @@ enum TripGenerator {
     static func trip(using random: inout SplitMix) -> Trip {
         let destinations = (0..<Int.random(in: 1...4, using: &random)).map { _ in destination(using: &random) }
         let traveler = Bool.random(using: &random) ? EmailAddress("ana@example.org") : nil
-        return Trip(title: name(using: &random), traveler: traveler, destinations: destinations)
+        let travel = TravelMode.allCases.randomElement(using: &random) ?? .walk
+        return Trip(title: name(using: &random), traveler: traveler, destinations: destinations, travel: travel)
     }
 
     static func name(using random: inout SplitMix) -> String {
@@ -91,7 +92,10 @@ enum TripGenerator {
             cost: money,
             location: Bool.random(using: &random) ? point(using: &random) : nil,
             pros: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) },
-            cons: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) })
+            cons: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) },
+            travel: Bool.random(using: &random) ? TravelMode.allCases.randomElement(using: &random) : nil,
+            path: Bool.random(using: &random)
+                ? RoutePath(points: (0..<Int.random(in: 2...6, using: &random)).map { _ in point(using: &random) }) : nil)
     }
 
     static func reason(using random: inout SplitMix) -> String {

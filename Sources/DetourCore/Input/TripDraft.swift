@@ -40,16 +40,19 @@ public struct TripDraft: Sendable {
     public var traveler: Field<String>
     /// Where the traveller stays.
     public var destinations: [DestinationDraft]
+    /// The trip-wide travel mode's name; missing means walking.
+    public var travel: Field<String>
 
     /// Creates a draft.
     public init(
         location: SourceLocation, title: Field<String>, traveler: Field<String>,
-        destinations: [DestinationDraft]
+        destinations: [DestinationDraft], travel: Field<String> = .missing(SourceLocation(path: "travel"))
     ) {
         self.location = location
         self.title = title
         self.traveler = traveler
         self.destinations = destinations
+        self.travel = travel
     }
 }
 
@@ -141,12 +144,18 @@ public struct TaskDraft: Sendable {
     public var pros: [Field<String>]
     /// Reasons not to.
     public var cons: [Field<String>]
+    /// The task's own travel mode's name, if it has one.
+    public var travel: Field<String>
+    /// The way there, if the file gives one.
+    public var path: Field<PathDraft>
 
     /// Creates a task draft.
     public init(
         location: SourceLocation, name: Field<String>, duration: Field<String>,
         cost: Field<MoneyDraft>, coordinate: Field<CoordinateDraft>,
-        pros: [Field<String>], cons: [Field<String>]
+        pros: [Field<String>], cons: [Field<String>],
+        travel: Field<String> = .missing(SourceLocation(path: "travel")),
+        path: Field<PathDraft> = .missing(SourceLocation(path: "path"))
     ) {
         self.location = location
         self.name = name
@@ -155,7 +164,17 @@ public struct TaskDraft: Sendable {
         self.coordinate = coordinate
         self.pros = pros
         self.cons = cons
+        self.travel = travel
+        self.path = path
     }
+}
+
+/// A path as a reader found it.
+public enum PathDraft: Sendable {
+    /// Points still to be checked, each as number text (JSON).
+    case points([CoordinateDraft])
+    /// Points a streaming reader has checked already (GPX tracks can be long).
+    case checked(RoutePath)
 }
 
 /// A cost as written: amount text and currency text.

@@ -44,6 +44,25 @@ public struct Coordinate: Sendable, Hashable {
         case outOfRange
     }
 
+    /// The message for a value of `axis` written as `text` that `error` refused.
+    public static func message(for error: ParseError, text: String, axis: Axis) -> String {
+        switch error {
+        case .notANumber:
+            return "\(axis.name) \(Quoting.quoted(text)) is not a decimal number"
+        case .outOfRange:
+            let range = axis == .latitude ? "[-90, 90]" : "[-180, 180]"
+            return "\(axis.name) \(Quoting.printable(text)) is outside \(range)"
+        }
+    }
+
+    /// The coordinate a draft holds, when both its values are present and valid (no messages).
+    public static func parseDraft(_ draft: CoordinateDraft) -> Coordinate? {
+        guard let lat = draft.latitude.value, let lon = draft.longitude.value,
+            let latitude = try? parse(lat, axis: .latitude), let longitude = try? parse(lon, axis: .longitude)
+        else { return nil }
+        return Coordinate(latitude: latitude, longitude: longitude)
+    }
+
     /// Parses one axis value written as text.
     public static func parse(_ text: String, axis: Axis) throws(ParseError) -> Double {
         guard let number = NumberText(text) else { throw .notANumber }

@@ -6,12 +6,15 @@ public struct Trip: Sendable, Hashable {
     public var traveler: EmailAddress?
     /// Where the traveller stays, in the order the file lists them.
     public var destinations: [Destination]
+    /// How the traveller gets to tasks unless a task says otherwise.
+    public var travel: TravelMode
 
     /// Creates a trip.
-    public init(title: String, traveler: EmailAddress?, destinations: [Destination]) {
+    public init(title: String, traveler: EmailAddress?, destinations: [Destination], travel: TravelMode = .walk) {
         self.title = title
         self.traveler = traveler
         self.destinations = destinations
+        self.travel = travel
     }
 }
 
@@ -87,11 +90,15 @@ public struct DetourTask: Sendable, Hashable {
     public var pros: [String]
     /// Reasons not to, each non-blank.
     public var cons: [String]
+    /// How to get there, when the task says; otherwise the trip's mode.
+    public var travel: TravelMode?
+    /// The way from the destination to the task, when known.
+    public var path: RoutePath?
 
     /// Creates a task.
     public init(
         name: String, duration: TaskDuration, cost: Money, location: Coordinate?,
-        pros: [String], cons: [String]
+        pros: [String], cons: [String], travel: TravelMode? = nil, path: RoutePath? = nil
     ) {
         self.name = name
         self.duration = duration
@@ -99,5 +106,7 @@ public struct DetourTask: Sendable, Hashable {
         self.location = location
         self.pros = pros
         self.cons = cons
+        self.travel = travel
+        self.path = path
     }
 }

@@ -13,8 +13,56 @@ public enum Comparison {
         return BetterSides(
             duration: lower(left.task.duration, right.task.duration),
             cost: cost,
-            distance: lower(left.distanceMeters, right.distanceMeters)
+            distance: lower(left.distanceMeters, right.distanceMeters),
+            totalTime: lower(left.totalMinutes, right.totalMinutes)
         )
+    }
+
+    /// The side to pick under `preference`: the better one on the preferred figure, then on the
+    /// tie-breaker (cost for time; total time for cost and distance); otherwise none.
+    public static func recommendation(_ tasks: [PlannedTask], preference: Preference) -> Recommendation {
+        func none(_ reason: Recommendation.Reason) -> Recommendation {
+            Recommendation(side: nil, preference: preference, reason: reason)
+        }
+        guard tasks.count == 2 else { return none(.draft) }
+        let (left, right) = (tasks[0], tasks[1])
+        let sameCurrency = left.task.cost.currency == right.task.cost.currency
+        let costs = (left.task.cost.amount, right.task.cost.amount)
+        func cheaperBy(_ side: Int) -> Money {
+            let amount = side == 0 ? costs.1 - costs.0 : costs.0 - costs.1
+            return Money(amount: amount, currency: left.task.cost.currency, scale: max(left.task.cost.scale, right.task.cost.scale))
+        }
+        let totals = (left.totalMinutes, right.totalMinutes)
+        var timeSaved: Int {
+            guard let a = totals.0, let b = totals.1 else { return 0 }
+            return abs(a - b)
+        }
+        switch preference {
+        case .time:
+            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
+            if let side = lower(totals.0, totals.1) {
+                return Recommendation(side: side, preference: preference, reason: .lessTotalTime(minutes: timeSaved))
+            }
+            guard sameCurrency else { return none(.differentCurrencies) }
+            guard let side = lower(costs.0, costs.1) else { return none(.tie) }
+            return Recommendation(side: side, preference: preference, reason: .tieThenCheaper(cheaperBy(side)))
+        case .cost:
+            guard sameCurrency else { return none(.differentCurrencies) }
+            if let side = lower(costs.0, costs.1) {
+                return Recommendation(side: side, preference: preference, reason: .cheaper(cheaperBy(side)))
+            }
+            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
+            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
+            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+        case .distance:
+            guard let a = left.travelMeters, let b = right.travelMeters else { return none(.unknownFigure) }
+            if let side = lower(a, b) {
+                return Recommendation(side: side, preference: preference, reason: .nearer(metres: abs(a - b)))
+            }
+            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
+            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
+            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+        }
     }
 
     /// 0 if `left` is lower, 1 if `right` is, `nil` on a tie.

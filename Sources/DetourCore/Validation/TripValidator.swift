@@ -34,9 +34,10 @@ public enum TripValidator {
                         + "either side of an \"@\", and a \".\" between two characters after it")
             }
         }
+        let travel = check.mode(draft.travel) ?? .walk
         let destinations = draft.destinations.compactMap { check.destination($0) }
         let ok = !check.diagnostics.containsErrors && !check.failedEarlier
-        let trip = ok ? title.map { Trip(title: $0, traveler: traveler, destinations: destinations) } : nil
+        let trip = ok ? title.map { Trip(title: $0, traveler: traveler, destinations: destinations, travel: travel) } : nil
         return Outcome(trip: trip, diagnostics: check.diagnostics)
     }
 
@@ -100,10 +101,52 @@ private struct Checker {
             error(where_, "departure \(departure) is not after arrival \(arrival)")
         }
         let detours = draft.detours.compactMap { detour($0) }
+        if let location { pathWarnings(draft.detours, from: location) }
         guard diagnostics.errors.count == before, let name, let location, let arrival, let departure
         else { return nil }
         return Destination(
             name: name, location: location, arrival: arrival, departure: departure, detours: detours)
+    }
+
+    /// Warns about paths (of tasks still in draft form) that start or end far from where they should.
+    mutating func pathWarnings(_ detours: [DetourDraft], from destination: Coordinate) {
+        for detour in detours {
+            for case .draft(let task) in detour.sides {
+                guard case .present(.points(let points), let location) = task.path else { continue }
+                let path = RoutePath(points: points.compactMap { Coordinate.parseDraft($0) })
+                let end = task.coordinate.value.flatMap { Coordinate.parseDraft($0) }
+                for message in Travel.pathWarnings(path, from: destination, to: end) {
+                    warning(location, message)
+                }
+            }
+        }
+    }
+
+    /// A travel mode's name: walk, cycle, transit or drive.
+    mutating func mode(_ field: Field<String>) -> TravelMode? {
+        guard case .present(let text, let location) = field else { return nil }
+        guard let mode = TravelMode(rawValue: text) else {
+            error(location, "travel mode \(Quoting.quoted(text)) is not one of walk, cycle, transit, drive")
+            return nil
+        }
+        return mode
+    }
+
+    mutating func path(_ field: Field<PathDraft>) -> RoutePath? {
+        guard case .present(let draft, let location) = field else { return nil }
+        switch draft {
+        case .checked(let path):
+            return path
+        case .points(let drafts):
+            let before = diagnostics.errors.count
+            let points = drafts.compactMap { coordinate(.present($0, location), required: nil) }
+            guard diagnostics.errors.count == before else { return nil }
+            guard points.count >= 2 else {
+                error(location, "a path needs at least two points, this one has \(points.count)")
+                return nil
+            }
+            return RoutePath(points: points)
+        }
     }
 
     mutating func day(_ field: Field<String>, what: String) -> CalendarDay? {
@@ -141,13 +184,7 @@ private struct Checker {
         do {
             return try Coordinate.parse(text, axis: axis)
         } catch {
-            switch error {
-            case .notANumber:
-                self.error(location, "\(axis.name) \(Quoting.quoted(text)) is not a decimal number")
-            case .outOfRange:
-                let range = axis == .latitude ? "[-90, 90]" : "[-180, 180]"
-                self.error(location, "\(axis.name) \(Quoting.printable(text)) is outside \(range)")
-            }
+            self.error(location, Coordinate.message(for: error, text: text, axis: axis))
             return nil
         }
     }
@@ -199,11 +236,14 @@ private struct Checker {
         }
         let pros = draft.pros.compactMap { reason($0, what: "a pro") }
         let cons = draft.cons.compactMap { reason($0, what: "a con") }
+        let travel = mode(draft.travel)
+        let route = path(draft.path)
         guard diagnostics.errors.count == before, let name, let duration, let cost else {
             return nil
         }
         return DetourTask(
-            name: name, duration: duration, cost: cost, location: location, pros: pros, cons: cons)
+            name: name, duration: duration, cost: cost, location: location, pros: pros, cons: cons,
+            travel: travel, path: route)
     }
 
     mutating func reason(_ field: Field<String>, what: String) -> String? {

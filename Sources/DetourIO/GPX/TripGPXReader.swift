@@ -78,6 +78,8 @@ private struct TaskElement {
     var destination: String?
     var detour: String?
     var side: String?
+    var id: String?
+    var travel: String?
     var duration: String?
     var cost: String?
     var currency: String?
@@ -91,6 +93,8 @@ private struct TaskElement {
         destination = stream.attribute("destination")
         detour = stream.attribute("detour")
         side = stream.attribute("side")
+        id = stream.attribute("id")
+        travel = stream.attribute("travel")
         duration = stream.attribute("duration")
         cost = stream.attribute("cost")
         currency = stream.attribute("currency")
@@ -109,6 +113,8 @@ private struct StayEntry {
 /// A checked task, waiting for its stay and detour to be settled.
 private struct TaskEntry {
     var destination: String
+    var id: String?
+    var name: String?
     var detour: String
     var order: Int
     var side: Int?
@@ -117,10 +123,25 @@ private struct TaskEntry {
     var detourLocation: SourceLocation
 }
 
+/// A route or track that is a task's path, read point by point.
+private struct PathCollector {
+    var label: String
+    var line: Int
+    var destination: String?
+    var task: String?
+    var points: [Coordinate] = []
+    var count = 0
+    var failed = false
+}
+
 /// What the parser is inside of.
 private enum Frame {
     case gpx
     case metadata
+    case metadataExtensions
+    case route(isTrack: Bool)
+    case routeExtensions
+    case trackSegment
     case author
     case waypoint
     case waypointExtensions
@@ -155,6 +176,10 @@ private struct GPXTripBuilder {
     var stays: [StayEntry] = []
     var tasks: [TaskEntry] = []
     var ignoredWaypoints: [Diagnostic] = []
+    var tripTravel: (text: String, line: Int)?
+    var routeCount = 0
+    var pendingPath: PathCollector?
+    var paths: [PathCollector] = []
     var currentTask: TaskElement?
     var waypointCount = 0
     var order = 0
@@ -236,11 +261,39 @@ private struct GPXTripBuilder {
             if stream.localNameIs("metadata") { return .metadata }
             if stream.localNameIs("name") { return startCapture(.title) }
             if stream.localNameIs("email") { return startCapture(.travelerText) }
-            return nil  // rte, trk and the rest are read past, unopened
+            if stream.localNameIs("rte") || stream.localNameIs("trk") {
+                routeCount += 1
+                return .route(isTrack: stream.localNameIs("trk"))
+            }
+            return nil  // the rest is read past, unopened
         case .metadata:
             guard isGPX else { return nil }
             if stream.localNameIs("name") { return startCapture(.title) }
             if stream.localNameIs("author") { return .author }
+            if stream.localNameIs("extensions") { return .metadataExtensions }
+            return nil
+        case .metadataExtensions:
+            if stream.namespaceIs(GPXMapping.namespace), stream.localNameIs("trip"), let travel = stream.attribute("travel") {
+                tripTravel = (travel, stream.line)
+            }
+            return nil
+        case .route(let isTrack):
+            guard isGPX else { return nil }
+            if stream.localNameIs("extensions") { return .routeExtensions }
+            // A route or track that is no task's path is read past without looking at its points.
+            guard pendingPath != nil else { return nil }
+            if isTrack, stream.localNameIs("trkseg") { return .trackSegment }
+            if !isTrack, stream.localNameIs("rtept") { addPoint() }
+            return nil
+        case .routeExtensions:
+            if stream.namespaceIs(GPXMapping.namespace), stream.localNameIs("path") {
+                pendingPath = PathCollector(
+                    label: "route \(routeCount)", line: stream.line,
+                    destination: stream.attribute("destination"), task: stream.attribute("task"))
+            }
+            return nil
+        case .trackSegment:
+            if isGPXPoint() { addPoint() }
             return nil
         case .author:
             if isGPX, stream.localNameIs("email") {
@@ -305,6 +358,31 @@ private struct GPXTripBuilder {
         return nil
     }
 
+    func isGPXPoint() -> Bool {
+        (rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("")) && stream.localNameIs("trkpt")
+    }
+
+    /// Adds the current `rtept` or `trkpt` to the path being read, checking it like any location.
+    mutating func addPoint() {
+        guard var path = pendingPath, !path.failed else { return }
+        path.count += 1
+        let lat = stream.attribute("lat") ?? ""
+        let lon = stream.attribute("lon") ?? ""
+        do {
+            let latitude = try Coordinate.parse(lat, axis: .latitude)
+            let longitude = try Coordinate.parse(lon, axis: .longitude)
+            if let point = Coordinate(latitude: latitude, longitude: longitude) { path.points.append(point) }
+        } catch {
+            let (text, axis) = (try? Coordinate.parse(lat, axis: .latitude)) == nil ? (lat, Coordinate.Axis.latitude) : (lon, .longitude)
+            diagnostics.append(
+                .error(
+                    SourceLocation(path: "\(path.label): point \(path.count) \(axis == .latitude ? "lat" : "lon")", line: stream.line),
+                    Coordinate.message(for: error, text: text, axis: axis)))
+            path.failed = true
+        }
+        pendingPath = path
+    }
+
     mutating func startCapture(_ capture: Capture) -> Frame {
         text = ""
         textLine = stream.line
@@ -334,7 +412,10 @@ private struct GPXTripBuilder {
                 collect(waypoint)
             }
             current = nil
-        case .gpx, .metadata, .author, .waypointExtensions:
+        case .route:
+            if let path = pendingPath { paths.append(path) }
+            pendingPath = nil
+        case .gpx, .metadata, .metadataExtensions, .author, .waypointExtensions, .routeExtensions, .trackSegment:
             break
         }
     }
@@ -373,7 +454,9 @@ private struct GPXTripBuilder {
             diagnostics += checked.diagnostics
             tasks.append(
                 TaskEntry(
-                    destination: destinationID, detour: key, order: element.order, side: element.side.flatMap { Int($0) },
+                    destination: destinationID, id: element.id,
+                    name: (waypoint.stay == nil ? waypoint.name : element.name).map { TextRules.foldedForLabel($0) },
+                    detour: key, order: element.order, side: element.side.flatMap { Int($0) },
                     checked: .checked(checked.task),
                     destinationLocation: waypoint.at(": dr:task destination", line: element.line),
                     detourLocation: waypoint.at(": dr:task detour \(Quoting.quoted(key))", line: element.line)))
@@ -409,10 +492,13 @@ private struct GPXTripBuilder {
             detourSides.append([:])
         }
         stays = []
+        for entry in tasks where stayIndex[entry.destination] == nil {
+            diagnostics.append(
+                .error(entry.destinationLocation, "\(Quoting.quoted(entry.destination)) is not the id of any dr:stay"))
+        }
+        attachPaths(stayIndex: stayIndex, origins: destinations.map { $0.coordinate.value.flatMap(Coordinate.parseDraft) })
         for entry in tasks {
             guard let index = stayIndex[entry.destination] else {
-                diagnostics.append(
-                    .error(entry.destinationLocation, "\(Quoting.quoted(entry.destination)) is not the id of any dr:stay"))
                 continue
             }
             if !detourKeys[index].contains(where: { $0.key == entry.detour }) {
@@ -433,10 +519,55 @@ private struct GPXTripBuilder {
         let travelerField: Field<String> =
             traveler.map { .present($0.text, SourceLocation(path: "metadata author email", line: $0.line)) }
             ?? .missing(SourceLocation(path: "metadata author email"))
+        let travelField: Field<String> =
+            tripTravel.map { .present($0.text, SourceLocation(path: "metadata dr:trip travel", line: $0.line)) }
+            ?? .missing(SourceLocation(path: "metadata dr:trip travel"))
         let draft = TripDraft(
             location: SourceLocation(path: "gpx", line: 1), title: titleField, traveler: travelerField,
-            destinations: destinations)
+            destinations: destinations, travel: travelField)
         return ReadResult(draft: draft, diagnostics: diagnostics)
+    }
+
+    /// Gives each `dr:path` route to the task it names (by `id`, else by name) within its stay.
+    mutating func attachPaths(stayIndex: [String: Int], origins: [Coordinate?]) {
+        for path in paths where !path.failed {
+            let here = SourceLocation(path: "\(path.label): dr:path", line: path.line)
+            guard let destination = path.destination, let taskName = path.task else {
+                diagnostics.append(.error(here, "needs destination and task attributes naming a stay and one of its tasks"))
+                continue
+            }
+            guard let stay = stayIndex[destination] else {
+                diagnostics.append(.error(here, "destination \(Quoting.quoted(destination)) is not the id of any dr:stay"))
+                continue
+            }
+            var matches = tasks.indices.filter { tasks[$0].destination == destination && tasks[$0].id == taskName }
+            if matches.isEmpty {
+                matches = tasks.indices.filter { tasks[$0].destination == destination && tasks[$0].name == taskName }
+            }
+            guard matches.count == 1, let match = matches.first else {
+                diagnostics.append(
+                    .error(
+                        here,
+                        matches.isEmpty
+                            ? "task \(Quoting.quoted(taskName)) is not a task of \(Quoting.quoted(destination))"
+                            : "task \(Quoting.quoted(taskName)) names \(matches.count) tasks; give the dr:task an id attribute"))
+                continue
+            }
+            guard path.points.count >= 2 else {
+                diagnostics.append(.error(here, "a path needs at least two points, this one has \(path.points.count)"))
+                continue
+            }
+            guard case .checked(let checked) = tasks[match].checked, var task = checked else { continue }
+            let route = RoutePath(points: path.points)
+            task.path = route
+            tasks[match].checked = .checked(task)
+            if let origin = origins[stay] {
+                for message in Travel.pathWarnings(route, from: origin, to: task.location) {
+                    diagnostics.append(.warning(here, message))
+                }
+            }
+        }
+        paths = []
     }
 
     /// A detour's tasks in document order, or by their `side` attributes when every one has one.
@@ -487,6 +618,7 @@ private struct GPXTripBuilder {
             cost: .present(cost, waypoint.at(": dr:task", line: element.line)),
             coordinate: located ? coordinate(waypoint) : .missing(waypoint.at(": dr:task location", line: element.line)),
             pros: element.pros.enumerated().map { .present($1.text, waypoint.at(": dr:pro \($0 + 1)", line: $1.line)) },
-            cons: element.cons.enumerated().map { .present($1.text, waypoint.at(": dr:con \($0 + 1)", line: $1.line)) })
+            cons: element.cons.enumerated().map { .present($1.text, waypoint.at(": dr:con \($0 + 1)", line: $1.line)) },
+            travel: attribute(": dr:task travel", element.travel))
     }
 }

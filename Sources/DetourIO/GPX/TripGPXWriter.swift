@@ -110,6 +110,13 @@ private struct Output {
             end()
             end()
         }
+        if trip.travel != .walk {
+            start("extensions")
+            startTrip("trip")
+            attribute("travel", trip.travel.rawValue)
+            end()
+            end()
+        }
         end()
         let ids = TripGPXWriter.stayIDs(trip.destinations)
         for (destination, id) in zip(trip.destinations, ids) {
@@ -119,7 +126,17 @@ private struct Output {
             for (number, detour) in destination.detours.enumerated() {
                 let sided = Output.needsSides(detour)
                 for (side, task) in detour.tasks.enumerated() where task.location != nil {
-                    located(task, destination: id, detour: "\(id)-\(number + 1)", side: sided ? side + 1 : nil)
+                    located(
+                        task, destination: id, detour: "\(id)-\(number + 1)", side: sided ? side + 1 : nil,
+                        id: task.path == nil ? nil : Output.taskID(id, number, side))
+                }
+            }
+        }
+        for (destination, id) in zip(trip.destinations, ids) {
+            for (number, detour) in destination.detours.enumerated() {
+                for (side, task) in detour.tasks.enumerated() {
+                    guard let path = task.path else { continue }
+                    route(path, name: task.name, destination: id, task: Output.taskID(id, number, side))
                 }
             }
         }
@@ -150,10 +167,34 @@ private struct Output {
             end()
             let sided = Output.needsSides(detour)
             for (side, task) in detour.tasks.enumerated() where task.location == nil {
-                taskElement(task, destination: id, detour: key, named: true, side: sided ? side + 1 : nil)
+                taskElement(
+                    task, destination: id, detour: key, named: true, side: sided ? side + 1 : nil,
+                    id: task.path == nil ? nil : Output.taskID(id, number, side))
             }
         }
         end()
+        end()
+    }
+
+    /// The id given to a task that has a path, so its route can name it even when names repeat.
+    static func taskID(_ stay: String, _ detour: Int, _ side: Int) -> String {
+        "\(stay)-\(detour + 1)-\(side == 0 ? "a" : "b")"
+    }
+
+    mutating func route(_ path: RoutePath, name: String, destination: String, task: String) {
+        start("rte")
+        element("name", text: name)
+        start("extensions")
+        startTrip("path")
+        attribute("destination", destination)
+        attribute("task", task)
+        end()
+        end()
+        for point in path.points {
+            start("rtept")
+            coordinates(point)
+            end()
+        }
         end()
     }
 
@@ -163,20 +204,23 @@ private struct Output {
         return located > 0 && located < detour.tasks.count
     }
 
-    mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?) {
+    mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?, id: String?) {
         guard let location = task.location else { return }
         start("wpt")
         coordinates(location)
         element("name", text: task.name)
         element("type", text: "task")
         start("extensions")
-        taskElement(task, destination: destination, detour: detour, named: false, side: side)
+        taskElement(task, destination: destination, detour: detour, named: false, side: side, id: id)
         end()
         end()
     }
 
-    mutating func taskElement(_ task: DetourTask, destination: String, detour: String, named: Bool, side: Int?) {
+    mutating func taskElement(
+        _ task: DetourTask, destination: String, detour: String, named: Bool, side: Int?, id: String?
+    ) {
         startTrip("task")
+        if let id { attribute("id", id) }
         if named { attribute("name", task.name) }
         attribute("destination", destination)
         attribute("detour", detour)
@@ -184,6 +228,7 @@ private struct Output {
         attribute("duration", task.duration.iso8601)
         attribute("cost", task.cost.amountText)
         attribute("currency", task.cost.currency.code)
+        if let travel = task.travel { attribute("travel", travel.rawValue) }
         for pro in task.pros { tripElement("pro", text: pro) }
         for con in task.cons { tripElement("con", text: con) }
         end()

@@ -122,16 +122,18 @@ private struct DraftMapper {
 
     mutating func trip(_ root: JSONNode) -> TripDraft? {
         let here = location("", "", root)
-        let known = ["$schema", "title", "traveler", "destinations"]
+        let known = ["$schema", "title", "traveler", "travel", "destinations"]
         guard let object = members(root, at: here, known: known, what: "a trip") else { return nil }
         let title = string(object, "title", in: "")
         let traveler = string(object, "traveler", in: "", optional: true)
+        let travel = string(object, "travel", in: "", optional: true)
         let destinations = array(object, "destinations", in: "", optional: false)
         return TripDraft(
             location: here, title: title, traveler: traveler,
             destinations: destinations.enumerated().compactMap { index, node in
                 destination(node, path: "destinations[\(index)]")
-            })
+            },
+            travel: travel)
     }
 
     mutating func destination(_ node: JSONNode, path: String) -> DestinationDraft? {
@@ -177,7 +179,7 @@ private struct DraftMapper {
 
     mutating func task(_ node: JSONNode, path: String) -> TaskDraft? {
         let here = location(path, "", node)
-        let known = ["name", "duration", "cost", "location", "pros", "cons"]
+        let known = ["name", "duration", "cost", "location", "pros", "cons", "travel", "path"]
         guard let object = members(node, at: here, known: known, what: "a task") else { return nil }
         return TaskDraft(
             location: here,
@@ -186,7 +188,32 @@ private struct DraftMapper {
             cost: cost(object, in: path),
             coordinate: coordinate(object, in: path, optional: true),
             pros: reasons(object, "pros", in: path),
-            cons: reasons(object, "cons", in: path))
+            cons: reasons(object, "cons", in: path),
+            travel: string(object, "travel", in: path, optional: true),
+            path: routePath(object, in: path))
+    }
+
+    /// `"path": [{"lat": …, "lon": …}, …]`: the way from the destination to the task.
+    mutating func routePath(_ object: Members, in path: String) -> Field<PathDraft> {
+        guard let node = object["path"] else { return .missing(location(path, "path", object.node)) }
+        let here = location(path, "path", node)
+        if case .null = node.value { return .missing(here) }
+        guard case .array(let elements) = node.value else {
+            error(here, "must be a list of points, not \(node.kindName)")
+            return .invalid
+        }
+        var points: [CoordinateDraft] = []
+        let listPath = here.path
+        for (index, element) in elements.enumerated() {
+            let pointLocation = location(listPath, "[\(index)]", element)
+            guard let members = members(element, at: pointLocation, known: ["lat", "lon"], what: "a point") else {
+                return .invalid
+            }
+            let pointPath = pointLocation.path
+            points.append(
+                CoordinateDraft(latitude: number(members, "lat", in: pointPath), longitude: number(members, "lon", in: pointPath)))
+        }
+        return .present(.points(points), here)
     }
 
     mutating func cost(_ object: Members, in path: String) -> Field<MoneyDraft> {
