@@ -33,6 +33,12 @@ struct Render: ParsableCommand {
             valueName: "dir"))
     var templates: String?
 
+    @Option(help: ArgumentHelp("Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
+    var travel: TravelMode?
+
+    @Option(help: ArgumentHelp("Recommend the side with the least total time (default), the lower cost, or the shorter distance.", valueName: "rule"))
+    var prefer: Preference = .time
+
     func validate() throws {
         if let output, format == nil, OutputFormat(fileName: output) == nil {
             throw ValidationError(
@@ -63,7 +69,7 @@ struct Render: ParsableCommand {
         }
         let renderer = ReportRenderer(templates: try loadTemplates())
         let (loaded, warnings) = try trip.loadTrip()
-        let plan = Planner.plan(loaded, today: day)
+        let plan = Planner.plan(loaded, today: day, options: Planner.Options(travel: travel, preference: prefer))
         let report = renderer.render(plan, warnings: warnings, as: reportFormat)
         try write(report)
     }
@@ -157,3 +163,6 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     /// The report format, or `nil` for GPX.
     var report: ReportFormat? { ReportFormat(rawValue: rawValue) }
 }
+
+extension TravelMode: ExpressibleByArgument {}
+extension Preference: ExpressibleByArgument {}

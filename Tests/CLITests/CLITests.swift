@@ -191,6 +191,19 @@ import Testing
         #expect(result.stderr.contains("No space left on device"))
     }
 
+    @Test func travelAndPreferenceOptionsChangeThePlan() throws {
+        let lisbon = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let plain = try cli.run([lisbon, "--format", "json", "--today", "2026-11-22"])
+        let driving = try cli.run([lisbon, "--format", "json", "--today", "2026-11-22", "--travel", "drive", "--prefer", "cost"])
+        #expect(plain.status == 0 && driving.status == 0)
+        #expect(plain.output.contains("\"travel_mode\": \"transit\""))
+        #expect(!driving.output.contains("\"travel_mode\": \"transit\""))
+        #expect(driving.output.contains("\"prefer\": \"cost\""))
+        let bad = try cli.run([lisbon, "--travel", "teleport"])
+        #expect(bad.status == 64)
+        #expect(bad.stdout.isEmpty)
+    }
+
     @Test func versionNamesTheProgramAndLibxml2() throws {
         let result = try cli.run(["--version"])
         #expect(result.status == 0)

@@ -152,3 +152,42 @@ import Testing
         #expect(lines(load(text)).contains("trip.gpx:11: error: wpt 3 \"Walk the Alfama\": dr:task destination: \"porto\" is not the id of any dr:stay"))
     }
 }
+
+@Suite struct GPXPathTests {
+    static let trip = GPXReaderTests.gpx(
+        """
+        <wpt lat="38.7223" lon="-9.1393"><name>Lisbon</name><extensions><dr:stay id="lisbon" arrival="2026-12-01" departure="2026-12-05"/></extensions></wpt>
+        <wpt lat="38.7139" lon="-9.1334"><name>Tram</name><extensions><dr:task destination="lisbon" detour="d" duration="1h" cost="3" currency="EUR" travel="transit"/></extensions></wpt>
+        <wpt lat="38.7118" lon="-9.1300"><name>Walk</name><extensions><dr:task destination="lisbon" detour="d" duration="2h" cost="0" currency="EUR"/></extensions></wpt>
+        <trk><name>Some other track</name><trkseg><trkpt lat="1" lon="1"/><trkpt lat="2" lon="2"/></trkseg></trk>
+        <trk><name>Tram line</name><extensions><dr:path destination="lisbon" task="Tram"/></extensions>
+          <trkseg><trkpt lat="38.7223" lon="-9.1393"><ele>50</ele></trkpt><trkpt lat="38.7166" lon="-9.1357"/></trkseg>
+          <trkseg><trkpt lat="38.7139" lon="-9.1334"/></trkseg></trk>
+        """,
+        metadata: "<metadata><name>T</name><extensions><dr:trip travel=\"cycle\"/></extensions></metadata>")
+
+    func load(_ text: String) -> TripValidator.Outcome {
+        TripLoader.load(Array(text.utf8), format: .gpx)
+    }
+
+    @Test func aTrackMarkedWithDrPathIsItsTasksPathAndOthersAreReadPast() throws {
+        let outcome = load(Self.trip)
+        #expect(outcome.diagnostics.isEmpty, "\(outcome.diagnostics)")
+        let trip = try #require(outcome.trip)
+        #expect(trip.travel == .cycle)
+        let tasks = trip.destinations[0].detours[0].tasks
+        #expect(tasks[0].travel == .transit)
+        #expect(tasks[0].path?.points.count == 3)
+        #expect(tasks[1].path == nil)
+    }
+
+    @Test func aPathForAnUnknownTaskIsAnError() {
+        let outcome = load(Self.trip.replacingOccurrences(of: "task=\"Tram\"", with: "task=\"Bus\""))
+        #expect(outcome.diagnostics.map(\.message) == ["task \"Bus\" is not a task of \"lisbon\""])
+    }
+
+    @Test func pathPointsFollowTheLocationRules() {
+        let outcome = load(Self.trip.replacingOccurrences(of: "<trkpt lat=\"38.7166\"", with: "<trkpt lat=\"138.7166\""))
+        #expect(outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" } == ["route 2: point 2 lat: latitude 138.7166 is outside [-90, 90]"])
+    }
+}

@@ -119,3 +119,50 @@ import Testing
         #expect(fine.trip?.destinations[0].detours[0].tasks[0].cost.amountText == "999999999999.999999")
     }
 }
+
+@Suite struct TravelAndPathReadingTests {
+    static let base = """
+        {"title": "T", "travel": "cycle", "destinations": [{"name": "Lisbon", "location": {"lat": 38.7223, "lon": -9.1393},
+          "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [{"tasks": [
+            {"name": "Tram", "duration": "1h", "cost": {"amount": 3, "currency": "EUR"}, "travel": "transit",
+             "location": {"lat": 38.7139, "lon": -9.1334},
+             "path": [{"lat": 38.7223, "lon": -9.1393}, {"lat": 38.7166, "lon": -9.1357}, {"lat": 38.7139, "lon": -9.1334}]},
+            {"name": "Walk", "duration": "2h", "cost": {"amount": 0, "currency": "EUR"},
+             "location": {"lat": 38.7118, "lon": -9.1300}}]}]}]}
+        """
+
+    func load(_ text: String) -> TripValidator.Outcome {
+        TripLoader.load(Array(text.utf8), format: .json)
+    }
+
+    @Test func readsTheTripsModeATasksModeAndItsPath() throws {
+        let trip = try #require(load(Self.base).trip)
+        #expect(trip.travel == .cycle)
+        let tasks = trip.destinations[0].detours[0].tasks
+        #expect(tasks[0].travel == .transit)
+        #expect(tasks[0].path?.points.count == 3)
+        #expect(tasks[1].travel == nil)
+        #expect(tasks[1].path == nil)
+    }
+
+    @Test func anUnknownModeIsAnErrorNamingTheField() {
+        let outcome = load(Self.base.replacingOccurrences(of: "\"transit\"", with: "\"teleport\""))
+        #expect(
+            outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" }
+                == ["destinations[0].detours[0].tasks[0].travel: travel mode \"teleport\" is not one of walk, cycle, transit, drive"])
+    }
+
+    @Test func pathPointsFollowTheLocationRules() {
+        let outcome = load(Self.base.replacingOccurrences(of: "{\"lat\": 38.7166, \"lon\": -9.1357}", with: "{\"lat\": 98.7166, \"lon\": -9.1357}"))
+        #expect(outcome.diagnostics.map(\.location?.path) == ["destinations[0].detours[0].tasks[0].path[1].lat"])
+        let short = load(Self.base.replacingOccurrences(of: ", {\"lat\": 38.7166, \"lon\": -9.1357}, {\"lat\": 38.7139, \"lon\": -9.1334}]", with: "]"))
+        #expect(short.diagnostics.map(\.message) == ["a path needs at least two points, this one has 1"])
+    }
+
+    @Test func aPathThatStartsOrEndsFarAwayIsAWarning() throws {
+        let far = Self.base.replacingOccurrences(of: "[{\"lat\": 38.7223, \"lon\": -9.1393}", with: "[{\"lat\": 38.80, \"lon\": -9.1393}")
+        let outcome = load(far)
+        #expect(outcome.trip != nil)
+        #expect(outcome.diagnostics.map(\.message) == ["the path starts 8626 m from its destination (more than 1 km)"])
+    }
+}

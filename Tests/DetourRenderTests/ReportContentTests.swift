@@ -45,6 +45,18 @@ import Testing
         #expect(tasks[0]["duration_minutes"] as? Int == 90)
         #expect((tasks[0]["cost"] as? [String: Any])?["currency"] as? String == "EUR")
         #expect(tasks[0]["distance_m"] as? Int == 1064)  // GeographicLib: 1064.339 m
+        // Travel: no path and the trip walks, so 1064 m × 1.3 there and back at 5 km/h is 34 minutes.
+        #expect(tasks[0]["route_m"] is NSNull)
+        #expect(tasks[0]["travel_mode"] as? String == "walk")
+        #expect(tasks[0]["travel_minutes"] as? Int == 34)
+        #expect(tasks[0]["total_minutes"] as? Int == 124)
+        #expect(better["total_time"] as? Int == 0)
+        #expect(detours[0]["recommended"] as? Int == 0)
+        #expect(detours[0]["recommended_because"] as? String == "41m less in all, travel included")  // 165 − 124 minutes
+        #expect(detours[1]["recommended"] is NSNull)
+        let travel = try #require(root["travel"] as? [String: Any])
+        #expect(travel["default_mode"] as? String == "walk")
+        #expect(travel["detour_factor"] as? Double == 1.3)
         let draftBetter = try #require(detours[1]["better"] as? [String: Any])
         #expect(draftBetter["cost"] is NSNull)
         let warnings = try #require(root["warnings"] as? [[String: Any]])
@@ -81,7 +93,7 @@ import Testing
     @Test func markdownTablesHaveTheHeadersColumnCountOnEveryRow() throws {
         let markdown = try render(.markdown)
         let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
-        #expect(rows.count == 14)
+        #expect(rows.count == 18)  // two detours, nine rows each
         for row in rows {
             #expect(unescapedPipes(String(row)) == 4, "\(row)")
         }

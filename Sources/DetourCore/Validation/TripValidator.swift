@@ -113,7 +113,10 @@ private struct Checker {
         for detour in detours {
             for case .draft(let task) in detour.sides {
                 guard case .present(.points(let points), let location) = task.path else { continue }
-                let path = RoutePath(points: points.compactMap { Coordinate.parseDraft($0) })
+                let parsed = points.compactMap { Coordinate.parseDraft($0) }
+                // A path with bad or too few points has its error already; no warning on top.
+                guard parsed.count == points.count, parsed.count >= 2 else { continue }
+                let path = RoutePath(points: parsed)
                 let end = task.coordinate.value.flatMap { Coordinate.parseDraft($0) }
                 for message in Travel.pathWarnings(path, from: destination, to: end) {
                     warning(location, message)

@@ -15,8 +15,19 @@ public enum JSONReport {
             ("title", .string(plan.title)),
             ("traveler", .string(plan.traveler?.text)),
             ("today", .string(plan.today.description)),
+            ("travel", travel(plan)),
             ("sections", .array(plan.sections.map(section))),
             ("warnings", .array(warnings.map(warning))),
+        ])
+    }
+
+    /// The assumptions behind every travel time: the default mode, speeds and detour factor.
+    static func travel(_ plan: Plan) -> JSONOutput {
+        .object([
+            ("default_mode", .string(plan.defaultTravel.rawValue)),
+            ("prefer", .string(plan.preference.rawValue)),
+            ("detour_factor", .number("\(Travel.detourFactor)")),
+            ("speeds_kmh", .object(TravelMode.allCases.map { ($0.rawValue, .number("\(Int($0.kilometresPerHour))")) })),
         ])
     }
 
@@ -50,8 +61,11 @@ public enum JSONReport {
                     ("duration", .int(detour.better.duration)),
                     ("cost", .int(detour.better.cost)),
                     ("distance", .int(detour.better.distance)),
+                    ("total_time", .int(detour.better.totalTime)),
                 ])
             ),
+            ("recommended", .int(detour.recommendation.side)),
+            ("recommended_because", .string(Formatting.reason(detour.recommendation))),
         ])
     }
 
@@ -69,6 +83,10 @@ public enum JSONReport {
             ),
             ("location", task.location.map(location) ?? .null),
             ("distance_m", .int(planned.distanceMeters.map { Int($0.rounded()) })),
+            ("route_m", .int(planned.routeMeters.map { Int($0.rounded()) })),
+            ("travel_mode", .string(planned.travelMode.rawValue)),
+            ("travel_minutes", .int(planned.travelMinutes)),
+            ("total_minutes", .int(planned.totalMinutes)),
             ("pros", .array(task.pros.map { .string($0) })),
             ("cons", .array(task.cons.map { .string($0) })),
         ])

@@ -21,6 +21,8 @@ public struct ReportModel: Sendable {
     public var warnings: [WarningModel]
     /// How many destinations there are in all.
     public var destinationCount: Int
+    /// The assumptions behind travel times and the recommendation rule, one line each.
+    public var footnotes: [String]
 
     /// Builds the model of `plan`, with the warnings found while reading it.
     public init(plan: Plan, warnings: [Diagnostic]) {
@@ -34,6 +36,24 @@ public struct ReportModel: Sendable {
         }
         self.warnings = warnings.map(WarningModel.init)
         destinationCount = plan.sections.reduce(0) { $0 + $1.destinations.count }
+        footnotes = ReportModel.footnotes(plan)
+    }
+
+    static func footnotes(_ plan: Plan) -> [String] {
+        let rule: String
+        switch plan.preference {
+        case .time: rule = "the side with the least total time (duration plus travel there and back); on a tie, the cheaper"
+        case .cost: rule = "the cheaper side (same currency only); on a tie, the one with the least total time"
+        case .distance: rule = "the side with the shortest travel; on a tie, the one with the least total time"
+        }
+        var lines = ["Recommended: \(rule)."]
+        lines.append(
+            "Travel is \(plan.defaultTravel.rawValue) unless a task says otherwise, at "
+                + TravelMode.allCases.map { "\($0.rawValue) \(Int($0.kilometresPerHour)) km/h (\($0.source))" }
+                .joined(separator: "; ") + ".")
+        lines.append(
+            "Without a path, the straight line is multiplied by \(Travel.detourFactor) (\(Travel.detourFactorSource)).")
+        return lines
     }
 }
 
@@ -121,15 +141,27 @@ public struct DetourModel: Sendable {
     public var isDraft: Bool
     /// Always two sides; an undecided one has `isDecided == false`.
     public var sides: [SideModel]
+    /// `1A Ride Tram 28`, or empty when no side is recommended.
+    public var recommended: String
+    /// Why that side, or why none.
+    public var recommendationReason: String
 
     init(_ detour: PlannedDetour, number: Int) {
         self.number = number
         title = detour.title
         isDraft = detour.isDraft
+        if let side = detour.recommendation.side, side < detour.tasks.count {
+            recommended = "\(number)\(side == 0 ? "A" : "B") \(detour.tasks[side].task.name)"
+        } else {
+            recommended = ""
+        }
+        recommendationReason = Formatting.reason(detour.recommendation)
         sides = (0..<Detour.sides).map { index in
             let label = "\(number)\(index == 0 ? "A" : "B")"
             guard index < detour.tasks.count else { return SideModel(undecided: label) }
-            return SideModel(detour.tasks[index], label: label, index: index, better: detour.better)
+            return SideModel(
+                detour.tasks[index], label: label, index: index, better: detour.better,
+                recommended: detour.recommendation.side)
         }
     }
 }
@@ -160,6 +192,14 @@ public struct SideModel: Sendable {
     public var betterCost: Bool
     /// Whether this side is nearer.
     public var betterDistance: Bool
+    /// `walk, 34m there and back`.
+    public var travel: String
+    /// Duration plus travel: `1h 34m`, or `unknown`.
+    public var total: String
+    /// Whether this side takes less time in all.
+    public var betterTotal: Bool
+    /// Whether this is the recommended side.
+    public var isRecommended: Bool
 
     init(undecided label: String) {
         self.label = label
@@ -174,21 +214,29 @@ public struct SideModel: Sendable {
         betterDuration = false
         betterCost = false
         betterDistance = false
+        travel = ""
+        total = ""
+        betterTotal = false
+        isRecommended = false
     }
 
-    init(_ planned: PlannedTask, label: String, index: Int, better: BetterSides) {
+    init(_ planned: PlannedTask, label: String, index: Int, better: BetterSides, recommended: Int?) {
         self.label = label
         isDecided = true
         name = planned.task.name
         duration = Formatting.duration(planned.task.duration)
         cost = Formatting.money(planned.task.cost)
-        hasDistance = planned.distanceMeters != nil
-        distance = planned.distanceMeters.map(Formatting.distance) ?? "unknown"
+        hasDistance = planned.distanceMeters != nil || planned.routeMeters != nil
+        distance = Formatting.distanceLabel(planned)
         pros = planned.task.pros
         cons = planned.task.cons
         betterDuration = better.duration == index
         betterCost = better.cost == index
         betterDistance = better.distance == index
+        travel = Formatting.travel(planned)
+        total = planned.totalMinutes.map(Formatting.minutes) ?? "unknown"
+        betterTotal = better.totalTime == index
+        isRecommended = recommended == index
     }
 }
 
@@ -220,6 +268,7 @@ extension ReportModel: MustacheParent {
         case "sections": return sections
         case "warnings": return warnings
         case "hasWarnings": return !warnings.isEmpty
+        case "footnotes": return footnotes
         case "destinationCount": return destinationCount
         case "destinationSummary": return destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations"
         default: return nil
@@ -269,6 +318,9 @@ extension DetourModel: MustacheParent {
         case "sides": return sides
         case "left": return sides[0]
         case "right": return sides[1]
+        case "recommended": return recommended
+        case "hasRecommendation": return !recommended.isEmpty
+        case "recommendationReason": return recommendationReason
         default: return nil
         }
     }
@@ -291,6 +343,10 @@ extension SideModel: MustacheParent {
         case "betterDuration": return betterDuration
         case "betterCost": return betterCost
         case "betterDistance": return betterDistance
+        case "travel": return travel
+        case "total": return total
+        case "betterTotal": return betterTotal
+        case "isRecommended": return isRecommended
         default: return nil
         }
     }

@@ -31,6 +31,54 @@ public enum Formatting {
         money.description
     }
 
+    /// `34m`, `1h 34m`, `2d 3h`; `0m` for nothing.
+    public static func minutes(_ count: Int) -> String {
+        guard count > 0 else { return "0m" }
+        let days = count / 1440
+        let hours = count % 1440 / 60
+        let mins = count % 60
+        var parts: [String] = []
+        if days > 0 { parts.append("\(days)d") }
+        if hours > 0 { parts.append("\(hours)h") }
+        if mins > 0 { parts.append("\(mins)m") }
+        return parts.joined(separator: " ")
+    }
+
+    /// `walk, 34m there and back`, or `walk, unknown` when the task has neither location nor path.
+    public static func travel(_ task: PlannedTask) -> String {
+        guard let minutes = task.travelMinutes else { return "\(task.travelMode.rawValue), time unknown" }
+        return "\(task.travelMode.rawValue), \(Formatting.minutes(minutes)) there and back"
+    }
+
+    /// The distance figure with what it measures: `850 m straight`, `1.2 km route, 850 m straight`.
+    public static func distanceLabel(_ task: PlannedTask) -> String {
+        let straight = task.distanceMeters.map { "\(distance($0)) straight" }
+        let route = task.routeMeters.map { "\(distance($0)) route" }
+        switch (route, straight) {
+        case (let route?, let straight?): return "\(route), \(straight)"
+        case (let route?, nil): return route
+        case (nil, let straight?): return straight
+        case (nil, nil): return "unknown"
+        }
+    }
+
+    /// Why a side was recommended, or why none was: `2h 50m less in all`.
+    public static func reason(_ recommendation: Recommendation) -> String {
+        switch recommendation.reason {
+        case .lessTotalTime(let minutes): return "\(Formatting.minutes(minutes)) less in all, travel included"
+        case .cheaper(let money): return "cheaper by \(money.description)"
+        case .nearer(let metres): return "\(distance(metres)) less to travel each way"
+        case .tieThenCheaper(let money): return "same total time, and cheaper by \(money.description)"
+        case .tieThenLessTotalTime(let minutes):
+            let figure = recommendation.preference == .cost ? "same cost" : "same distance"
+            return "\(figure), and \(Formatting.minutes(minutes)) less in all"
+        case .draft: return "a side is still undecided"
+        case .unknownFigure: return "a figure the rule needs is unknown (a task without a location or path)"
+        case .differentCurrencies: return "the costs are in different currencies"
+        case .tie: return "the two sides are even"
+        }
+    }
+
     /// `850 m` under a kilometre, `12.3 km` under a hundred, `1234 km` beyond.
     public static func distance(_ meters: Double) -> String {
         let rounded = meters.rounded()
