@@ -1,7 +1,8 @@
 /// The rule for which side of a detour is better on a figure.
 ///
 /// Lower is better. A tie, a missing value, or amounts in two different currencies give no
-/// better side: the report never guesses.
+/// better side: the report never guesses. Distance means the distance travelled one way: along
+/// the path when there is one, else the straight line times ``Travel/detourFactor``.
 public enum Comparison {
     /// The better side of a two-task detour on each figure; no side at all for a draft.
     public static func betterSides(_ tasks: [PlannedTask]) -> BetterSides {
@@ -13,7 +14,7 @@ public enum Comparison {
         return BetterSides(
             duration: lower(left.task.duration, right.task.duration),
             cost: cost,
-            distance: lower(left.distanceMeters, right.distanceMeters),
+            distance: lower(left.travelMeters, right.travelMeters),
             totalTime: lower(left.totalMinutes, right.totalMinutes)
         )
     }

@@ -125,7 +125,8 @@ public struct BetterSides: Sendable, Hashable {
     public var duration: Int?
     /// The cheaper task, when both are in the same currency.
     public var cost: Int?
-    /// The nearer task, when both have a location.
+    /// The task with less distance to travel (path, else straight line × detour factor), when
+    /// both are known.
     public var distance: Int?
     /// The task that costs less time in all, travel included, when both are known.
     public var totalTime: Int?

@@ -34,18 +34,21 @@ public struct MapModel: Sendable {
     public var scaleLabelY: String
 
     init(center location: Coordinate, detours: [PlannedDetour]) {
-        var points: [(label: String, east: Double, north: Double)] = []
+        var points: [(label: String, east: Double, north: Double, route: [(Double, Double)])] = []
         for (number, detour) in detours.enumerated() {
             for (side, task) in detour.tasks.enumerated() {
                 guard let point = task.task.location else { continue }
                 let (east, north) = MapModel.project(point, around: location)
-                points.append(("\(number + 1)\(side == 0 ? "A" : "B")", east, north))
+                let route = task.task.path?.points.map { MapModel.project($0, around: location) } ?? []
+                points.append(("\(number + 1)\(side == 0 ? "A" : "B")", east, north, route))
             }
         }
         let halfWidth = MapModel.width / 2 - MapModel.padding
         let halfHeight = MapModel.height / 2 - MapModel.padding
-        let reachEast = max(points.map { abs($0.east) }.max() ?? 0, 200)
-        let reachNorth = max(points.map { abs($0.north) }.max() ?? 0, 200)
+        let allEast = points.flatMap { [$0.east] + $0.route.map(\.0) }
+        let allNorth = points.flatMap { [$0.north] + $0.route.map(\.1) }
+        let reachEast = max(allEast.map(abs).max() ?? 0, 200)
+        let reachNorth = max(allNorth.map(abs).max() ?? 0, 200)
         let unitsPerMetre = min(halfWidth / reachEast, halfHeight / reachNorth)
         let cx = MapModel.width / 2
         let cy = MapModel.height / 2
@@ -54,6 +57,9 @@ public struct MapModel: Sendable {
         marks = points.map {
             var mark = MapMark(x: cx + $0.east * unitsPerMetre, y: cy - $0.north * unitsPerMetre, label: $0.label)
             (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
+            mark.route = $0.route.map {
+                Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + "," + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
+            }.joined(separator: " ")
             return mark
         }
         let metres = MapModel.niceLength(atMost: 90 / unitsPerMetre)
@@ -105,6 +111,8 @@ public struct MapMark: Sendable {
     public var fromX = ""
     /// Where the line to this mark starts: the destination.
     public var fromY = ""
+    /// The task's path as SVG polyline points (`x,y x,y …`), or empty when it has none.
+    public var route = ""
 
     init(x: Double, y: Double, label: String) {
         self.x = Formatting.fixed(x, digits: 1)
@@ -144,6 +152,8 @@ extension MapMark: MustacheParent {
         case "label": return label
         case "fromX": return fromX
         case "fromY": return fromY
+        case "route": return route
+        case "hasRoute": return !route.isEmpty
         default: return nil
         }
     }
