@@ -54,16 +54,16 @@ public enum TripLoader {
     ///
     /// The diagnostics hold everything the reader and the validator found; the trip is there
     /// only when none of them is an error.
-    public static func load(_ bytes: [UInt8], format: TripFormat) -> TripValidator.Outcome {
+    public static func load(_ bytes: [UInt8], format: TripFormat, limits: ReadLimits = .standard) -> TripValidator.Outcome {
         switch format {
-        case .json: return validate(TripJSONReader.read(bytes))
-        case .gpx: return validate(TripGPXReader.read(BufferSource(bytes)))
+        case .json: return validate(TripJSONReader.read(bytes, limits: limits))
+        case .gpx: return validate(TripGPXReader.read(BufferSource(bytes), limits: limits))
         }
     }
 
     /// Reads a GPX trip from a stream (memory stays flat) and validates it.
-    public static func loadGPX(_ source: some ByteSource, name: String) -> TripValidator.Outcome {
-        validate(TripGPXReader.read(source, name: name))
+    public static func loadGPX(_ source: some ByteSource, name: String, limits: ReadLimits = .standard) -> TripValidator.Outcome {
+        validate(TripGPXReader.read(source, name: name, limits: limits))
     }
 
     /// Validates what a reader found, merging its diagnostics with the validator's in file order.

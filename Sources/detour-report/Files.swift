@@ -14,8 +14,9 @@ enum Files {
         var reason: String
     }
 
-    /// The whole content of `path`, or of standard input for `-`.
-    static func read(_ path: String) throws(Failure) -> [UInt8] {
+    /// The whole content of `path`, or of standard input for `-`; `nil` when it is longer than
+    /// `limit` bytes (reading stops there, so a huge file is never held whole).
+    static func read(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8]? {
         let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
         defer { if path != "-" { close(descriptor) } }
@@ -25,6 +26,7 @@ enum Files {
         }
         var bytes: [UInt8] = []
         if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
+            if Int(info.st_size) > limit { return nil }
             bytes.reserveCapacity(Int(info.st_size))
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -36,6 +38,7 @@ enum Files {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > limit { return nil }
         }
         return bytes
     }

@@ -107,7 +107,7 @@ struct Render: ParsableCommand {
             var files: [String: String] = [:]
             for name in ReportTemplates.requiredNames {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-                guard let bytes = try? Files.read(path) else { throw .missing(path) }
+                guard let bytes = try? Files.read(path, limit: 1 << 20) else { throw .missing(path) }
                 files[name] = String(decoding: bytes, as: UTF8.self)
             }
             return try ReportTemplates(files: files)

@@ -9,7 +9,7 @@ public enum TripGPXReader {
     static let prefixLength = 4096
 
     /// Reads a trip from `source`; `name` is used in libxml2's own messages only.
-    public static func read(_ source: some ByteSource, name: String = "trip.gpx") -> ReadResult {
+    public static func read(_ source: some ByteSource, name: String = "trip.gpx", limits: ReadLimits = .standard) -> ReadResult {
         var source = source
         var prefix = [UInt8](repeating: 0, count: prefixLength)
         var filled = 0
@@ -31,10 +31,10 @@ public enum TripGPXReader {
         if let problem = XMLEncoding.problem(prefix) {
             return .failed(.error(nil, problem))
         }
-        guard let stream = XMLStream(source: source, prefix: prefix, name: name) else {
+        guard let stream = XMLStream(source: source, prefix: prefix, name: name, maxBytes: limits.maxGPXBytes) else {
             return .failed(.error(nil, "cannot start the XML reader"))
         }
-        var builder = GPXTripBuilder(stream: stream)
+        var builder = GPXTripBuilder(stream: stream, limits: limits)
         return builder.run()
     }
 }
@@ -185,8 +185,11 @@ private struct GPXTripBuilder {
     var order = 0
     var stopped = false
 
-    init(stream: XMLStream) {
+    let limits: ReadLimits
+
+    init(stream: XMLStream, limits: ReadLimits) {
         self.stream = stream
+        self.limits = limits
     }
 
     mutating func fail(_ message: String, line: Int?) {
@@ -214,7 +217,12 @@ private struct GPXTripBuilder {
             case .endElement:
                 if let frame = stack.popLast() { leave(frame) }
             case .text, .cdata, .significantWhitespace, .whitespace:
-                if case .capture = stack.last { text += stream.value }
+                if case .capture = stack.last {
+                    text += stream.value
+                    if text.utf8.count > limits.maxTextBytes {
+                        fail("a text is longer than \(limits.maxTextBytes) bytes, the limit for any text in a trip", line: textLine)
+                    }
+                }
             case nil:
                 break
             }
@@ -223,6 +231,9 @@ private struct GPXTripBuilder {
         }
         if stopped { return ReadResult(draft: nil, diagnostics: diagnostics) }
         if status < 0 {
+            if stream.exceededLimit {
+                return .failed(.error(nil, ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes)))
+            }
             if let failure = stream.sourceFailure {
                 return .failed(.error(nil, "cannot read the trip: \(failure)"))
             }
@@ -253,6 +264,10 @@ private struct GPXTripBuilder {
             guard isGPX else { return nil }
             if stream.localNameIs("wpt") {
                 waypointCount += 1
+                if waypointCount > limits.maxDestinations + limits.maxTasks {
+                    fail("the file has more than \(limits.maxDestinations + limits.maxTasks) waypoints, the limit", line: stream.line)
+                    return nil
+                }
                 current = Waypoint(
                     index: waypointCount, line: stream.line, latitude: stream.attribute("lat"),
                     longitude: stream.attribute("lon"))
@@ -366,6 +381,15 @@ private struct GPXTripBuilder {
     mutating func addPoint() {
         guard var path = pendingPath, !path.failed else { return }
         path.count += 1
+        if path.count > limits.maxPathPoints {
+            diagnostics.append(
+                .error(
+                    SourceLocation(path: "\(path.label): dr:path", line: path.line),
+                    "the path has more than \(limits.maxPathPoints) points, the limit"))
+            path.failed = true
+            pendingPath = path
+            return
+        }
         let lat = stream.attribute("lat") ?? ""
         let lon = stream.attribute("lon") ?? ""
         do {

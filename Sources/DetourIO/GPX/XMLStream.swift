@@ -40,9 +40,9 @@ final class XMLStream {
     private let errors: Unmanaged<ErrorBox>
 
     /// Opens a reader over `source`; `prefix` holds bytes already read from it.
-    init?(source: any ByteSource, prefix: [UInt8], name: String) {
+    init?(source: any ByteSource, prefix: [UInt8], name: String, maxBytes: Int) {
         XMLStream.guards
-        let input = InputBox(source: source, pending: prefix)
+        let input = InputBox(source: source, pending: prefix, maxBytes: maxBytes)
         let errors = ErrorBox()
         let inputPointer = Unmanaged.passRetained(input)
         guard
@@ -115,6 +115,9 @@ final class XMLStream {
     /// Why the source failed, if it did.
     var sourceFailure: (any Error)? { input.failure }
 
+    /// Whether the source gave more bytes than allowed.
+    var exceededLimit: Bool { input.exceeded }
+
     /// The value of the current element's attribute `name` (with no namespace), if it has one.
     func attribute(_ name: StaticString) -> String? {
         guard let value = xmlTextReaderGetAttribute(reader, name.utf8Start) else { return nil }
@@ -161,13 +164,20 @@ private final class InputBox {
     var pendingOffset = 0
     var total = 0
     var failure: (any Error)?
+    let maxBytes: Int
+    var exceeded = false
 
-    init(source: any ByteSource, pending: [UInt8]) {
+    init(source: any ByteSource, pending: [UInt8], maxBytes: Int) {
         self.source = source
         self.pending = pending
+        self.maxBytes = maxBytes
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        guard total <= maxBytes else {
+            exceeded = true
+            return -1
+        }
         if pendingOffset < pending.count {
             let count = min(buffer.count, pending.count - pendingOffset)
             pending.withUnsafeBytes { bytes in

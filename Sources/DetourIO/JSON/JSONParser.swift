@@ -18,10 +18,10 @@ public struct JSONParser {
 
     /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
     public static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth
+        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, maximumStringBytes: Int = 10_000
     ) throws(SyntaxError) -> JSONNode {
         let result: Result<JSONNode, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth)
+            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
             do throws(SyntaxError) {
                 parser.skipWhiteSpace()
                 let root = try parser.value(depth: 0)
@@ -45,11 +45,19 @@ private let backslash = UInt8(ascii: "\\")
 private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
+    let maximumStringBytes: Int
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumStringBytes: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
+        self.maximumStringBytes = maximumStringBytes
+    }
+
+    func checkLength(_ start: Int) throws(JSONParser.SyntaxError) {
+        if index - start > maximumStringBytes {
+            throw error("a string is longer than \(maximumStringBytes) bytes, the limit for any text in a trip", at: start)
+        }
     }
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
@@ -240,6 +248,7 @@ private struct Cursor {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == quote {
+                try checkLength(start)
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
@@ -248,6 +257,7 @@ private struct Cursor {
             if byte < 0x20 { throw controlCharacterError(byte) }
             index += 1
         }
+        try checkLength(start)
         var buffer = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
@@ -259,6 +269,9 @@ private struct Cursor {
             if byte != backslash {
                 buffer.append(byte)
                 index += 1
+                if buffer.count > maximumStringBytes {
+                    throw error("a string is longer than \(maximumStringBytes) bytes, the limit for any text in a trip", at: open)
+                }
                 continue
             }
             let escapeStart = index

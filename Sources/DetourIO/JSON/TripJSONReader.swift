@@ -7,7 +7,10 @@ import DetourCore
 /// The format is documented in `docs/trip.schema.json`.
 public enum TripJSONReader {
     /// Reads `bytes` as trip JSON.
-    public static func read(_ bytes: [UInt8]) -> ReadResult {
+    public static func read(_ bytes: [UInt8], limits: ReadLimits = .standard) -> ReadResult {
+        if bytes.count > limits.maxJSONBytes {
+            return .failed(.error(nil, ReadLimits.tooLarge("trip JSON", limit: limits.maxJSONBytes)))
+        }
         let start = TextEncoding.bomLength(bytes)
         if bytes[start...].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             return .failed(.error(nil, "the file is empty: a trip needs at least {\"title\": …, \"destinations\": […]}"))
@@ -26,12 +29,12 @@ public enum TripJSONReader {
         }
         let root: JSONNode
         do {
-            root = try JSONParser.parse(text)
+            root = try JSONParser.parse(text, maximumDepth: limits.maxDepth, maximumStringBytes: limits.maxTextBytes)
         } catch {
             let (line, column) = lines.position(of: error.offset)
             return .failed(.error(SourceLocation(path: "", line: line, column: column), error.message))
         }
-        var mapper = DraftMapper()
+        var mapper = DraftMapper(limits: limits)
         let draft = mapper.trip(root)
         return ReadResult(draft: draft, diagnostics: mapper.diagnostics, lines: lines)
     }
@@ -56,7 +59,10 @@ private struct Members {
 /// Locations record byte offsets only; ``TripLoader`` turns the few that end up in a diagnostic
 /// into lines and columns.
 private struct DraftMapper {
+    let limits: ReadLimits
     var diagnostics: [Diagnostic] = []
+    var taskCount = 0
+    var pointCount = 0
 
     func location(_ parent: String, _ field: String, _ node: JSONNode) -> SourceLocation {
         SourceLocation(parent: parent, field: field, offset: node.offset)
@@ -128,6 +134,12 @@ private struct DraftMapper {
         let traveler = string(object, "traveler", in: "", optional: true)
         let travel = string(object, "travel", in: "", optional: true)
         let destinations = array(object, "destinations", in: "", optional: false)
+        if destinations.count > limits.maxDestinations {
+            error(
+                location("", "destinations", root),
+                "has \(destinations.count) destinations, more than the limit of \(limits.maxDestinations)")
+            return nil
+        }
         return TripDraft(
             location: here, title: title, traveler: traveler,
             destinations: destinations.enumerated().compactMap { index, node in
@@ -181,6 +193,10 @@ private struct DraftMapper {
         let here = location(path, "", node)
         let known = ["name", "duration", "cost", "location", "pros", "cons", "travel", "path"]
         guard let object = members(node, at: here, known: known, what: "a task") else { return nil }
+        taskCount += 1
+        if taskCount == limits.maxTasks + 1 {
+            error(here, "the trip has more than \(limits.maxTasks) tasks, the limit")
+        }
         return TaskDraft(
             location: here,
             name: string(object, "name", in: path),
@@ -204,6 +220,11 @@ private struct DraftMapper {
         }
         var points: [CoordinateDraft] = []
         let listPath = here.path
+        pointCount += elements.count
+        if pointCount > limits.maxPathPoints {
+            error(here, "paths hold more than \(limits.maxPathPoints) points in all, the limit")
+            return .invalid
+        }
         for (index, element) in elements.enumerated() {
             let pointLocation = location(listPath, "[\(index)]", element)
             guard let members = members(element, at: pointLocation, known: ["lat", "lon"], what: "a point") else {

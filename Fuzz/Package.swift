@@ -1,0 +1,28 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// libFuzzer targets for detour-report's readers and renderers. Not part of the main build:
+//   cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address
+//   ./run.sh FuzzJSON 600        (see the README's Fuzzing section)
+let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
+
+let package = Package(
+    name: "detour-report-fuzz",
+    dependencies: [.package(name: "detour-report", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "FuzzJSON", dependencies: [.product(name: "DetourIO", package: "detour-report")],
+            swiftSettings: fuzzer),
+        .executableTarget(
+            name: "FuzzGPX", dependencies: [.product(name: "DetourIO", package: "detour-report")],
+            swiftSettings: fuzzer),
+        .executableTarget(
+            name: "FuzzRender",
+            dependencies: [
+                .product(name: "DetourIO", package: "detour-report"),
+                .product(name: "DetourRender", package: "detour-report"),
+            ],
+            swiftSettings: fuzzer),
+    ],
+    swiftLanguageModes: [.v6]
+)
