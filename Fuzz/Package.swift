@@ -2,8 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets for detour-report's readers and renderers. Not part of the main build:
-//   cd Fuzz && swift build -c release --sanitize=fuzzer --sanitize=address
-//   ./run.sh FuzzJSON 600        (see the README's Fuzzing section)
+//   Fuzz/run.sh FuzzJSON 600     (builds with -sanitize=fuzzer,address; see the README's Fuzzing section)
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
 
 let package = Package(

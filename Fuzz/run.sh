@@ -6,7 +6,10 @@ set -euo pipefail
 cd "$(dirname "$0")"
 target=${1:?target}
 seconds=${2:-600}
-swift build -c release --sanitize=fuzzer --sanitize=address --product "$target" >/dev/null
+# --sanitize links libFuzzer and ASan; -Xswiftc -sanitize=fuzzer also instruments the
+# detour-report modules, without which libFuzzer sees no coverage from the code it explores.
+flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer)
+swift build "${flags[@]}" --product "$target" >/dev/null
 corpus=".corpus/$target"
 mkdir -p "$corpus" findings
 case "$target" in
@@ -16,5 +19,5 @@ case "$target" in
              cp ../../shared/corpus/hostile/*.json "$corpus"/ 2>/dev/null || true ;;
 esac
 export SWIFT_BACKTRACE=enable=no
-"$(swift build -c release --show-bin-path)/$target" "$corpus" -max_total_time="$seconds" -max_len=65536 \
+"$(swift build "${flags[@]}" --show-bin-path)/$target" "$corpus" -max_total_time="$seconds" -max_len=65536 \
     -rss_limit_mb=2048 -artifact_prefix=findings/"$target"- -print_final_stats=1

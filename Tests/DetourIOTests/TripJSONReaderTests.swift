@@ -166,3 +166,31 @@ import Testing
         #expect(outcome.diagnostics.map(\.message) == ["the path starts 8626 m from its destination (more than 1 km)"])
     }
 }
+
+@Suite struct ReadLimitTests {
+    @Test func everyLimitIsAClearError() {
+        let tight = ReadLimits(maxJSONBytes: 1000, maxGPXBytes: 5000, maxTextBytes: 20, maxDepth: 4, maxDestinations: 1)
+        let two = """
+            {"title": "T", "destinations": [
+              {"name": "A", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01", "departure": "2026-12-02"},
+              {"name": "B", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01", "departure": "2026-12-02"}]}
+            """
+        func message(_ text: String, _ format: TripFormat = .json) -> String {
+            TripLoader.load(Array(text.utf8), format: format, limits: tight).diagnostics.first?.message ?? "no error"
+        }
+        #expect(message(two) == "has 2 destinations, more than the limit of 1")
+        #expect(message(#"{"title": "a very long title indeed, longer than twenty", "destinations": []}"#)
+            == "a string is longer than 20 bytes, the limit for any text in a trip")
+        #expect(message("[[[[[[]]]]]]") == "nesting is too deep: more than 4 levels of arrays and objects")
+        #expect(message(String(repeating: " ", count: 1001) + "{}").contains("--max-input-mib"))
+        let gpx = GPXReaderTests.lisbon
+        let shortTexts = ReadLimits(maxTextBytes: 10)
+        #expect(
+            TripLoader.load(Array(gpx.utf8), format: .gpx, limits: shortTexts).diagnostics.first?.message
+                == "a text is longer than 10 bytes, the limit for any text in a trip")
+        let roomy = ReadLimits(maxGPXBytes: 5000)
+        let padded = gpx.replacingOccurrences(of: "<trk>", with: String(repeating: "<!-- padding -->", count: 400) + "<trk>")
+        let outcome = TripLoader.load(Array(padded.utf8), format: .gpx, limits: roomy)
+        #expect(outcome.diagnostics.first?.message.contains("--max-input-mib") == true)
+    }
+}

@@ -34,7 +34,7 @@ public struct CommandRunner: Sendable {
     public func run(
         _ arguments: [String], stdin: Data? = nil, directory: URL? = nil,
         environment: [String: String] = [:], removing: [String] = ["SOURCE_DATE_EPOCH"],
-        viaShell: Bool = false
+        viaShell: Bool = false, shell: String = "/bin/sh"
     ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("detour-run-\(UUID().uuidString)")
@@ -47,7 +47,7 @@ public struct CommandRunner: Sendable {
 
         let process = Process()
         // With `viaShell`, the arguments go to /bin/sh (`-c SCRIPT ARG0 ARG1…`), to redirect, say.
-        process.executableURL = viaShell ? URL(fileURLWithPath: "/bin/sh") : executable
+        process.executableURL = viaShell ? URL(fileURLWithPath: shell) : executable
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment

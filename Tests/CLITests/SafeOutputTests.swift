@@ -1,0 +1,114 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// What a report may and may not do to its reader, and what a failed write may not do to a file.
+@Suite(.serialized) struct SafeOutputTests {
+    let cli: CommandRunner
+    let scratch: URL
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-safe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    static let hostileNames = """
+        {"title": "Trip \u{202E}gnp.exe", "destinations": [{"name": "# Heading | [link](https://x.invalid) <b>bold</b>",
+          "location": {"lat": 38.7, "lon": -9.1}, "arrival": "2026-12-01", "departure": "2026-12-05",
+          "detours": [{"tasks": [
+            {"name": "`code | span` \\\\| ||", "duration": "1h", "cost": {"amount": 1, "currency": "EUR"},
+             "pros": ["line one\\nline two", "> quote", "- item", "[ref]: https://x.invalid"], "cons": ["&lt;b&gt;"]},
+            {"name": "Plain", "duration": "1h", "cost": {"amount": 2, "currency": "EUR"}}]}]}]}
+        """
+
+    func write(_ text: String, _ name: String) throws -> String {
+        let url = scratch.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    @Test func aRightToLeftOverrideIsIsolatedInHTML() throws {
+        let trip = try write(Self.hostileNames, "names.json")
+        let html = try cli.run([trip, "--today", "2026-11-22"]).output
+        #expect(html.contains("<h1><bdi>Trip \u{202E}gnp.exe</bdi></h1>"))
+        #expect(html.contains("bdi { unicode-bidi: isolate; }"))
+    }
+
+    /// The Markdown is parsed by a real GitHub-flavoured Markdown parser (cmark-gfm, through
+    /// Python's cmarkgfm): every table keeps three columns and no input text becomes markup.
+    @Test func aGFMParserSeesNoMarkupFromTheInput() throws {
+        let probe = try cli.run(["-c", "python3 -c 'import cmarkgfm' 2>/dev/null"], viaShell: true)
+        guard probe.status == 0 else {
+            print("skipped: cmarkgfm is not installed (python3 -m pip install cmarkgfm)")
+            return
+        }
+        let trip = try write(Self.hostileNames, "names.json")
+        let markdown = try cli.run([trip, "--today", "2026-11-22", "--format", "markdown"])
+        #expect(markdown.status == 0)
+        let script = """
+            import sys, cmarkgfm, html.parser
+            out = cmarkgfm.github_flavored_markdown_to_html(sys.stdin.read())
+            class P(html.parser.HTMLParser):
+                def __init__(self):
+                    super().__init__(); self.tags = []; self.rows = []; self.cells = 0
+                def handle_starttag(self, tag, attrs):
+                    self.tags.append(tag)
+                    if tag == "tr": self.cells = 0
+                    if tag in ("td", "th"): self.cells += 1
+                def handle_endtag(self, tag):
+                    if tag == "tr": self.rows.append(self.cells)
+            p = P(); p.feed(out)
+            print("tags", sorted(set(p.tags)))
+            print("rows", sorted(set(p.rows)))
+            print("h1", p.tags.count("h1"), "a", p.tags.count("a"), "b", p.tags.count("b"), "blockquote", p.tags.count("blockquote"), "code", p.tags.count("code"))
+            """
+        let parsed = try cli.run(["-c", "exec python3 -c \"$0\"", script], stdin: markdown.stdout, viaShell: true)
+        #expect(parsed.status == 0, "\(parsed.stderr)")
+        let lines = parsed.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains("rows [3]"), "\(parsed.output)")
+        // One h1 (the title), no link, no bold from <b>, no quote, no code span from the data.
+        #expect(lines.contains("h1 1 a 0 b 0 blockquote 0 code 0"), "\(parsed.output)")
+    }
+
+    @Test func anExistingTargetKeepsItsPermissions() throws {
+        let target = scratch.appendingPathComponent("plan.html")
+        try Data("old\n".utf8).write(to: target)
+        try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: target.path)
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let result = try cli.run([sample, "-o", target.path])
+        #expect(result.status == 0)
+        let attributes = try FileManager.default.attributesOfItem(atPath: target.path)
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o640)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == ["plan.html"])
+    }
+
+    @Test func aClosedPipeEndsQuietlyWithAFailureCode() throws {
+        // A report far larger than a pipe's buffer, so the writer meets the closed end.
+        var destinations: [String] = []
+        for index in 0..<3000 {
+            destinations.append(
+                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#)
+        }
+        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "big.json")
+        let result = try cli.run(
+            ["-c", "\"$0\" \"$1\" | head -c 10 > /dev/null; echo \"status=${PIPESTATUS[0]}\"", cli.executable.path, trip],
+            viaShell: true, shell: "/bin/bash")
+        #expect(result.output.contains("status=74"), "\(result.output) \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+        #expect(!result.stderr.contains("error:"))
+    }
+
+    @Test func anOversizedTripNamesTheLimitAndTheFlag() throws {
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let small = try cli.run([sample, "--max-input-mib", "1"])
+        #expect(small.status == 0)
+        var padding = String(repeating: " ", count: 2 << 20)
+        padding += "{}"
+        let big = try write(padding, "padded.json")
+        let result = try cli.run([big, "--max-input-mib", "1"])
+        #expect(result.status == 65)
+        #expect(result.stderr.contains("larger than the 1 MiB limit"))
+        #expect(result.stderr.contains("--max-input-mib"))
+    }
+}
