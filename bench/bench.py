@@ -29,15 +29,20 @@ def run(argv, stdout=subprocess.DEVNULL):
     return elapsed, usage.ru_maxrss / 1024.0  # seconds, MiB
 
 
+def build_release(product):
+    """Builds `product` with optimisations and returns the path of its binary."""
+    print(f"bench: building {product} (release)", flush=True)
+    subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
+                   stdout=subprocess.DEVNULL)
+    return subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout.strip() + "/" + product
+
+
 def main():
     runs = int(os.environ.get("BENCH_RUNS", "5"))
     destinations = int(os.environ.get("BENCH_DESTINATIONS", "20000"))
     os.makedirs(WORK, exist_ok=True)
-    print("bench: building detour-report (release)", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "detour-report"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.strip() + "/detour-report"
+    binary = build_release("detour-report")
     baseline = os.path.join(WORK, "json-decoder-baseline")
     print("bench: building the JSONDecoder baseline (-O)", flush=True)
     subprocess.run(["swiftc", "-O", "-o", baseline, os.path.join(HERE, "JSONDecoderBaseline.swift")], check=True)

@@ -13,7 +13,7 @@ import subprocess
 import sys
 import time
 
-from bench import ROOT, WORK
+from bench import WORK, build_release
 
 try:
     from geographiclib.geodesic import Geodesic
@@ -46,11 +46,7 @@ def main():
         for p in pairs:
             out.write("%r,%r,%r,%r\n" % p)
 
-    print("bench: building detour-bench (release)", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "detour-bench"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.strip() + "/detour-bench"
+    binary = build_release("detour-bench")
 
     g = Geodesic.WGS84
     python_rates = []

@@ -13,7 +13,7 @@ import statistics
 import subprocess
 import sys
 
-from bench import ROOT, WORK, run
+from bench import WORK, build_release, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -31,11 +31,7 @@ def main():
     if shutil.which("xmllint") is None:
         sys.exit("bench: xmllint is missing (apt-get install libxml2-utils)")
     os.makedirs(WORK, exist_ok=True)
-    print("bench: building detour-report (release)", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "detour-report"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
-    binary = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout.strip() + "/detour-report"
+    binary = build_release("detour-report")
     big = make(10000, 1800000)
     size_mb = os.path.getsize(big) / 1e6
     commands = {

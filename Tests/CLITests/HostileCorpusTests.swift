@@ -155,7 +155,7 @@ import Testing
                 header = nil
                 continue
             }
-            let pipes = unescapedPipes(String(line))
+            let pipes = MarkdownCheck.unescapedPipes(String(line))
             if let header {
                 #expect(pipes == header, "row has \(pipes) pipes, header \(header): \(line)")
             } else {
@@ -174,18 +174,4 @@ import Testing
         }
     }
 
-    func unescapedPipes(_ row: String) -> Int {
-        var count = 0
-        var escaped = false
-        for scalar in row.unicodeScalars {
-            if escaped {
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == "|" {
-                count += 1
-            }
-        }
-        return count
-    }
 }

@@ -1,5 +1,6 @@
 import DetourIO
 import DetourRender
+import DetourTestSupport
 import Foundation
 import Testing
 
@@ -95,25 +96,11 @@ import Testing
         let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
         #expect(rows.count == 18)  // two detours, nine rows each
         for row in rows {
-            #expect(unescapedPipes(String(row)) == 4, "\(row)")
+            #expect(MarkdownCheck.unescapedPipes(String(row)) == 4, "\(row)")
         }
         #expect(markdown.contains("Lisbon \\| Baixa"))
         #expect(markdown.contains("\\<script\\>"))
         #expect(!markdown.replacingOccurrences(of: "\\<", with: "").contains("<script"))
     }
 
-    func unescapedPipes(_ row: String) -> Int {
-        var count = 0
-        var escaped = false
-        for scalar in row.unicodeScalars {
-            if escaped {
-                escaped = false
-            } else if scalar == "\\" {
-                escaped = true
-            } else if scalar == "|" {
-                count += 1
-            }
-        }
-        return count
-    }
 }

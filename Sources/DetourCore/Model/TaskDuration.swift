@@ -50,11 +50,15 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         return duration
     }
 
-    /// `1h30m`, `45m`, `2d 3h`: the short form, which also reads back through ``parse(_:)``.
-    public var description: String {
-        let days = minutes / 1440
-        let hours = minutes % 1440 / 60
-        let mins = minutes % 60
+    /// `1h 30m`, `45m`, `2d 3h`: the short form, which also reads back through ``parse(_:)``.
+    public var description: String { TaskDuration.shortForm(minutes: minutes) }
+
+    /// Any number of minutes in the short form: `1h 34m`, `2d 3h`; `0m` for none.
+    public static func shortForm(minutes count: Int) -> String {
+        guard count > 0 else { return "0m" }
+        let days = count / 1440
+        let hours = count % 1440 / 60
+        let mins = count % 60
         var parts: [String] = []
         if days > 0 { parts.append("\(days)d") }
         if hours > 0 { parts.append("\(hours)h") }

@@ -33,15 +33,7 @@ public enum Formatting {
 
     /// `34m`, `1h 34m`, `2d 3h`; `0m` for nothing.
     public static func minutes(_ count: Int) -> String {
-        guard count > 0 else { return "0m" }
-        let days = count / 1440
-        let hours = count % 1440 / 60
-        let mins = count % 60
-        var parts: [String] = []
-        if days > 0 { parts.append("\(days)d") }
-        if hours > 0 { parts.append("\(hours)h") }
-        if mins > 0 { parts.append("\(mins)m") }
-        return parts.joined(separator: " ")
+        TaskDuration.shortForm(minutes: count)
     }
 
     /// `walk, 34m there and back`, or `walk, unknown` when the task has neither location nor path.
