@@ -43,6 +43,14 @@ enum Files {
         return bytes
     }
 
+    /// Whether two paths name the same existing file (same device and inode).
+    static func sameFile(_ first: String, _ second: String) -> Bool {
+        var a = stat()
+        var b = stat()
+        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    }
+
     /// Opens `path` (or standard input for `-`) for reading as a stream.
     static func open(_ path: String) throws(Failure) -> FileSource {
         let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)

@@ -47,6 +47,9 @@ struct Render: ParsableCommand {
         if let today, CalendarDay(iso: today) == nil {
             throw ValidationError("--today '\(today)' is not a calendar day (YYYY-MM-DD)")
         }
+        if let output, trip.input != "-", Files.sameFile(output, trip.input) {
+            throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
+        }
     }
 
     /// The format: the option, else the output file's extension, else HTML.

@@ -101,6 +101,15 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path) == [name])
     }
 
+    @Test func theTripIsNeverOverwrittenByItsOwnReport() throws {
+        let trip = try write(String(decoding: try Data(contentsOf: URL(fileURLWithPath: sample)), as: UTF8.self), to: "trip.json")
+        let before = try Data(contentsOf: URL(fileURLWithPath: trip))
+        let result = try cli.run([trip, "-o", trip], directory: scratch)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("is the trip itself"))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: trip)) == before)
+    }
+
     @Test func anExplicitFormatBeatsTheExtension() throws {
         let target = scratch.appendingPathComponent("report.txt").path
         let result = try cli.run([sample, "-o", target, "--format", "markdown"])
