@@ -156,7 +156,6 @@ private enum Capture {
     case waypointName
     case pro
     case con
-    case ignored
 }
 
 /// The streaming state machine: XML nodes in, a ``TripDraft`` out.
@@ -424,7 +423,6 @@ private struct GPXTripBuilder {
             case .waypointName: current?.name = text
             case .pro: currentTask?.pros.append((text, line))
             case .con: currentTask?.cons.append((text, line))
-            case .ignored: break
             }
             text = ""
         case .task:

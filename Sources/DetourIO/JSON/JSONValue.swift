@@ -1,15 +1,7 @@
-/// A parsed JSON document that remembers where every value was.
-///
-/// Foundation's JSON parsers are not used for trip files because on this platform they give no
-/// position for syntax errors, accept trailing commas, take UTF-16 silently, keep the last of two
-/// duplicate keys, and turn every number into a `Double` before we could keep it exactly. This
-/// parser is strict RFC 8259 and small; ``JSONParser`` has the grammar.
-public struct JSONDocument: Sendable {
-    /// The top-level value.
-    public let root: JSONNode
-    /// Maps byte offsets to lines and columns.
-    public let lines: LineTable
-}
+// Foundation's JSON parsers are not used for trip files because on this platform they give no
+// position for syntax errors, accept trailing commas, take UTF-16 silently, keep the last of two
+// duplicate keys, and turn every number into a `Double` before an amount could be kept exactly.
+// ``JSONParser`` is strict RFC 8259 and small; these are the values it makes.
 
 /// One JSON value and the byte offset where it starts.
 public struct JSONNode: Sendable {
