@@ -100,29 +100,11 @@ private struct Checker {
         {
             error(where_, "departure \(departure) is not after arrival \(arrival)")
         }
-        let detours = draft.detours.compactMap { detour($0) }
-        if let location { pathWarnings(draft.detours, from: location) }
+        let detours = draft.detours.compactMap { detour($0, origin: location) }
         guard diagnostics.errors.count == before, let name, let location, let arrival, let departure
         else { return nil }
         return Destination(
             name: name, location: location, arrival: arrival, departure: departure, detours: detours)
-    }
-
-    /// Warns about paths (of tasks still in draft form) that start or end far from where they should.
-    mutating func pathWarnings(_ detours: [DetourDraft], from destination: Coordinate) {
-        for detour in detours {
-            for case .draft(let task) in detour.sides {
-                guard case .present(.points(let points), let location) = task.path else { continue }
-                let parsed = points.compactMap { Coordinate.parseDraft($0) }
-                // A path with bad or too few points has its error already; no warning on top.
-                guard parsed.count == points.count, parsed.count >= 2 else { continue }
-                let path = RoutePath(points: parsed)
-                let end = task.coordinate.value.flatMap { Coordinate.parseDraft($0) }
-                for message in Travel.pathWarnings(path, from: destination, to: end) {
-                    warning(location, message)
-                }
-            }
-        }
     }
 
     /// A travel mode's name: walk, cycle, transit or drive.
@@ -192,7 +174,8 @@ private struct Checker {
         }
     }
 
-    mutating func detour(_ draft: DetourDraft) -> Detour? {
+    /// Checks a detour; `origin` is its destination's location, when valid, for path warnings.
+    mutating func detour(_ draft: DetourDraft, origin: Coordinate?) -> Detour? {
         let before = diagnostics.errors.count
         switch draft.sides.count {
         case 0:
@@ -211,7 +194,7 @@ private struct Checker {
         for side in draft.sides {
             switch side {
             case .draft(let taskDraft):
-                if let task = task(taskDraft) { tasks.append(task) } else { complete = false }
+                if let task = task(taskDraft, origin: origin) { tasks.append(task) } else { complete = false }
             case .checked(let checked):
                 if let checked { tasks.append(checked) } else { complete = false }
             }
@@ -221,7 +204,8 @@ private struct Checker {
         return Detour(tasks: tasks)
     }
 
-    mutating func task(_ draft: TaskDraft) -> DetourTask? {
+    /// Checks a task; with its destination's location, a path of its own is checked against it.
+    mutating func task(_ draft: TaskDraft, origin: Coordinate? = nil) -> DetourTask? {
         let before = diagnostics.errors.count
         let name = line(draft.name, what: "the name", required: "a task needs a name")
         var duration: TaskDuration?
@@ -241,6 +225,12 @@ private struct Checker {
         let cons = draft.cons.compactMap { reason($0, what: "a con") }
         let travel = mode(draft.travel)
         let route = path(draft.path)
+        // A path a streaming reader checked already was warned about there, with its own location.
+        if let origin, let route, case .present(.points, let where_) = draft.path {
+            for message in Travel.pathWarnings(route, from: origin, to: location) {
+                warning(where_, message)
+            }
+        }
         guard diagnostics.errors.count == before, let name, let duration, let cost else {
             return nil
         }
