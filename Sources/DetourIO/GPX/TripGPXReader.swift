@@ -389,19 +389,23 @@ private struct GPXTripBuilder {
             pendingPath = path
             return
         }
-        let lat = stream.attribute("lat") ?? ""
-        let lon = stream.attribute("lon") ?? ""
-        do {
-            let latitude = try Coordinate.parse(lat, axis: .latitude)
-            let longitude = try Coordinate.parse(lon, axis: .longitude)
-            if let point = Coordinate(latitude: latitude, longitude: longitude) { path.points.append(point) }
-        } catch {
-            let (text, axis) = (try? Coordinate.parse(lat, axis: .latitude)) == nil ? (lat, Coordinate.Axis.latitude) : (lon, .longitude)
-            diagnostics.append(
-                .error(
-                    SourceLocation(path: "\(path.label): point \(path.count) \(axis == .latitude ? "lat" : "lon")", line: stream.line),
-                    Coordinate.message(for: error, text: text, axis: axis)))
-            path.failed = true
+        var values: [Double] = []
+        let axes: [(name: StaticString, axis: Coordinate.Axis)] = [("lat", .latitude), ("lon", .longitude)]
+        for (name, axis) in axes {
+            let text = stream.attribute(name) ?? ""
+            do {
+                values.append(try Coordinate.parse(text, axis: axis))
+            } catch {
+                diagnostics.append(
+                    .error(
+                        SourceLocation(path: "\(path.label): point \(path.count) \(name.description)", line: stream.line),
+                        Coordinate.message(for: error, text: text, axis: axis)))
+                path.failed = true
+                break
+            }
+        }
+        if values.count == 2, let point = Coordinate(latitude: values[0], longitude: values[1]) {
+            path.points.append(point)
         }
         pendingPath = path
     }
