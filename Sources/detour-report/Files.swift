@@ -17,24 +17,19 @@ enum Files {
     /// The whole content of `path`, or of standard input for `-`; `nil` when it is longer than
     /// `limit` bytes (reading stops there, so a huge file is never held whole).
     static func read(_ path: String, limit: Int = .max) throws(Failure) -> [UInt8]? {
-        let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
-        defer { if path != "-" { close(descriptor) } }
-        var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
-            throw Failure(reason: "it is a directory")
-        }
+        let source = try open(path)
         var bytes: [UInt8] = []
-        if (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 {
-            if Int(info.st_size) > limit { return nil }
-            bytes.reserveCapacity(Int(info.st_size))
+        if let size = source.regularFileSize {
+            if size > limit { return nil }
+            bytes.reserveCapacity(size)
         }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw Failure(reason: systemReason())
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try source.read(into: $0) }
+            } catch {
+                throw error as? Failure ?? Failure(reason: "\(error)")
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[0..<count])
@@ -56,11 +51,13 @@ enum Files {
         let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
         var info = stat()
-        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+        let known = fstat(descriptor, &info) == 0
+        if known, (info.st_mode & S_IFMT) == S_IFDIR {
             if path != "-" { close(descriptor) }
             throw Failure(reason: "it is a directory")
         }
-        return FileSource(descriptor: descriptor, owned: path != "-")
+        let size = known && (info.st_mode & S_IFMT) == S_IFREG ? Int(info.st_size) : nil
+        return FileSource(descriptor: descriptor, owned: path != "-", regularFileSize: size)
     }
 
     /// Replaces `path` with `text` all at once, or leaves it as it was.
@@ -122,10 +119,13 @@ enum Files {
 final class FileSource: ByteSource {
     private let descriptor: Int32
     private let owned: Bool
+    /// The size of a regular file, known before reading; `nil` for pipes and terminals.
+    let regularFileSize: Int?
 
-    init(descriptor: Int32, owned: Bool) {
+    init(descriptor: Int32, owned: Bool, regularFileSize: Int?) {
         self.descriptor = descriptor
         self.owned = owned
+        self.regularFileSize = regularFileSize
     }
 
     deinit {
