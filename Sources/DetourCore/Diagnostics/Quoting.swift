@@ -30,6 +30,17 @@ public enum Quoting {
         return out
     }
 
+    /// A code point as Unicode writes it: `U+0009`, `U+1F600`.
+    public static func codePoint(_ value: UInt32) -> String {
+        "U+" + hex4(value)
+    }
+
+    /// A number in capital hexadecimal, padded to at least four digits: `0009`, `D800`.
+    public static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+
     /// Whether a scalar is a control character or a bidirectional formatting character.
     public static func isUnprintable(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {

@@ -68,9 +68,7 @@ public enum TextRules {
         case .blank:
             return "\(what) must not be blank"
         case .controlCharacter(let value):
-            let hex = String(value, radix: 16, uppercase: true)
-            let padded = String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-            return "\(what) contains the control character U+\(padded), which is not allowed"
+            return "\(what) contains the control character \(Quoting.codePoint(value)), which is not allowed"
         }
     }
 

@@ -1,3 +1,5 @@
+import DetourCore
+
 /// A strict RFC 8259 parser over UTF-8 bytes.
 ///
 /// It refuses what the RFC refuses (trailing commas, `NaN`, comments, single quotes, leading
@@ -301,8 +303,7 @@ private struct Cursor {
     }
 
     func controlCharacterError(_ byte: UInt8) -> JSONParser.SyntaxError {
-        let hex = String(byte, radix: 16, uppercase: true)
-        let name = byte == 0x0A ? "a line break" : "the control character U+" + String(repeating: "0", count: 4 - hex.count) + hex
+        let name = byte == 0x0A ? "a line break" : "the control character " + Quoting.codePoint(UInt32(byte))
         return error("\(name) inside a string must be escaped (or the string is not closed)")
     }
 
@@ -310,17 +311,17 @@ private struct Cursor {
     mutating func unicodeEscape(escapeStart: Int) throws(JSONParser.SyntaxError) -> Unicode.Scalar {
         let high = try hex4(escapeStart: escapeStart)
         if (0xDC00...0xDFFF).contains(high) {
-            throw error("lone low surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+            throw error("lone low surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
         }
         if (0xD800...0xDBFF).contains(high) {
             guard index + 1 < bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
-                throw error("lone high surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+                throw error("lone high surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
             }
             let lowStart = index
             index += 2
             let low = try hex4(escapeStart: lowStart)
             guard (0xDC00...0xDFFF).contains(low) else {
-                throw error("lone high surrogate \\u\(hexText(high)) in a string", at: escapeStart)
+                throw error("lone high surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
             }
             let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
             guard let scalar = Unicode.Scalar(value) else {
@@ -330,11 +331,6 @@ private struct Cursor {
         }
         guard let scalar = Unicode.Scalar(high) else { throw error("invalid \\u escape", at: escapeStart) }
         return scalar
-    }
-
-    func hexText(_ value: UInt32) -> String {
-        let text = String(value, radix: 16, uppercase: true)
-        return String(repeating: "0", count: max(0, 4 - text.count)) + text
     }
 
     mutating func hex4(escapeStart: Int) throws(JSONParser.SyntaxError) -> UInt32 {
