@@ -38,6 +38,12 @@ public enum Comparison {
             guard let a = totals.0, let b = totals.1 else { return 0 }
             return abs(a - b)
         }
+        // Cost and distance break a tie on the least total time.
+        func breakTieByTotalTime() -> Recommendation {
+            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
+            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
+            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+        }
         switch preference {
         case .time:
             guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
@@ -52,17 +58,13 @@ public enum Comparison {
             if let side = lower(costs.0, costs.1) {
                 return Recommendation(side: side, preference: preference, reason: .cheaper(cheaperBy(side)))
             }
-            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
-            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
-            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+            return breakTieByTotalTime()
         case .distance:
             guard let a = left.travelMeters, let b = right.travelMeters else { return none(.unknownFigure) }
             if let side = lower(a, b) {
                 return Recommendation(side: side, preference: preference, reason: .nearer(metres: abs(a - b)))
             }
-            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
-            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
-            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+            return breakTieByTotalTime()
         }
     }
 
