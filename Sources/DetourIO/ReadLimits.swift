@@ -1,22 +1,21 @@
-/// How much a reader accepts before it refuses a file: every limit has a number and a reason.
+import DetourCore
+
+/// How much a reader takes in before it refuses a file: the input's size and nesting.
 ///
-/// Files come from anywhere; a limit turns a hostile or broken file into a clear error instead
-/// of a machine running out of memory or stack.
+/// These protect the reader itself (memory, stack); limits on what a trip holds (texts,
+/// destinations, tasks, path points) are ``TripLimits``, applied by the validator to every
+/// format alike and carried here so a streaming reader can bound what it keeps.
 public struct ReadLimits: Sendable, Hashable {
     /// The largest trip JSON, in bytes (JSON is read whole; 64 MiB by default).
     public var maxJSONBytes: Int
     /// The largest GPX file, in bytes (GPX streams, so 4 GiB by default).
     public var maxGPXBytes: Int
-    /// The longest single text (a name, a pro, a con), in bytes.
-    public var maxTextBytes: Int
     /// The deepest nesting of JSON arrays and objects.
     public var maxDepth: Int
-    /// The most destinations a trip may have.
-    public var maxDestinations: Int
-    /// The most tasks a trip may have.
-    public var maxTasks: Int
-    /// The most points in one path.
-    public var maxPathPoints: Int
+    /// The most attributes one XML element may have (libxml2 takes quadratic time over them).
+    public var maxAttributes: Int
+    /// What a trip may hold.
+    public var trip: TripLimits
 
     /// The defaults.
     public static let standard = ReadLimits()
@@ -26,17 +25,14 @@ public struct ReadLimits: Sendable, Hashable {
 
     /// Creates limits; each default is generous for any real trip.
     public init(
-        maxJSONBytes: Int = 64 << 20, maxGPXBytes: Int = 4 << 30, maxTextBytes: Int = 10_000,
-        maxDepth: Int = 64, maxDestinations: Int = 100_000, maxTasks: Int = 1_000_000,
-        maxPathPoints: Int = 5_000_000
+        maxJSONBytes: Int = 64 << 20, maxGPXBytes: Int = 4 << 30, maxDepth: Int = 64,
+        maxAttributes: Int = 256, trip: TripLimits = .standard
     ) {
         self.maxJSONBytes = maxJSONBytes
         self.maxGPXBytes = maxGPXBytes
-        self.maxTextBytes = maxTextBytes
         self.maxDepth = maxDepth
-        self.maxDestinations = maxDestinations
-        self.maxTasks = maxTasks
-        self.maxPathPoints = maxPathPoints
+        self.maxAttributes = maxAttributes
+        self.trip = trip
     }
 
     /// Limits with both input sizes set to `mebibytes`.
@@ -47,8 +43,10 @@ public struct ReadLimits: Sendable, Hashable {
         return limits
     }
 
-    /// The message for an input over the size limit.
-    public static func tooLarge(_ what: String, limit: Int) -> String {
-        "the file is larger than the \(limit >> 20) MiB limit for \(what); raise it with \(inputFlag) N"
+    /// The diagnostic for an input over the size limit.
+    public static func tooLarge(_ what: String, limit: Int) -> Diagnostic {
+        Diagnostic(
+            .fileTooLarge,
+            "the file is larger than the \(limit >> 20) MiB limit for \(what); raise it with \(inputFlag) N")
     }
 }

@@ -17,7 +17,7 @@ public struct ReadResult: Sendable {
     }
 
     /// A file that could not be read as a trip.
-    static func failed(_ diagnostic: Diagnostic) -> ReadResult {
+    public static func failed(_ diagnostic: Diagnostic) -> ReadResult {
         ReadResult(draft: nil, diagnostics: [diagnostic])
     }
 }
@@ -56,28 +56,28 @@ public enum TripLoader {
     /// only when none of them is an error.
     public static func load(_ bytes: [UInt8], format: TripFormat, limits: ReadLimits = .standard) -> TripValidator.Outcome {
         switch format {
-        case .json: return validate(TripJSONReader.read(bytes, limits: limits))
-        case .gpx: return validate(TripGPXReader.read(BufferSource(bytes), limits: limits))
+        case .json: return validate(TripJSONReader.read(bytes, limits: limits), limits: limits.trip)
+        case .gpx: return validate(TripGPXReader.read(BufferSource(bytes), limits: limits), limits: limits.trip)
         }
     }
 
     /// Reads a GPX trip from a stream (memory stays flat) and validates it.
     public static func loadGPX(_ source: some ByteSource, name: String, limits: ReadLimits = .standard) -> TripValidator.Outcome {
-        validate(TripGPXReader.read(source, name: name, limits: limits))
+        validate(TripGPXReader.read(source, name: name, limits: limits), limits: limits.trip)
     }
 
     /// Validates what a reader found, merging its diagnostics with the validator's in file order.
-    static func validate(_ read: ReadResult) -> TripValidator.Outcome {
+    static func validate(_ read: ReadResult, limits: TripLimits) -> TripValidator.Outcome {
         guard let draft = read.draft else {
             return TripValidator.Outcome(trip: nil, diagnostics: read.diagnostics)
         }
-        var outcome = TripValidator.validate(draft)
+        var outcome = TripValidator.validate(draft, limits: limits)
         var diagnostics = read.diagnostics + outcome.diagnostics
         if let lines = read.lines {
-            let positions = lines.positions(of: diagnostics.compactMap { $0.location?.offset })
+            let positions = lines.positions(of: diagnostics.compactMap { $0.position?.offset })
             diagnostics = diagnostics.map { diagnostic in
                 var resolved = diagnostic
-                resolved.location = diagnostic.location?.resolvingPosition { positions[$0] ?? (1, 1) }
+                resolved.position = diagnostic.position?.resolvingPosition { positions[$0] ?? (1, 1) }
                 return resolved
             }
         }
@@ -90,8 +90,8 @@ public enum TripLoader {
     /// at the front, and equal positions keep the order they were found in.
     static func sortedByPosition(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
         diagnostics.enumerated().sorted { a, b in
-            let left = (a.element.location?.line ?? 0, a.element.location?.column ?? 0, a.offset)
-            let right = (b.element.location?.line ?? 0, b.element.location?.column ?? 0, b.offset)
+            let left = (a.element.position?.line ?? 0, a.element.position?.column ?? 0, a.offset)
+            let right = (b.element.position?.line ?? 0, b.element.position?.column ?? 0, b.offset)
             return left < right
         }.map(\.element)
     }

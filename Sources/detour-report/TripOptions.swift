@@ -20,6 +20,15 @@ struct TripOptions: ParsableArguments {
             valueName: "mib"))
     var maxInputMib: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "How problems are written to standard error: text (default), or json (one JSON object per line).",
+            valueName: "format"))
+    var diagnostics: DiagnosticPrinter.Format = .text
+
+    /// Where problems go, in the format asked for.
+    var printer: DiagnosticPrinter { DiagnosticPrinter(file: input, format: diagnostics) }
+
     /// The reading limits, with the input size from `--max-input-mib` when given.
     var limits: ReadLimits {
         maxInputMib.map { ReadLimits.standard.withInputLimit(mebibytes: $0) } ?? .standard
@@ -40,7 +49,6 @@ struct TripOptions: ParsableArguments {
     ///
     /// Throws the exit code to end with when the trip cannot be read or is invalid.
     func loadTrip() throws(ExitCode) -> (trip: Trip, warnings: [Diagnostic]) {
-        let printer = DiagnosticPrinter(file: input)
         let outcome: TripValidator.Outcome?
         do throws(Files.Failure) {
             if declaredFormat == .gpx {
@@ -53,11 +61,11 @@ struct TripOptions: ParsableArguments {
                 outcome = nil
             }
         } catch {
-            printer.fail("cannot read the trip: \(error.reason)")
+            printer.report(.readFailed, "cannot read the trip: \(error.reason)")
             throw ExitCodes.noInput
         }
         guard let outcome else {
-            printer.fail(ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes))
+            printer.print([ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes)])
             throw ExitCodes.invalidTrip
         }
         printer.print(outcome.diagnostics)

@@ -47,9 +47,9 @@ import Testing
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
-        #expect(lines[0] == "\(path):3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it")
-        #expect(lines[1] == "\(path):5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90]")
-        #expect(lines[2] == "\(path):6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05")
+        #expect(lines[0] == "\(path):3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it [bad-email]")
+        #expect(lines[1] == "\(path):5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]")
+        #expect(lines[2] == "\(path):6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05 [departure-not-after-arrival]")
     }
 
     @Test func aMissingInputExits66() throws {

@@ -33,52 +33,49 @@ enum Build {
     }
 }
 
-/// Drafts as a reader would make them, with JSON-style paths.
+/// Drafts as a reader would make them; positions are left unknown, since the validator names
+/// every field by its place in the trip.
 enum Draft {
-    static func at(_ path: String) -> SourceLocation { SourceLocation(path: path) }
+    static let here = SourcePosition.unknown
 
-    static func text(_ value: String, _ path: String) -> Field<String> { .present(value, at(path)) }
+    static func text(_ value: String) -> Field<String> { .present(value, here) }
 
-    static func coordinate(_ lat: String, _ lon: String, _ path: String) -> Field<CoordinateDraft> {
-        .present(
-            CoordinateDraft(latitude: text(lat, "\(path).lat"), longitude: text(lon, "\(path).lon")), at(path))
+    static func coordinate(_ lat: String, _ lon: String) -> Field<CoordinateDraft> {
+        .present(CoordinateDraft(latitude: text(lat), longitude: text(lon)), here)
     }
 
     static func task(
-        _ path: String, name: String = "Walk", duration: String = "1h", amount: String = "0",
+        name: String = "Walk", duration: String = "1h", amount: String = "0",
         currency: String = "EUR", location: Field<CoordinateDraft>? = nil,
         pros: [String] = [], cons: [String] = []
     ) -> TaskDraft {
         TaskDraft(
-            location: at(path),
-            name: text(name, "\(path).name"),
-            duration: text(duration, "\(path).duration"),
-            cost: .present(
-                MoneyDraft(amount: text(amount, "\(path).cost.amount"), currency: text(currency, "\(path).cost.currency")),
-                at("\(path).cost")),
-            coordinate: location ?? coordinate("1", "1", "\(path).location"),
-            pros: pros.enumerated().map { text($1, "\(path).pros[\($0)]") },
-            cons: cons.enumerated().map { text($1, "\(path).cons[\($0)]") })
+            position: here,
+            name: text(name),
+            duration: text(duration),
+            cost: .present(MoneyDraft(amount: text(amount), currency: text(currency)), here),
+            coordinate: location ?? coordinate("1", "1"),
+            pros: pros.map(text),
+            cons: cons.map(text))
     }
 
     static func destination(
-        _ index: Int, name: String = "Lisbon", arrival: String = "2026-12-01",
+        name: String = "Lisbon", arrival: String = "2026-12-01",
         departure: String = "2026-12-05", lat: String = "38.7", lon: String = "-9.1", tasks: [[TaskDraft]] = []
     ) -> DestinationDraft {
-        let path = "destinations[\(index)]"
-        return DestinationDraft(
-            location: at(path),
-            name: text(name, "\(path).name"),
-            coordinate: coordinate(lat, lon, "\(path).location"),
-            arrival: text(arrival, "\(path).arrival"),
-            departure: text(departure, "\(path).departure"),
-            detours: tasks.enumerated().map { DetourDraft(location: at("\(path).detours[\($0)]"), tasks: $1) })
+        DestinationDraft(
+            position: here,
+            name: text(name),
+            coordinate: coordinate(lat, lon),
+            arrival: text(arrival),
+            departure: text(departure),
+            detours: tasks.map { DetourDraft(position: here, tasks: $0) })
     }
 
     static func trip(title: String = "Trip", traveler: String? = nil, _ destinations: [DestinationDraft]) -> TripDraft {
         TripDraft(
-            location: at(""), title: text(title, "title"),
-            traveler: traveler.map { text($0, "traveler") } ?? .missing(at("traveler")),
+            position: here, title: text(title),
+            traveler: traveler.map { text($0) } ?? .missing(here),
             destinations: destinations)
     }
 }

@@ -4,14 +4,18 @@ import Testing
 @Suite struct TripValidatorTests {
     func messages(_ draft: TripDraft, _ severity: Severity = .error) -> [String] {
         TripValidator.validate(draft).diagnostics.filter { $0.severity == severity }.map {
-            "\($0.location?.path ?? ""): \($0.message)"
+            "\($0.path ?? ""): \($0.message)"
         }
+    }
+
+    func codes(_ draft: TripDraft, limits: TripLimits = .standard) -> [String] {
+        TripValidator.validate(draft, limits: limits).diagnostics.map { "\($0.path ?? ""): \($0.code.rawValue)" }
     }
 
     @Test func aValidDraftBecomesATrip() throws {
         let draft = Draft.trip(
             traveler: "ana@example.org",
-            [Draft.destination(0, tasks: [[Draft.task("t0", name: "Tram"), Draft.task("t1", name: "Walk")]])])
+            [Draft.destination(tasks: [[Draft.task(name: "Tram"), Draft.task(name: "Walk")]])])
         let outcome = TripValidator.validate(draft)
         #expect(outcome.diagnostics.isEmpty)
         let trip = try #require(outcome.trip)
@@ -24,8 +28,8 @@ import Testing
         let draft = Draft.trip(
             traveler: "a@bc",
             [
-                Draft.destination(0, arrival: "2026-12-01", departure: "2026-11-28"),
-                Draft.destination(1, name: "  ", lat: "91", tasks: [[Draft.task("t", duration: "PT")]]),
+                Draft.destination(arrival: "2026-12-01", departure: "2026-11-28"),
+                Draft.destination(name: "  ", lat: "91", tasks: [[Draft.task(duration: "PT")]]),
             ])
         let outcome = TripValidator.validate(draft)
         #expect(outcome.trip == nil)
@@ -35,73 +39,89 @@ import Testing
                 "destinations[0].departure: departure 2026-11-28 is not after arrival 2026-12-01",
                 "destinations[1].name: the name must not be blank",
                 "destinations[1].location.lat: latitude 91 is outside [-90, 90]",
-                "t.duration: duration \"PT\" is not a duration (write PT1H30M, 1h30m, 90m or 2h)",
+                "destinations[1].detours[0].tasks[0].duration: duration \"PT\" is not a duration (write PT1H30M, 1h30m, 90m or 2h)",
             ])
     }
 
     @Test func departureMustBeStrictlyAfterArrival() {
-        let sameDay = Draft.trip([Draft.destination(0, arrival: "2026-12-01", departure: "2026-12-01")])
+        let sameDay = Draft.trip([Draft.destination(arrival: "2026-12-01", departure: "2026-12-01")])
         #expect(messages(sameDay) == ["destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-01"])
     }
 
     @Test func anImpossibleDateIsNamedNotRolledOver() {
-        let draft = Draft.trip([Draft.destination(0, arrival: "2026-02-30", departure: "2026-03-02")])
+        let draft = Draft.trip([Draft.destination(arrival: "2026-02-30", departure: "2026-03-02")])
         #expect(messages(draft) == ["destinations[0].arrival: arrival \"2026-02-30\" is not a calendar day (YYYY-MM-DD)"])
     }
 
     @Test func draftsAreWarningsAndMoreThanTwoTasksIsAnError() {
-        let drafts = Draft.trip([Draft.destination(0, tasks: [[], [Draft.task("only")]])])
+        let drafts = Draft.trip([Draft.destination(tasks: [[], [Draft.task()]])])
         #expect(TripValidator.validate(drafts).trip != nil)
         #expect(
             messages(drafts, .warning) == [
                 "destinations[0].detours[0]: draft detour: no tasks yet, both sides are undecided",
                 "destinations[0].detours[1]: draft detour: one task, the other side is undecided",
             ])
-        let three = Draft.trip([Draft.destination(0, tasks: [[Draft.task("a"), Draft.task("b"), Draft.task("c")]])])
-        #expect(messages(three) == ["destinations[0].detours[0]: a detour is a choice between two tasks, this one has 3"])
+        let three = Draft.trip([Draft.destination(tasks: [[Draft.task(), Draft.task(), Draft.task()]])])
+        #expect(messages(three) == ["destinations[0].detours[0].tasks: a detour is a choice between two tasks, this one has 3"])
     }
 
     @Test func aTaskWithoutLocationIsAWarning() {
-        var task = Draft.task("t")
-        task.coordinate = .missing(Draft.at("t.location"))
-        let outcome = TripValidator.validate(Draft.trip([Draft.destination(0, tasks: [[task, Draft.task("u")]])]))
+        var task = Draft.task()
+        task.coordinate = .missing(Draft.here)
+        let outcome = TripValidator.validate(Draft.trip([Draft.destination(tasks: [[task, Draft.task()]])]))
         #expect(outcome.trip != nil)
         #expect(outcome.diagnostics.map(\.message) == ["no location, so its distance is unknown"])
+        #expect(codes(Draft.trip([Draft.destination(tasks: [[task, Draft.task()]])])) == [
+            "destinations[0].detours[0].tasks[0].location: task-without-location"
+        ])
     }
 
     @Test func missingRequiredFieldsAreNamed() {
+        let here = Draft.here
         let draft = TripDraft(
-            location: Draft.at(""), title: .missing(Draft.at("title")), traveler: .missing(Draft.at("traveler")),
+            position: here, title: .missing(here), traveler: .missing(here),
             destinations: [
                 DestinationDraft(
-                    location: Draft.at("d"), name: .missing(Draft.at("d.name")), coordinate: .missing(Draft.at("d.location")),
-                    arrival: .missing(Draft.at("d.arrival")), departure: .invalid, detours: [])
+                    position: here, name: .missing(here), coordinate: .missing(here),
+                    arrival: .missing(here), departure: .invalid, detours: [])
             ])
         #expect(
             messages(draft) == [
-                "title: a trip needs a title", "d.name: a destination needs a name",
-                "d.location: a destination needs a location", "d.arrival: a destination needs an arrival day",
+                "title: a trip needs a title", "destinations[0].name: a destination needs a name",
+                "destinations[0].location: a destination needs a location",
+                "destinations[0].arrival: a destination needs an arrival day",
             ])
+        #expect(Set(TripValidator.validate(draft).diagnostics.map(\.code)) == [.missingField])
     }
 
     @Test func taskRulesCoverCostDurationAndReasons() {
         let task = Draft.task(
-            "t", duration: "-PT2H", amount: "-25", currency: "eur", pros: ["fine", " \n "], cons: ["ok"])
+            duration: "-PT2H", amount: "-25", currency: "eur", pros: ["fine", " \n "], cons: ["ok"])
+        let draft = Draft.trip([Draft.destination(tasks: [[], [task]])])
         #expect(
-            messages(Draft.trip([Draft.destination(0, tasks: [[task]])])) == [
-                "t.duration: duration \"-PT2H\" is not positive",
-                "t.cost.amount: amount -25 is negative; a cost is zero or more",
-                "t.cost.currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR)",
-                "t.pros[1]: a pro must not be blank",
+            messages(draft) == [
+                "destinations[0].detours[1].tasks[0].duration: duration \"-PT2H\" is not positive",
+                "destinations[0].detours[1].tasks[0].cost.amount: amount -25 is negative; a cost is zero or more",
+                "destinations[0].detours[1].tasks[0].cost.currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR)",
+                "destinations[0].detours[1].tasks[0].pros[1]: a pro must not be blank",
+            ])
+        #expect(
+            codes(draft) == [
+                "destinations[0].detours[0]: draft-detour",
+                "destinations[0].detours[1]: draft-detour",
+                "destinations[0].detours[1].tasks[0].duration: bad-duration",
+                "destinations[0].detours[1].tasks[0].cost.amount: bad-amount",
+                "destinations[0].detours[1].tasks[0].cost.currency: bad-currency",
+                "destinations[0].detours[1].tasks[0].pros[1]: blank-text",
             ])
     }
 
     @Test func controlCharactersAreRefusedAndWhiteSpaceIsFolded() throws {
-        let bad = Draft.trip([Draft.destination(0, name: "Zu\u{0}rich")])
+        let bad = Draft.trip([Draft.destination(name: "Zu\u{0}rich")])
         #expect(messages(bad) == ["destinations[0].name: the name contains the control character U+0000, which is not allowed"])
         let folded = Draft.trip(
             title: " Lisbon\tin\r\nDecember ",
-            [Draft.destination(0, tasks: [[Draft.task("t", pros: ["line one\r\nline two"]), Draft.task("u")]])])
+            [Draft.destination(tasks: [[Draft.task(pros: ["line one\r\nline two"]), Draft.task()]])])
         let trip = try #require(TripValidator.validate(folded).trip)
         #expect(trip.title == "Lisbon in December")
         #expect(trip.destinations[0].detours[0].tasks[0].pros == ["line one\nline two"])

@@ -54,7 +54,7 @@ import Testing
         let text = Self.lisbon.replacingOccurrences(of: "duration=\"PT1H30M\"", with: "duration=\"PT\"")
         #expect(
             lines(load(text)) == [
-                "trip.gpx:7: error: wpt 2 \"Ride Tram 28\": dr:task duration: duration \"PT\" is not a duration (write PT1H30M, 1h30m, 90m or 2h)"
+                "trip.gpx:7: error: destinations[0].detours[0].tasks[0].duration: wpt 2 \"Ride Tram 28\": duration \"PT\" is not a duration (write PT1H30M, 1h30m, 90m or 2h) [bad-duration]"
             ])
     }
 
@@ -128,7 +128,7 @@ import Testing
         let text = Self.lisbon.replacingOccurrences(of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt><trk>")
         let outcome = load(text)
         #expect(outcome.trip != nil)
-        #expect(lines(outcome) == ["trip.gpx:9: warning: wpt 3 \"Cafe\": neither dr:stay nor dr:task, ignored"])
+        #expect(lines(outcome) == ["trip.gpx:9: warning: 1 waypoint has neither dr:stay nor dr:task and was read past; it is on line 9 [gpx-plain-waypoints]"])
     }
 
     @Test func anEmptyFileSaysSo() {
@@ -149,7 +149,7 @@ import Testing
 
     @Test func aTaskForAnUnknownStayIsAnError() {
         let text = Self.lisbon.replacingOccurrences(of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"", with: "destination=\"porto\" detour=\"tram-or-walk\" duration=\"2h\"")
-        #expect(lines(load(text)).contains("trip.gpx:11: error: wpt 3 \"Walk the Alfama\": dr:task destination: \"porto\" is not the id of any dr:stay"))
+        #expect(lines(load(text)).contains("trip.gpx:11: error: wpt 3 \"Walk the Alfama\": destination \"porto\" is not the id of any dr:stay [gpx-unknown-stay]"))
     }
 }
 
@@ -188,6 +188,8 @@ import Testing
 
     @Test func pathPointsFollowTheLocationRules() {
         let outcome = load(Self.trip.replacingOccurrences(of: "<trkpt lat=\"38.7166\"", with: "<trkpt lat=\"138.7166\""))
-        #expect(outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" } == ["route 2: point 2 lat: latitude 138.7166 is outside [-90, 90]"])
+        #expect(
+            outcome.diagnostics.map { "\($0.path ?? ""): \($0.fullMessage)" }
+                == ["destinations[0].detours[0].tasks[0].path[1].lat: trk 2: latitude 138.7166 is outside [-90, 90]"])
     }
 }

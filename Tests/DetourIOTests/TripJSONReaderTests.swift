@@ -39,9 +39,9 @@ import Testing
         #expect(outcome.trip == nil)
         #expect(
             lines(outcome) == [
-                "trip.json:3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it",
-                "trip.json:5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90]",
-                "trip.json:6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05",
+                "trip.json:3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it [bad-email]",
+                "trip.json:5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]",
+                "trip.json:6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05 [departure-not-after-arrival]",
             ])
     }
 
@@ -52,7 +52,7 @@ import Testing
               "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [{"tasks": [{"name": "A",
               "duration": 90, "cost": {"amount": "3", "currency": "EUR"}, "pros": ["ok", 3]}]}]}]}
             """)
-        let found = outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" }
+        let found = outcome.diagnostics.map { "\($0.path ?? ""): \($0.message)" }
         #expect(
             found == [
                 "destinations[0].name: must be a string, not null",
@@ -69,12 +69,12 @@ import Testing
     @Test func unknownKeysAreWarningsNamingThePath() throws {
         let outcome = load(Self.minimal.replacingOccurrences(of: "\"name\"", with: "\"nmae\": 1, \"name\""))
         #expect(outcome.trip != nil)
-        #expect(lines(outcome) == ["trip.json:1:34: warning: destinations[0].nmae: unknown key \"nmae\", ignored"])
+        #expect(lines(outcome) == ["trip.json:1:34: warning: destinations[0].nmae: unknown key \"nmae\", ignored [unknown-key]"])
     }
 
     @Test func syntaxErrorsCarryLineAndColumn() {
         let outcome = load("{\n  \"title\": \"T\",\n  \"destinations\": [1, 2,]\n}")
-        #expect(lines(outcome) == ["trip.json:3:25: error: trailing comma before \"]\" (JSON allows no comma after the last element)"])
+        #expect(lines(outcome) == ["trip.json:3:25: error: trailing comma before \"]\" (JSON allows no comma after the last element) [json-syntax]"])
     }
 
     @Test func anEmptyFileSaysSo() {
@@ -95,7 +95,7 @@ import Testing
         var bytes = Array(Self.minimal.utf8)
         bytes.insert(0xFC, at: 12)
         let outcome = TripLoader.load(bytes, format: .json)
-        #expect(lines(outcome) == ["trip.json:1:13: error: the file is not valid UTF-8 (byte offset 12); trip JSON must be UTF-8"])
+        #expect(lines(outcome) == ["trip.json:1:13: error: the file is not valid UTF-8 (byte offset 12); trip JSON must be UTF-8 [invalid-utf8]"])
     }
 
     @Test func nullMeansAbsentForOptionalFields() throws {
@@ -148,13 +148,13 @@ import Testing
     @Test func anUnknownModeIsAnErrorNamingTheField() {
         let outcome = load(Self.base.replacingOccurrences(of: "\"transit\"", with: "\"teleport\""))
         #expect(
-            outcome.diagnostics.map { "\($0.location?.path ?? ""): \($0.message)" }
+            outcome.diagnostics.map { "\($0.path ?? ""): \($0.message)" }
                 == ["destinations[0].detours[0].tasks[0].travel: travel mode \"teleport\" is not one of walk, cycle, transit, drive"])
     }
 
     @Test func pathPointsFollowTheLocationRules() {
         let outcome = load(Self.base.replacingOccurrences(of: "{\"lat\": 38.7166, \"lon\": -9.1357}", with: "{\"lat\": 98.7166, \"lon\": -9.1357}"))
-        #expect(outcome.diagnostics.map(\.location?.path) == ["destinations[0].detours[0].tasks[0].path[1].lat"])
+        #expect(outcome.diagnostics.map(\.path) == ["destinations[0].detours[0].tasks[0].path[1].lat"])
         let short = load(Self.base.replacingOccurrences(of: ", {\"lat\": 38.7166, \"lon\": -9.1357}, {\"lat\": 38.7139, \"lon\": -9.1334}]", with: "]"))
         #expect(short.diagnostics.map(\.message) == ["a path needs at least two points, this one has 1"])
     }
@@ -168,29 +168,31 @@ import Testing
 }
 
 @Suite struct ReadLimitTests {
-    @Test func everyLimitIsAClearError() {
-        let tight = ReadLimits(maxJSONBytes: 1000, maxGPXBytes: 5000, maxTextBytes: 20, maxDepth: 4, maxDestinations: 1)
+    @Test func everyLimitIsAClearErrorNamingItsField() {
+        let tight = ReadLimits(
+            maxJSONBytes: 1000, maxGPXBytes: 5000, maxDepth: 4, trip: TripLimits(maxTextBytes: 20, maxDestinations: 1))
         let two = """
             {"title": "T", "destinations": [
               {"name": "A", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01", "departure": "2026-12-02"},
               {"name": "B", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01", "departure": "2026-12-02"}]}
             """
-        func message(_ text: String, _ format: TripFormat = .json) -> String {
-            TripLoader.load(Array(text.utf8), format: format, limits: tight).diagnostics.first?.message ?? "no error"
+        func first(_ text: String, _ format: TripFormat = .json, limits: ReadLimits = tight) -> String {
+            guard let diagnostic = TripLoader.load(Array(text.utf8), format: format, limits: limits).diagnostics.first else {
+                return "no error"
+            }
+            return "\(diagnostic.path ?? "-"): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
         }
-        #expect(message(two) == "has 2 destinations, more than the limit of 1")
-        #expect(message(#"{"title": "a very long title indeed, longer than twenty", "destinations": []}"#)
-            == "a string is longer than 20 bytes, the limit for any text in a trip")
-        #expect(message("[[[[[[]]]]]]") == "nesting is too deep: more than 4 levels of arrays and objects")
-        #expect(message(String(repeating: " ", count: 1001) + "{}").contains("--max-input-mib"))
-        let gpx = GPXReaderTests.lisbon
-        let shortTexts = ReadLimits(maxTextBytes: 10)
+        #expect(first(two) == "destinations: the trip has 2 destinations, more than the limit of 1 [too-many-destinations]")
         #expect(
-            TripLoader.load(Array(gpx.utf8), format: .gpx, limits: shortTexts).diagnostics.first?.message
-                == "a text is longer than 10 bytes, the limit for any text in a trip")
-        let roomy = ReadLimits(maxGPXBytes: 5000)
+            first(#"{"title": "a very long title indeed, longer than twenty", "destinations": []}"#)
+                == "title: the text is longer than 20 bytes, the limit for any text in a trip [text-too-long]")
+        #expect(first("[[[[[[]]]]]]") == "-: nesting is too deep: more than 4 levels of arrays and objects [json-too-deep]")
+        #expect(first(String(repeating: " ", count: 1001) + "{}").contains("--max-input-mib"))
+        let gpx = GPXReaderTests.lisbon
+        #expect(
+            first(gpx, .gpx, limits: ReadLimits(trip: TripLimits(maxTextBytes: 10)))
+                == "title: the text is longer than 10 bytes, the limit for any text in a trip [text-too-long]")
         let padded = gpx.replacingOccurrences(of: "<trk>", with: String(repeating: "<!-- padding -->", count: 400) + "<trk>")
-        let outcome = TripLoader.load(Array(padded.utf8), format: .gpx, limits: roomy)
-        #expect(outcome.diagnostics.first?.message.contains("--max-input-mib") == true)
+        #expect(first(padded, .gpx, limits: ReadLimits(maxGPXBytes: 5000)).contains("--max-input-mib"))
     }
 }

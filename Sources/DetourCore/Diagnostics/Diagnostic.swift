@@ -1,36 +1,36 @@
-/// Where in a trip file something is: a field path and, where the reader knows it, a line and column.
+/// Where in a trip file a value was written: a byte offset or a line and column, and for GPX the
+/// element that holds it.
 ///
-/// The path names the field the way the user wrote it (`destinations[0].departure` for JSON);
-/// line and column are 1-based and count Unicode scalars, so they match what editors show.
-/// Readers may record only a byte offset and fill in line and column for the few locations that
-/// end up in a diagnostic (see ``resolvingPosition(_:)``): most locations are never shown.
-public struct SourceLocation: Sendable, Hashable {
-    /// The enclosing object's path, such as `destinations[0]`.
-    public var parent: String
-    /// The field within it, such as `departure`; empty when the path is the parent itself.
-    public var field: String
-    // A trip has a location for every value it holds, so positions are kept small: 32 bits
-    // each, -1 for "not known".
+/// Readers record positions for every value they find; most are never shown, so a reader may
+/// record only a byte offset and let ``resolvingPosition(_:)`` fill in line and column for the
+/// few that end up in a diagnostic. Lines and columns are 1-based and count Unicode scalars, so
+/// they match what editors show.
+public struct SourcePosition: Sendable, Hashable {
+    // A trip has a position for every value it holds, so they are kept small: 32 bits each,
+    // -1 for "not known".
     private var storedOffset: Int32 = -1
     private var storedLine: Int32 = -1
     private var storedColumn: Int32 = -1
+    /// How a GPX file's reader names the element, such as `wpt 2 "Ride Tram 28"`; shared by every
+    /// value of that element, so it costs one reference each.
+    public var element: String?
 
     /// The byte offset in the input, when known.
     public var offset: Int? {
         get { storedOffset < 0 ? nil : Int(storedOffset) }
-        set { storedOffset = SourceLocation.pack(newValue) }
+        set { storedOffset = SourcePosition.pack(newValue) }
     }
 
     /// The 1-based line, when known.
     public var line: Int? {
         get { storedLine < 0 ? nil : Int(storedLine) }
-        set { storedLine = SourceLocation.pack(newValue) }
+        set { storedLine = SourcePosition.pack(newValue) }
     }
 
     /// The 1-based column, when known.
     public var column: Int? {
         get { storedColumn < 0 ? nil : Int(storedColumn) }
-        set { storedColumn = SourceLocation.pack(newValue) }
+        set { storedColumn = SourcePosition.pack(newValue) }
     }
 
     private static func pack(_ value: Int?) -> Int32 {
@@ -38,39 +38,19 @@ public struct SourceLocation: Sendable, Hashable {
         return Int32(clamping: value)
     }
 
-    /// Creates a location from a full path and an optional position.
-    public init(path: String, line: Int? = nil, column: Int? = nil) {
-        self.parent = path
-        self.field = ""
-        self.line = line
-        self.column = column
-    }
+    /// A position nobody knows: the file as a whole.
+    public static let unknown = SourcePosition()
 
-    /// Creates the location of `field` within `parent`, found at a byte offset or on a line.
-    ///
-    /// Keeping the two parts apart lets every field of an object share its parent's string;
-    /// the path is only put together when a message needs it.
-    public init(parent: String, field: String, offset: Int? = nil, line: Int? = nil) {
-        self.parent = parent
-        self.field = field
+    /// Creates a position from what the reader knows.
+    public init(offset: Int? = nil, line: Int? = nil, column: Int? = nil, element: String? = nil) {
         self.offset = offset
         self.line = line
+        self.column = column
+        self.element = element
     }
 
-    /// The field, as a reader of the file would name it: `destinations[0].departure`.
-    ///
-    /// A field is joined to its parent with a `.`, unless it starts with `[` (an index) or `:`
-    /// (GPX's `wpt 2 "Tram": dr:task duration`), which attach as they are.
-    public var path: String {
-        if field.isEmpty { return parent }
-        if parent.isEmpty { return field }
-        if field.hasPrefix("[") { return parent + field }
-        if field.hasPrefix(":") { return parent + field }
-        return parent + "." + field
-    }
-
-    /// This location with line and column filled in from its offset by `position`.
-    public func resolvingPosition(_ position: (Int) -> (line: Int, column: Int)) -> SourceLocation {
+    /// This position with line and column filled in from its offset by `position`.
+    public func resolvingPosition(_ position: (Int) -> (line: Int, column: Int)) -> SourcePosition {
         guard line == nil, let offset else { return self }
         var resolved = self
         (resolved.line, resolved.column) = position(offset)
@@ -84,52 +64,63 @@ public enum Severity: String, Sendable, Hashable {
     case warning
 }
 
-/// One problem found in a trip, with where it is.
+/// One problem found in a trip, or in running detour-report, with where it is.
 ///
 /// Readers and the validator never stop at the first problem: they return every diagnostic they
-/// find, and the caller decides what to do with them.
+/// find, and the caller decides what to do with them. Each carries a stable ``code`` that
+/// `docs/diagnostics.md` explains; its severity follows from the code.
 public struct Diagnostic: Sendable, Hashable, Error {
-    /// Whether this stops the report.
-    public var severity: Severity
-    /// Where the problem is; `nil` for the file as a whole.
-    public var location: SourceLocation?
+    /// What kind of problem this is; stable across versions, so scripts and people can search it.
+    public var code: DiagnosticCode
+    /// The field in the trip, spelled as in trip JSON whatever the file's format
+    /// (`destinations[0].detours[1].tasks[0].duration`); `nil` for no single field.
+    public var path: String?
+    /// Where in the file; `nil` when the reader could not tell.
+    public var position: SourcePosition?
     /// What is wrong, in one sentence without a trailing period.
     public var message: String
 
+    /// Whether this stops the report.
+    public var severity: Severity { code.severity }
+
     /// Creates a diagnostic.
-    public init(_ severity: Severity, at location: SourceLocation?, _ message: String) {
-        self.severity = severity
-        self.location = location
+    public init(_ code: DiagnosticCode, path: String? = nil, at position: SourcePosition? = nil, _ message: String) {
+        self.code = code
+        self.path = path
+        self.position = position
         self.message = message
     }
 
-    /// An error at a location.
-    public static func error(_ location: SourceLocation?, _ message: String) -> Diagnostic {
-        Diagnostic(.error, at: location, message)
+    /// The message with the GPX element it concerns in front, when the position names one:
+    /// `wpt 2 "Ride Tram 28": duration "PT" is not a duration …`.
+    public var fullMessage: String {
+        guard let element = position?.element, !element.isEmpty else { return message }
+        return "\(element): \(message)"
     }
 
-    /// A warning at a location.
-    public static func warning(_ location: SourceLocation?, _ message: String) -> Diagnostic {
-        Diagnostic(.warning, at: location, message)
-    }
-
-    /// The diagnostic as one line: `trip.json:3:14: error: destinations[0].name: message`.
+    /// The diagnostic as one line:
+    /// `trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]`.
     ///
     /// - Parameter file: the name to show for the input (`-` is shown as `<stdin>`).
     public func formatted(file: String) -> String {
-        var head = file == "-" ? "<stdin>" : file
-        if let line = location?.line {
+        var head = Diagnostic.displayName(file)
+        if let line = position?.line {
             head += ":\(line)"
-            if let column = location?.column { head += ":\(column)" }
+            if let column = position?.column { head += ":\(column)" }
         }
         var text = "\(head): \(severity.rawValue): "
-        if let path = location?.path, !path.isEmpty { text += "\(path): " }
-        text += message
+        if let path, !path.isEmpty { text += "\(path): " }
+        text += "\(fullMessage) [\(code.rawValue)]"
         return Quoting.printable(text)
+    }
+
+    /// How messages name an input: `-` is standard input.
+    public static func displayName(_ file: String) -> String {
+        file == "-" ? "<stdin>" : file
     }
 }
 
-extension Array where Element == Diagnostic {
+extension Collection where Element == Diagnostic {
     /// Whether any diagnostic is an error.
     public var containsErrors: Bool { contains { $0.severity == .error } }
 

@@ -1,14 +1,16 @@
 /// A value a reader found (or did not find) in a trip file, before any rule is applied.
 ///
-/// Readers report type errors themselves (`a number was expected`) and mark the field
-/// ``invalid`` so the validator does not report it a second time as missing.
+/// Readers report shape errors themselves (`must be a string, not a number`) and mark the field
+/// ``invalid`` so the validator does not report it a second time as missing. A field knows where
+/// it was written, not what it is called: the validator names every field by its place in the
+/// trip, the same way for every format.
 public enum Field<Value: Sendable>: Sendable {
-    /// Absent from the file; the location says what it would have been called.
-    case missing(SourceLocation)
+    /// Absent from the file; the position is where it would have been (its enclosing element).
+    case missing(SourcePosition)
     /// Present but unusable; the reader has already reported why.
     case invalid
-    /// Present, with where it was found.
-    case present(Value, SourceLocation)
+    /// Present, with where it was written.
+    case present(Value, SourcePosition)
 
     /// The value, when present.
     public var value: Value? {
@@ -17,9 +19,9 @@ public enum Field<Value: Sendable>: Sendable {
     }
 
     /// Where the value is, or would have been.
-    public var location: SourceLocation? {
+    public var position: SourcePosition? {
         switch self {
-        case .missing(let location), .present(_, let location): return location
+        case .missing(let position), .present(_, let position): return position
         case .invalid: return nil
         }
     }
@@ -30,10 +32,10 @@ extension Field: Equatable where Value: Equatable {}
 /// A trip as a reader found it: raw text for every value, with where each one came from.
 ///
 /// Both readers (JSON and GPX) produce this, and ``TripValidator`` turns it into a ``Trip``, so
-/// every rule and every message is the same whichever format the trip was written in.
+/// every rule, limit and message is the same whichever format the trip was written in.
 public struct TripDraft: Sendable {
     /// The trip as a whole, for problems with no single field.
-    public var location: SourceLocation
+    public var position: SourcePosition
     /// The title.
     public var title: Field<String>
     /// The traveller's email address; missing is fine.
@@ -45,10 +47,10 @@ public struct TripDraft: Sendable {
 
     /// Creates a draft.
     public init(
-        location: SourceLocation, title: Field<String>, traveler: Field<String>,
-        destinations: [DestinationDraft], travel: Field<String> = .missing(SourceLocation(path: "travel"))
+        position: SourcePosition, title: Field<String>, traveler: Field<String>,
+        destinations: [DestinationDraft], travel: Field<String> = .missing(.unknown)
     ) {
-        self.location = location
+        self.position = position
         self.title = title
         self.traveler = traveler
         self.destinations = destinations
@@ -59,7 +61,7 @@ public struct TripDraft: Sendable {
 /// A destination as a reader found it.
 public struct DestinationDraft: Sendable {
     /// The destination as a whole.
-    public var location: SourceLocation
+    public var position: SourcePosition
     /// The name.
     public var name: Field<String>
     /// Where it is; required.
@@ -73,10 +75,10 @@ public struct DestinationDraft: Sendable {
 
     /// Creates a destination draft.
     public init(
-        location: SourceLocation, name: Field<String>, coordinate: Field<CoordinateDraft>,
+        position: SourcePosition, name: Field<String>, coordinate: Field<CoordinateDraft>,
         arrival: Field<String>, departure: Field<String>, detours: [DetourDraft]
     ) {
-        self.location = location
+        self.position = position
         self.name = name
         self.coordinate = coordinate
         self.arrival = arrival
@@ -102,36 +104,21 @@ public struct CoordinateDraft: Sendable {
 /// A detour as a reader found it.
 public struct DetourDraft: Sendable {
     /// The detour as a whole.
-    public var location: SourceLocation
-    /// Its sides, in order: the first is the left side.
-    public var sides: [TaskSide]
+    public var position: SourcePosition
+    /// Its tasks, in order: the first is the left side.
+    public var tasks: [TaskDraft]
 
-    /// Creates a detour draft from tasks still to be checked.
-    public init(location: SourceLocation, tasks: [TaskDraft]) {
-        self.location = location
-        self.sides = tasks.map(TaskSide.draft)
+    /// Creates a detour draft.
+    public init(position: SourcePosition, tasks: [TaskDraft]) {
+        self.position = position
+        self.tasks = tasks
     }
-
-    /// Creates a detour draft from sides, some perhaps checked already.
-    public init(location: SourceLocation, sides: [TaskSide]) {
-        self.location = location
-        self.sides = sides
-    }
-}
-
-/// One side of a detour draft: a task still to check, or one a streaming reader has checked
-/// already with ``TripValidator/validate(task:)`` so that it need not keep the draft.
-public enum TaskSide: Sendable {
-    /// A task still to be checked.
-    case draft(TaskDraft)
-    /// A task checked as it was read: the task, or `nil` when it had errors (already reported).
-    case checked(DetourTask?)
 }
 
 /// A task as a reader found it.
 public struct TaskDraft: Sendable {
     /// The task as a whole.
-    public var location: SourceLocation
+    public var position: SourcePosition
     /// The name.
     public var name: Field<String>
     /// The duration as written (`PT1H30M`, `90m`).
@@ -151,13 +138,13 @@ public struct TaskDraft: Sendable {
 
     /// Creates a task draft.
     public init(
-        location: SourceLocation, name: Field<String>, duration: Field<String>,
+        position: SourcePosition, name: Field<String>, duration: Field<String>,
         cost: Field<MoneyDraft>, coordinate: Field<CoordinateDraft>,
         pros: [Field<String>], cons: [Field<String>],
-        travel: Field<String> = .missing(SourceLocation(path: "travel")),
-        path: Field<PathDraft> = .missing(SourceLocation(path: "path"))
+        travel: Field<String> = .missing(.unknown),
+        path: Field<PathDraft> = .missing(.unknown)
     ) {
-        self.location = location
+        self.position = position
         self.name = name
         self.duration = duration
         self.cost = cost
@@ -169,12 +156,20 @@ public struct TaskDraft: Sendable {
     }
 }
 
-/// A path as a reader found it.
-public enum PathDraft: Sendable {
-    /// Points still to be checked, each as number text (JSON).
-    case points([CoordinateDraft])
-    /// Points a streaming reader has checked already (GPX tracks can be long).
-    case checked(RoutePath)
+/// A path as a reader found it: its points, each as number text.
+public struct PathDraft: Sendable {
+    /// The points, from the destination towards the task.
+    public var points: [CoordinateDraft]
+    /// How many points the file gave; more than `points.count` when a streaming reader stopped
+    /// keeping them past the limit (``TripLimits/maxPathPoints``), so that the validator can still
+    /// refuse the trip by that limit without the reader holding every point.
+    public var count: Int
+
+    /// Creates a path draft of `points`; `count` defaults to their number.
+    public init(points: [CoordinateDraft], count: Int? = nil) {
+        self.points = points
+        self.count = count ?? points.count
+    }
 }
 
 /// A cost as written: amount text and currency text.

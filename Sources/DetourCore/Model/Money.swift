@@ -35,6 +35,17 @@ public struct Money: Sendable, Hashable {
         case tooPrecise
     }
 
+    /// The message for an amount written as `text` that `error` refused.
+    public static func message(_ error: ParseError, text: String) -> String {
+        let shown = "amount \(Quoting.printable(text))"
+        switch error {
+        case .notANumber: return "amount \(Quoting.quoted(text)) is not a decimal number"
+        case .negative: return "\(shown) is negative; a cost is zero or more"
+        case .tooLarge: return "\(shown) is out of range (at most \(maximumAmount))"
+        case .tooPrecise: return "\(shown) has more than 6 digits after the point"
+        }
+    }
+
     /// Parses an amount written as text (a JSON number or a GPX attribute).
     public static func parseAmount(_ text: String) throws(ParseError) -> (amount: Decimal, scale: Int) {
         guard let number = NumberText(text) else { throw .notANumber }

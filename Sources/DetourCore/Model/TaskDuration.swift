@@ -30,6 +30,23 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         case tooLong
     }
 
+    /// The message for a duration written as `text` that `error` refused.
+    public static func message(_ error: ParseError, text: String) -> String {
+        let shown = "duration \(Quoting.quoted(text))"
+        switch error {
+        case .notADuration:
+            return "\(shown) is not a duration (write PT1H30M, 1h30m, 90m or 2h)"
+        case .calendarUnit:
+            return "\(shown) uses years or months, which have no fixed length; use days or weeks"
+        case .partialMinute:
+            return "\(shown) is not a whole number of minutes"
+        case .notPositive:
+            return "\(shown) is not positive"
+        case .tooLong:
+            return "\(shown) is longer than the 30 days a task may take"
+        }
+    }
+
     /// Parses either form, or throws why not.
     public static func parse(_ text: String) throws(ParseError) -> TaskDuration {
         var body = Substring(text)

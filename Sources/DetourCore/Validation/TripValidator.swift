@@ -1,15 +1,23 @@
 import Foundation
 
-/// Every rule a trip must follow, applied to a ``TripDraft`` from any reader.
+/// Every rule and every limit a trip must follow, applied to a ``TripDraft`` from any reader.
 ///
-/// The validator never stops at the first problem: it returns every error and warning it finds,
-/// each with its location, and a ``Trip`` only when there are no errors.
+/// This is the one place a trip is judged: a JSON trip and a GPX trip that mean the same thing
+/// get the same diagnostics, with the same codes and the same paths. The validator never stops at
+/// the first problem: it returns every error and warning it finds, each named by its place in the
+/// trip (`destinations[0].detours[1].tasks[0].duration`) and its position in the file, and a
+/// ``Trip`` only when there are no errors.
+///
+/// The rules for single values live with their types (``CalendarDay``, ``TaskDuration``,
+/// ``Money``, ``Coordinate``, ``EmailAddress``, ``TextRules``, ``TravelMode``); the rules about
+/// how values relate (departure after arrival, two sides to a detour, a path's ends) and the
+/// limits (``TripLimits``) are here.
 public enum TripValidator {
     /// What validation found.
     public struct Outcome: Sendable {
         /// The trip, when there were no errors.
         public var trip: Trip?
-        /// Every problem found, in file order.
+        /// Every problem found, in the order the trip lists its fields.
         public var diagnostics: [Diagnostic]
 
         /// Creates an outcome.
@@ -19,219 +27,298 @@ public enum TripValidator {
         }
     }
 
-    /// Applies every rule to `draft`.
-    public static func validate(_ draft: TripDraft) -> Outcome {
-        var check = Checker()
-        let title = check.line(draft.title, what: "the title", required: "a trip needs a title")
-        var traveler: EmailAddress?
-        if case .present(let text, let location) = draft.traveler {
-            if let address = EmailAddress(text) {
-                traveler = address
-            } else {
-                check.error(
-                    location,
-                    "\(Quoting.quoted(text)) is not an email address: it needs one character "
-                        + "either side of an \"@\", and a \".\" between two characters after it")
-            }
-        }
-        let travel = check.mode(draft.travel) ?? .walk
-        let destinations = draft.destinations.compactMap { check.destination($0) }
-        let ok = !check.diagnostics.containsErrors && !check.failedEarlier
-        let trip = ok ? title.map { Trip(title: $0, traveler: traveler, destinations: destinations, travel: travel) } : nil
-        return Outcome(trip: trip, diagnostics: check.diagnostics)
+    /// Applies every rule and limit to `draft`.
+    public static func validate(_ draft: TripDraft, limits: TripLimits = .standard) -> Outcome {
+        var check = Checker(limits: limits)
+        let trip = check.trip(draft)
+        return Outcome(trip: check.diagnostics.containsErrors ? nil : trip, diagnostics: check.diagnostics)
     }
+}
 
-    /// Applies every task rule to one task, for readers that check tasks as they stream.
-    ///
-    /// The result goes into a ``DetourDraft`` as ``TaskSide/checked(_:)``; the diagnostics are the
-    /// reader's to report.
-    public static func validate(task draft: TaskDraft) -> (task: DetourTask?, diagnostics: [Diagnostic]) {
-        var check = Checker()
-        let task = check.task(draft)
-        return (task, check.diagnostics)
+/// Where the checker is in the trip; turned into a path only when a diagnostic needs one, since
+/// most fields never do.
+private struct Place {
+    var destination: Int?
+    var detour: Int?
+    var task: Int?
+
+    /// The path of `field` here, in trip JSON's spelling.
+    func path(_ field: String) -> String {
+        var path = ""
+        if let destination { path = "destinations[\(destination)]" }
+        if let detour { path += ".detours[\(detour)]" }
+        if let task { path += ".tasks[\(task)]" }
+        if field.isEmpty { return path }
+        if path.isEmpty || field.hasPrefix("[") { return path + field }
+        return path + "." + field
     }
 }
 
 /// Collects diagnostics while checking one draft.
 private struct Checker {
+    let limits: TripLimits
     var diagnostics: [Diagnostic] = []
-    /// Whether a side checked by its reader had errors (reported there, not here).
-    var failedEarlier = false
+    var detourCount = 0
+    var taskCount = 0
+    var pointCount = 0
 
-    mutating func error(_ location: SourceLocation?, _ message: String) {
-        diagnostics.append(.error(location, message))
+    init(limits: TripLimits) {
+        self.limits = limits
     }
 
-    mutating func warning(_ location: SourceLocation?, _ message: String) {
-        diagnostics.append(.warning(location, message))
+    mutating func report(
+        _ code: DiagnosticCode, _ place: Place, _ field: @autoclosure () -> String, _ position: SourcePosition?,
+        _ message: String
+    ) {
+        diagnostics.append(Diagnostic(code, path: place.path(field()), at: position, message))
     }
 
-    /// Reports a missing required field; returns nil for anything that is not present.
-    mutating func required<Value>(_ field: Field<Value>, _ message: String) -> (Value, SourceLocation)? {
+    /// A present text, checked against the text limit; reports a missing one when `required`
+    /// gives the message, and returns nil for anything absent, invalid or too long.
+    mutating func text(
+        _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String, required: String? = nil
+    ) -> (String, SourcePosition)? {
         switch field {
-        case .missing(let location):
-            error(location, message)
+        case .missing(let position):
+            if let required { report(.missingField, place, name(), position, required) }
             return nil
         case .invalid:
             return nil
-        case .present(let value, let location):
-            return (value, location)
+        case .present(let text, let position):
+            guard text.utf8.count <= limits.maxTextBytes else {
+                report(
+                    .textTooLong, place, name(), position,
+                    "the text is longer than \(limits.maxTextBytes) bytes, the limit for any text in a trip")
+                return nil
+            }
+            return (text, position)
         }
     }
 
-    mutating func line(_ field: Field<String>, what: String, required message: String) -> String? {
-        guard let (text, location) = required(field, message) else { return nil }
+    /// A one-line text (a title, a name): white space folded, not blank.
+    mutating func line(
+        _ field: Field<String>, _ place: Place, _ name: String, what: String, required: String
+    ) -> String? {
+        guard let (text, position) = self.text(field, place, name, required: required) else { return nil }
         do {
             return try TextRules.singleLine(text)
         } catch {
-            self.error(location, TextRules.message(error, what: what))
+            report(error.code, place, name, position, TextRules.message(error, what: what))
             return nil
         }
     }
 
-    mutating func destination(_ draft: DestinationDraft) -> Destination? {
-        let before = diagnostics.errors.count
-        let name = line(draft.name, what: "the name", required: "a destination needs a name")
-        let location = coordinate(draft.coordinate, required: "a destination needs a location")
-        let arrival = day(draft.arrival, what: "arrival")
-        let departure = day(draft.departure, what: "departure")
-        if let arrival, let departure, departure <= arrival,
-            let where_ = draft.departure.location
-        {
-            error(where_, "departure \(departure) is not after arrival \(arrival)")
+    // MARK: - Trip
+
+    mutating func trip(_ draft: TripDraft) -> Trip? {
+        let top = Place()
+        let title = line(draft.title, top, "title", what: "the title", required: "a trip needs a title")
+        var traveler: EmailAddress?
+        if let (text, position) = text(draft.traveler, top, "traveler") {
+            traveler = EmailAddress(text)
+            if traveler == nil {
+                report(
+                    .badEmail, top, "traveler", position,
+                    "\(Quoting.quoted(text)) is not an email address: it needs one character "
+                        + "either side of an \"@\", and a \".\" between two characters after it")
+            }
         }
-        let detours = draft.detours.compactMap { detour($0, origin: location) }
-        guard diagnostics.errors.count == before, let name, let location, let arrival, let departure
-        else { return nil }
-        return Destination(
-            name: name, location: location, arrival: arrival, departure: departure, detours: detours)
+        let travel = mode(draft.travel, top, "travel") ?? .walk
+        var destinations: [Destination] = []
+        var drafts = draft.destinations[...]
+        if drafts.count > limits.maxDestinations {
+            report(
+                .tooManyDestinations, top, "destinations", draft.position,
+                "the trip has \(drafts.count) destinations, more than the limit of \(limits.maxDestinations)")
+            drafts = drafts.prefix(limits.maxDestinations)
+        }
+        destinations.reserveCapacity(drafts.count)
+        for (index, destinationDraft) in drafts.enumerated() {
+            if let destination = destination(destinationDraft, Place(destination: index)) {
+                destinations.append(destination)
+            }
+        }
+        guard let title else { return nil }
+        return Trip(title: title, traveler: traveler, destinations: destinations, travel: travel)
     }
 
     /// A travel mode's name: walk, cycle, transit or drive.
-    mutating func mode(_ field: Field<String>) -> TravelMode? {
-        guard case .present(let text, let location) = field else { return nil }
+    mutating func mode(_ field: Field<String>, _ place: Place, _ name: String) -> TravelMode? {
+        guard let (text, position) = text(field, place, name) else { return nil }
         guard let mode = TravelMode(rawValue: text) else {
-            error(location, "travel mode \(Quoting.quoted(text)) is not one of walk, cycle, transit, drive")
+            report(
+                .badTravelMode, place, name, position,
+                "travel mode \(Quoting.quoted(text)) is not one of walk, cycle, transit, drive")
             return nil
         }
         return mode
     }
 
-    mutating func path(_ field: Field<PathDraft>) -> RoutePath? {
-        guard case .present(let draft, let location) = field else { return nil }
-        switch draft {
-        case .checked(let path):
-            return path
-        case .points(let drafts):
-            let before = diagnostics.errors.count
-            let points = drafts.compactMap { coordinate(.present($0, location), required: nil) }
-            guard diagnostics.errors.count == before else { return nil }
-            guard points.count >= 2 else {
-                error(location, "a path needs at least two points, this one has \(points.count)")
-                return nil
-            }
-            return RoutePath(points: points)
+    // MARK: - Destinations
+
+    mutating func destination(_ draft: DestinationDraft, _ place: Place) -> Destination? {
+        let before = diagnostics.count
+        let name = line(draft.name, place, "name", what: "the name", required: "a destination needs a name")
+        let location = coordinate(draft.coordinate, place, "location", required: "a destination needs a location")
+        let arrival = day(draft.arrival, place, "arrival")
+        let departure = day(draft.departure, place, "departure")
+        if let arrival, let departure, departure <= arrival {
+            report(
+                .departureNotAfterArrival, place, "departure", draft.departure.position,
+                "departure \(departure) is not after arrival \(arrival)")
         }
+        var detours: [Detour] = []
+        for (index, detourDraft) in draft.detours.enumerated() {
+            var detourPlace = place
+            detourPlace.detour = index
+            if let detour = detour(detourDraft, detourPlace, origin: location) { detours.append(detour) }
+        }
+        guard !diagnostics[before...].containsErrors, let name, let location, let arrival, let departure
+        else { return nil }
+        return Destination(
+            name: name, location: location, arrival: arrival, departure: departure, detours: detours)
     }
 
-    mutating func day(_ field: Field<String>, what: String) -> CalendarDay? {
-        guard let (text, location) = required(field, "a destination needs an \(what) day") else {
+    mutating func day(_ field: Field<String>, _ place: Place, _ what: String) -> CalendarDay? {
+        guard let (text, position) = text(field, place, what, required: "a destination needs an \(what) day") else {
             return nil
         }
         guard let day = CalendarDay(iso: text) else {
-            error(location, "\(what) \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
+            report(.badDay, place, what, position, "\(what) \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
             return nil
         }
         return day
     }
 
-    mutating func coordinate(_ field: Field<CoordinateDraft>, required message: String?) -> Coordinate? {
+    // MARK: - Locations and paths
+
+    mutating func coordinate(
+        _ field: Field<CoordinateDraft>, _ place: Place, _ name: @autoclosure () -> String, required message: String?
+    ) -> Coordinate? {
         let draft: CoordinateDraft
         switch field {
-        case .missing(let location):
-            if let message { error(location, message) }
+        case .missing(let position):
+            if let message { report(.missingField, place, name(), position, message) }
             return nil
         case .invalid:
             return nil
         case .present(let value, _):
             draft = value
         }
-        let latitude = axis(draft.latitude, .latitude)
-        let longitude = axis(draft.longitude, .longitude)
+        let latitude = axis(draft.latitude, .latitude, place, "\(name()).lat")
+        let longitude = axis(draft.longitude, .longitude, place, "\(name()).lon")
         guard let latitude, let longitude else { return nil }
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    mutating func axis(_ field: Field<String>, _ axis: Coordinate.Axis) -> Double? {
-        guard let (text, location) = required(field, "a location needs a \(axis.name)") else {
+    mutating func axis(_ field: Field<String>, _ axis: Coordinate.Axis, _ place: Place, _ name: @autoclosure () -> String)
+        -> Double?
+    {
+        guard let (text, position) = text(field, place, name(), required: "a location needs a \(axis.name)") else {
             return nil
         }
         do {
             return try Coordinate.parse(text, axis: axis)
         } catch {
-            self.error(location, Coordinate.message(for: error, text: text, axis: axis))
+            let code: DiagnosticCode = error == .outOfRange ? .coordinateOutOfRange : .badCoordinate
+            report(code, place, name(), position, Coordinate.message(for: error, text: text, axis: axis))
             return nil
         }
     }
 
+    mutating func path(_ field: Field<PathDraft>, _ place: Place, origin: Coordinate?, task: Coordinate?) -> RoutePath? {
+        guard case .present(let draft, let position) = field else { return nil }
+        let before = pointCount
+        pointCount += draft.count
+        if pointCount > limits.maxPathPoints {
+            if before <= limits.maxPathPoints {
+                report(
+                    .tooManyPathPoints, place, "path", position,
+                    "paths hold more than \(limits.maxPathPoints) points in all, the limit")
+            }
+            return nil
+        }
+        let errorsBefore = diagnostics.count
+        var points: [Coordinate] = []
+        points.reserveCapacity(draft.points.count)
+        for (index, point) in draft.points.enumerated() {
+            if let coordinate = coordinate(.present(point, position), place, "path[\(index)]", required: nil) {
+                points.append(coordinate)
+            }
+        }
+        guard !diagnostics[errorsBefore...].containsErrors else { return nil }
+        guard points.count >= 2 else {
+            report(.shortPath, place, "path", position, "a path needs at least two points, this one has \(points.count)")
+            return nil
+        }
+        let route = RoutePath(points: points)
+        if let origin {
+            for message in Travel.pathWarnings(route, from: origin, to: task) {
+                report(.pathFarFromEnds, place, "path", position, message)
+            }
+        }
+        return route
+    }
+
+    // MARK: - Detours and tasks
+
     /// Checks a detour; `origin` is its destination's location, when valid, for path warnings.
-    mutating func detour(_ draft: DetourDraft, origin: Coordinate?) -> Detour? {
-        let before = diagnostics.errors.count
-        switch draft.sides.count {
+    mutating func detour(_ draft: DetourDraft, _ place: Place, origin: Coordinate?) -> Detour? {
+        detourCount += 1
+        if detourCount == limits.maxDetours + 1 {
+            report(
+                .tooManyDetours, place, "", draft.position,
+                "the trip has more than \(limits.maxDetours) detours, the limit")
+        }
+        let before = diagnostics.count
+        switch draft.tasks.count {
         case 0:
-            warning(draft.location, "draft detour: no tasks yet, both sides are undecided")
+            report(.draftDetour, place, "", draft.position, "draft detour: no tasks yet, both sides are undecided")
         case 1:
-            warning(draft.location, "draft detour: one task, the other side is undecided")
+            report(.draftDetour, place, "", draft.position, "draft detour: one task, the other side is undecided")
         case 2:
             break
         default:
-            error(
-                draft.location,
-                "a detour is a choice between two tasks, this one has \(draft.sides.count)")
+            report(
+                .tooManySides, place, "tasks", draft.position,
+                "a detour is a choice between two tasks, this one has \(draft.tasks.count)")
         }
         var tasks: [DetourTask] = []
-        var complete = true
-        for side in draft.sides {
-            switch side {
-            case .draft(let taskDraft):
-                if let task = task(taskDraft, origin: origin) { tasks.append(task) } else { complete = false }
-            case .checked(let checked):
-                if let checked { tasks.append(checked) } else { complete = false }
-            }
+        for (index, taskDraft) in draft.tasks.enumerated() {
+            var taskPlace = place
+            taskPlace.task = index
+            if let task = task(taskDraft, taskPlace, origin: origin) { tasks.append(task) }
         }
-        if !complete { failedEarlier = true }
-        guard complete, diagnostics.errors.count == before else { return nil }
+        guard !diagnostics[before...].containsErrors else { return nil }
         return Detour(tasks: tasks)
     }
 
     /// Checks a task; with its destination's location, a path of its own is checked against it.
-    mutating func task(_ draft: TaskDraft, origin: Coordinate? = nil) -> DetourTask? {
-        let before = diagnostics.errors.count
-        let name = line(draft.name, what: "the name", required: "a task needs a name")
+    mutating func task(_ draft: TaskDraft, _ place: Place, origin: Coordinate?) -> DetourTask? {
+        taskCount += 1
+        if taskCount == limits.maxTasks + 1 {
+            report(.tooManyTasks, place, "", draft.position, "the trip has more than \(limits.maxTasks) tasks, the limit")
+        }
+        let before = diagnostics.count
+        let name = line(draft.name, place, "name", what: "the name", required: "a task needs a name")
         var duration: TaskDuration?
-        if let (text, location) = required(draft.duration, "a task needs a duration") {
+        if let (text, position) = text(draft.duration, place, "duration", required: "a task needs a duration") {
             do {
                 duration = try TaskDuration.parse(text)
             } catch {
-                self.error(location, durationMessage(error, text))
+                report(.badDuration, place, "duration", position, TaskDuration.message(error, text: text))
             }
         }
-        let cost = money(draft.cost)
-        let location = coordinate(draft.coordinate, required: nil)
-        if case .missing(let where_) = draft.coordinate, name != nil {
-            warning(where_, "no location, so its distance is unknown")
+        let cost = money(draft.cost, place)
+        let location = coordinate(draft.coordinate, place, "location", required: nil)
+        if case .missing(let position) = draft.coordinate, name != nil {
+            report(.taskWithoutLocation, place, "location", position, "no location, so its distance is unknown")
         }
-        let pros = draft.pros.compactMap { reason($0, what: "a pro") }
-        let cons = draft.cons.compactMap { reason($0, what: "a con") }
-        let travel = mode(draft.travel)
-        let route = path(draft.path)
-        // A path a streaming reader checked already was warned about there, with its own location.
-        if let origin, let route, case .present(.points, let where_) = draft.path {
-            for message in Travel.pathWarnings(route, from: origin, to: location) {
-                warning(where_, message)
-            }
-        }
-        guard diagnostics.errors.count == before, let name, let duration, let cost else {
+        let pros = reasons(draft.pros, place, "pros", what: "a pro")
+        let cons = reasons(draft.cons, place, "cons", what: "a con")
+        let travel = mode(draft.travel, place, "travel")
+        let route = path(draft.path, place, origin: origin, task: location)
+        guard !diagnostics[before...].containsErrors, let name, let duration, let cost else {
             return nil
         }
         return DetourTask(
@@ -239,63 +326,58 @@ private struct Checker {
             travel: travel, path: route)
     }
 
-    mutating func reason(_ field: Field<String>, what: String) -> String? {
-        guard case .present(let text, let location) = field else { return nil }
-        do {
-            return try TextRules.multiLine(text)
-        } catch {
-            self.error(location, TextRules.message(error, what: what))
-            return nil
+    mutating func reasons(_ fields: [Field<String>], _ place: Place, _ key: String, what: String) -> [String] {
+        var kept: [String] = []
+        for (index, field) in fields.enumerated() {
+            guard let (text, position) = text(field, place, "\(key)[\(index)]") else { continue }
+            do {
+                kept.append(try TextRules.multiLine(text))
+            } catch {
+                report(error.code, place, "\(key)[\(index)]", position, TextRules.message(error, what: what))
+            }
         }
+        return kept
     }
 
-    mutating func money(_ field: Field<MoneyDraft>) -> Money? {
-        guard let (draft, _) = required(field, "a task needs a cost") else { return nil }
+    mutating func money(_ field: Field<MoneyDraft>, _ place: Place) -> Money? {
+        let draft: MoneyDraft
+        switch field {
+        case .missing(let position):
+            report(.missingField, place, "cost", position, "a task needs a cost")
+            return nil
+        case .invalid:
+            return nil
+        case .present(let value, _):
+            draft = value
+        }
         var parsed: (amount: Decimal, scale: Int)?
-        if let (text, location) = required(draft.amount, "a cost needs an amount") {
+        if let (text, position) = text(draft.amount, place, "cost.amount", required: "a cost needs an amount") {
             do {
                 parsed = try Money.parseAmount(text)
             } catch {
-                self.error(location, amountMessage(error, text))
+                report(.badAmount, place, "cost.amount", position, Money.message(error, text: text))
             }
         }
         var currency: CurrencyCode?
-        if let (text, location) = required(draft.currency, "a cost needs a currency") {
+        if let (text, position) = text(draft.currency, place, "cost.currency", required: "a cost needs a currency") {
             currency = CurrencyCode(text)
             if currency == nil {
-                error(
-                    location,
-                    "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)"
-                )
+                report(
+                    .badCurrency, place, "cost.currency", position,
+                    "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)")
             }
         }
         guard let parsed, let currency else { return nil }
         return Money(amount: parsed.amount, currency: currency, scale: parsed.scale)
     }
+}
 
-    func durationMessage(_ error: TaskDuration.ParseError, _ text: String) -> String {
-        let shown = "duration \(Quoting.quoted(text))"
-        switch error {
-        case .notADuration:
-            return "\(shown) is not a duration (write PT1H30M, 1h30m, 90m or 2h)"
-        case .calendarUnit:
-            return "\(shown) uses years or months, which have no fixed length; use days or weeks"
-        case .partialMinute:
-            return "\(shown) is not a whole number of minutes"
-        case .notPositive:
-            return "\(shown) is not positive"
-        case .tooLong:
-            return "\(shown) is longer than the 30 days a task may take"
-        }
-    }
-
-    func amountMessage(_ error: Money.ParseError, _ text: String) -> String {
-        let shown = "amount \(Quoting.printable(text))"
-        switch error {
-        case .notANumber: return "amount \(Quoting.quoted(text)) is not a decimal number"
-        case .negative: return "\(shown) is negative; a cost is zero or more"
-        case .tooLarge: return "\(shown) is out of range (at most 1000000000000)"
-        case .tooPrecise: return "\(shown) has more than 6 digits after the point"
+extension TextRules.Problem {
+    /// The diagnostic code for this problem.
+    var code: DiagnosticCode {
+        switch self {
+        case .blank: return .blankText
+        case .controlCharacter: return .controlCharacter
         }
     }
 }

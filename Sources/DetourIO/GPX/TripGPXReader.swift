@@ -2,8 +2,16 @@ import DetourCore
 
 /// Reads a trip from GPX 1.1 or 1.0 in the detour-report mapping (see ``GPXMapping``).
 ///
-/// Streaming: the reader pulls one node at a time and skips routes and tracks without looking
-/// inside, so memory stays flat whatever the file's size. Safe: see ``XMLStream``.
+/// Like the JSON reader, it maps the document's *shape* into a ``TripDraft``: values as written,
+/// each with its line and the element that holds it. It judges nothing about the values; every
+/// rule and limit on a trip is ``TripValidator``'s, the same as for JSON. What stays here is what
+/// only XML and the mapping can get wrong: well-formedness, encoding, DOCTYPE, namespaces,
+/// nesting, attribute counts, which element stands where, unknown `dr:` elements and attributes,
+/// and how tasks, stays and paths refer to each other.
+///
+/// Streaming: the reader pulls one node at a time and skips routes and tracks that are no task's
+/// path without looking inside, so memory stays flat whatever the file's size. Safe: see
+/// ``XMLStream``.
 public enum TripGPXReader {
     /// How many bytes are looked at before parsing, to settle the encoding.
     static let prefixLength = 4096
@@ -22,21 +30,31 @@ public enum TripGPXReader {
                 filled += count
             }
         } catch {
-            return .failed(.error(nil, "cannot read the trip: \(error)"))
+            return .failed(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
         }
         prefix.removeLast(prefixLength - filled)
         if prefix.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            return .failed(.error(nil, "the file is empty: a GPX trip needs a <gpx> element with waypoints"))
+            return .failed(Diagnostic(.emptyFile, "the file is empty: a GPX trip needs a <gpx> element with waypoints"))
         }
         if let problem = XMLEncoding.problem(prefix) {
-            return .failed(.error(nil, problem))
+            return .failed(Diagnostic(.unsupportedEncoding, problem))
         }
-        guard let stream = XMLStream(source: source, prefix: prefix, name: name, maxBytes: limits.maxGPXBytes) else {
-            return .failed(.error(nil, "cannot start the XML reader"))
+        guard
+            let stream = XMLStream(
+                source: source, prefix: prefix, name: name, maxBytes: limits.maxGPXBytes,
+                maxAttributes: limits.maxAttributes)
+        else {
+            return .failed(Diagnostic(.readFailed, "cannot start the XML reader"))
         }
         var builder = GPXTripBuilder(stream: stream, limits: limits)
         return builder.run()
     }
+}
+
+/// A value as an attribute or element held it, with its line.
+private struct Written {
+    var text: String
+    var line: Int
 }
 
 /// What was found in one `<wpt>`.
@@ -45,20 +63,27 @@ private struct Waypoint {
     var line: Int
     var latitude: String?
     var longitude: String?
-    var name: String?
+    var name: Written?
     var stay: Stay?
     var tasks: [TaskElement] = []
     var detours: [(key: String, line: Int, order: Int)] = []
+    /// Problems found inside it, reported once its label is known.
+    var pending: [Diagnostic] = []
     /// `wpt 2 "Ride Tram 28"`: how messages name this waypoint; set when the waypoint ends.
     var label = ""
 
     mutating func settleLabel() {
-        label = name.map { "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel($0)))" } ?? "wpt \(index)"
+        label = name.map { "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel($0.text)))" } ?? "wpt \(index)"
     }
 
-    /// The location of one of this waypoint's fields, such as `: dr:task duration`.
-    func at(_ field: String, line: Int? = nil) -> SourceLocation {
-        SourceLocation(parent: label, field: field, line: line ?? self.line)
+    /// The position of something on `line` of this waypoint (its start tag's by default).
+    func at(_ line: Int? = nil) -> SourcePosition {
+        SourcePosition(line: line ?? self.line, element: label)
+    }
+
+    /// A field from an optional value: present where it was written, else missing at `line`.
+    func field(_ value: String?, line: Int) -> Field<String> {
+        value.map { .present($0, at(line)) } ?? .missing(at(line))
     }
 }
 
@@ -83,21 +108,22 @@ private struct TaskElement {
     var duration: String?
     var cost: String?
     var currency: String?
-    var pros: [(text: String, line: Int)] = []
-    var cons: [(text: String, line: Int)] = []
+    var pros: [Written] = []
+    var cons: [Written] = []
 
     init(line: Int, order: Int, stream: XMLStream) {
+        typealias A = GPXMapping.Attribute
         self.line = line
         self.order = order
-        name = stream.attribute("name")
-        destination = stream.attribute("destination")
-        detour = stream.attribute("detour")
-        side = stream.attribute("side")
-        id = stream.attribute("id")
-        travel = stream.attribute("travel")
-        duration = stream.attribute("duration")
-        cost = stream.attribute("cost")
-        currency = stream.attribute("currency")
+        name = stream.attribute(A.name)
+        destination = stream.tokenAttribute(A.destination)
+        detour = stream.tokenAttribute(A.detour)
+        side = stream.tokenAttribute(A.side)
+        id = stream.tokenAttribute(A.id)
+        travel = stream.tokenAttribute(A.travel)
+        duration = stream.tokenAttribute(A.duration)
+        cost = stream.tokenAttribute(A.cost)
+        currency = stream.tokenAttribute(A.currency)
     }
 }
 
@@ -105,12 +131,12 @@ private struct TaskElement {
 private struct StayEntry {
     var id: String
     var label: String
-    var idLocation: SourceLocation
+    var position: SourcePosition
     var draft: DestinationDraft
-    var detours: [(key: String, order: Int, location: SourceLocation)]
+    var detours: [(key: String, order: Int, position: SourcePosition)]
 }
 
-/// A checked task, waiting for its stay and detour to be settled.
+/// A task, waiting for its stay and detour to be settled.
 private struct TaskEntry {
     var destination: String
     var id: String?
@@ -118,9 +144,8 @@ private struct TaskEntry {
     var detour: String
     var order: Int
     var side: Int?
-    var checked: TaskSide
-    var destinationLocation: SourceLocation
-    var detourLocation: SourceLocation
+    var draft: TaskDraft
+    var position: SourcePosition
 }
 
 /// A route or track that is a task's path, read point by point.
@@ -129,9 +154,10 @@ private struct PathCollector {
     var line: Int
     var destination: String?
     var task: String?
-    var points: [Coordinate] = []
+    var points: [CoordinateDraft] = []
     var count = 0
-    var failed = false
+
+    var position: SourcePosition { SourcePosition(line: line, element: label) }
 }
 
 /// What the parser is inside of.
@@ -140,7 +166,7 @@ private enum Frame {
     case metadata
     case metadataExtensions
     case route(isTrack: Bool)
-    case routeExtensions
+    case routeExtensions(isTrack: Bool)
     case trackSegment
     case author
     case waypoint
@@ -156,44 +182,69 @@ private enum Capture {
     case waypointName
     case pro
     case con
+
+    /// How messages name the element.
+    var elementName: String {
+        switch self {
+        case .title, .waypointName: return "name"
+        case .travelerText: return "email"
+        case .pro: return "dr:pro"
+        case .con: return "dr:con"
+        }
+    }
 }
 
 /// The streaming state machine: XML nodes in, a ``TripDraft`` out.
 private struct GPXTripBuilder {
+    typealias G = GPXMapping.GPX
+    typealias E = GPXMapping.Element
+    typealias A = GPXMapping.Attribute
+
     let stream: XMLStream
+    let limits: ReadLimits
     var diagnostics: [Diagnostic] = []
     var stack: [Frame] = []
     var text = ""
     var textLine = 0
     var rootNamespace: StaticString = ""
     var rootIsNamespaced = false
-    var title: (text: String, line: Int)?
-    var traveler: (text: String, line: Int)?
+    var rootLine = 1
+    var title: Written?
+    var traveler: Written?
+    var tripTravel: Written?
     var current: Waypoint?
-    // Each waypoint becomes its pieces as soon as it ends, and its tasks are checked there and
-    // then: nothing of a finished waypoint but its checked result is kept.
+    var currentTask: TaskElement?
+    // Each waypoint becomes its pieces as soon as it ends: nothing else of it is kept.
     var stays: [StayEntry] = []
     var tasks: [TaskEntry] = []
-    var ignoredWaypoints: [Diagnostic] = []
-    var tripTravel: (text: String, line: Int)?
+    var plainWaypoints = 0
+    var firstPlainWaypointLine = 0
     var routeCount = 0
     var pendingPath: PathCollector?
     var paths: [PathCollector] = []
-    var currentTask: TaskElement?
+    var keptPoints = 0
     var waypointCount = 0
     var order = 0
     var stopped = false
-
-    let limits: ReadLimits
 
     init(stream: XMLStream, limits: ReadLimits) {
         self.stream = stream
         self.limits = limits
     }
 
-    mutating func fail(_ message: String, line: Int?) {
-        diagnostics.append(.error(line.map { SourceLocation(path: "", line: $0) }, message))
+    mutating func fail(_ code: DiagnosticCode, _ message: String, line: Int?) {
+        diagnostics.append(Diagnostic(code, at: line.map { SourcePosition(line: $0) }, message))
         stopped = true
+    }
+
+    /// Reports a problem inside the current waypoint (named once it ends), or at the top level.
+    mutating func report(_ code: DiagnosticCode, _ message: String, line: Int) {
+        let diagnostic = Diagnostic(code, at: SourcePosition(line: line), message)
+        if current != nil {
+            current?.pending.append(diagnostic)
+        } else {
+            diagnostics.append(diagnostic)
+        }
     }
 
     mutating func run() -> ReadResult {
@@ -204,6 +255,7 @@ private struct GPXTripBuilder {
             case .documentType:
                 // No line: libxml2 has read the whole internal subset by now, so its line is past it.
                 fail(
+                    .xmlDoctype,
                     "a DOCTYPE is not allowed in a GPX trip (it could load files or expand entities); remove the <!DOCTYPE …> line",
                     line: nil)
             case .element:
@@ -216,11 +268,9 @@ private struct GPXTripBuilder {
             case .endElement:
                 if let frame = stack.popLast() { leave(frame) }
             case .text, .cdata, .significantWhitespace, .whitespace:
-                if case .capture = stack.last {
+                // A text past the limit is kept just past it: the validator reports it by its field.
+                if case .capture = stack.last, text.utf8.count <= limits.trip.maxTextBytes {
                     text += stream.value
-                    if text.utf8.count > limits.maxTextBytes {
-                        fail("a text is longer than \(limits.maxTextBytes) bytes, the limit for any text in a trip", line: textLine)
-                    }
                 }
             case nil:
                 break
@@ -229,135 +279,191 @@ private struct GPXTripBuilder {
             status = skip ? stream.next() : stream.read()
         }
         if stopped { return ReadResult(draft: nil, diagnostics: diagnostics) }
-        if status < 0 {
-            if stream.exceededLimit {
-                return .failed(.error(nil, ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes)))
-            }
-            if let failure = stream.sourceFailure {
-                return .failed(.error(nil, "cannot read the trip: \(failure)"))
-            }
-            let problem = stream.problems.first
-            let location = problem.map { SourceLocation(path: "", line: $0.line, column: $0.column > 0 ? $0.column : nil) }
-            return .failed(.error(location, xmlMessage(problem?.message ?? "the XML is not well-formed")))
-        }
+        if status < 0 { return .failed(readFailure()) }
         return finish()
     }
 
-    func xmlMessage(_ message: String) -> String {
+    /// Why the stream stopped with an error: a limit, the source, or libxml2's first complaint.
+    func readFailure() -> Diagnostic {
+        if let line = stream.attributeOverflowLine {
+            return Diagnostic(
+                .xmlTooManyAttributes, at: SourcePosition(line: line),
+                "an element has more than \(limits.maxAttributes) attributes; no GPX element needs that many")
+        }
+        if stream.exceededLimit {
+            return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes)
+        }
+        if let failure = stream.sourceFailure {
+            return Diagnostic(.readFailed, "cannot read the trip: \(failure)")
+        }
+        let problem = stream.problems.first
+        let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }
+        let message = problem?.message ?? "the XML is not well-formed"
         if message.contains("Excessive depth") || message.contains("depth") && message.contains("HUGE") {
-            return "XML: the elements are nested too deeply (more than 256 levels)"
+            return Diagnostic(.xmlTooDeep, at: position, "XML: the elements are nested too deeply (more than 256 levels)")
         }
         if message.contains("Detected an entity reference loop") {
-            return "XML: entities refer to each other in a loop"
+            return Diagnostic(.xmlSyntax, at: position, "XML: entities refer to each other in a loop")
         }
-        return "XML: \(Quoting.printable(message))"
+        return Diagnostic(.xmlSyntax, at: position, "XML: \(Quoting.printable(message))")
     }
+
+    var inGPX: Bool { rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("") }
+    var inMapping: Bool { stream.namespaceIs(GPXMapping.namespace) }
 
     /// The frame for the element the stream is on, or `nil` to skip its subtree.
     mutating func enter() -> Frame? {
         guard let parent = stack.last else { return enterRoot() }
         // Names are compared in libxml2's own buffers: no String is made for an element we skip.
-        let isGPX = rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("")
         switch parent {
         case .gpx:
-            guard isGPX else { return nil }
-            if stream.localNameIs("wpt") {
+            guard inGPX else { return nil }
+            if stream.localNameIs(G.waypoint) {
                 waypointCount += 1
-                if waypointCount > limits.maxDestinations + limits.maxTasks {
-                    fail("the file has more than \(limits.maxDestinations + limits.maxTasks) waypoints, the limit", line: stream.line)
-                    return nil
-                }
                 current = Waypoint(
-                    index: waypointCount, line: stream.line, latitude: stream.attribute("lat"),
-                    longitude: stream.attribute("lon"))
+                    index: waypointCount, line: stream.line, latitude: stream.tokenAttribute(GPXMapping.GPXAttribute.latitude),
+                    longitude: stream.tokenAttribute(GPXMapping.GPXAttribute.longitude))
                 return .waypoint
             }
-            if stream.localNameIs("metadata") { return .metadata }
-            if stream.localNameIs("name") { return startCapture(.title) }
-            if stream.localNameIs("email") { return startCapture(.travelerText) }
-            if stream.localNameIs("rte") || stream.localNameIs("trk") {
+            if stream.localNameIs(G.metadata) { return .metadata }
+            // GPX 1.0 keeps the title and the author's email at the top level.
+            if stream.localNameIs(G.name) { return startCapture(.title) }
+            if stream.localNameIs(G.email) { return startCapture(.travelerText) }
+            if stream.localNameIs(G.route) || stream.localNameIs(G.track) {
                 routeCount += 1
-                return .route(isTrack: stream.localNameIs("trk"))
+                return .route(isTrack: stream.localNameIs(G.track))
             }
             return nil  // the rest is read past, unopened
         case .metadata:
-            guard isGPX else { return nil }
-            if stream.localNameIs("name") { return startCapture(.title) }
-            if stream.localNameIs("author") { return .author }
-            if stream.localNameIs("extensions") { return .metadataExtensions }
+            guard inGPX else { return nil }
+            if stream.localNameIs(G.name) { return startCapture(.title) }
+            if stream.localNameIs(G.author) { return .author }
+            if stream.localNameIs(G.extensions) { return .metadataExtensions }
             return nil
         case .metadataExtensions:
-            if stream.namespaceIs(GPXMapping.namespace), stream.localNameIs("trip"), let travel = stream.attribute("travel") {
-                tripTravel = (travel, stream.line)
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.trip) {
+                checkAttributes(of: E.trip)
+                if let travel = stream.tokenAttribute(A.travel) { tripTravel = Written(text: travel, line: stream.line) }
+            } else {
+                unknownElement(where: "metadata extensions")
             }
             return nil
         case .route(let isTrack):
-            guard isGPX else { return nil }
-            if stream.localNameIs("extensions") { return .routeExtensions }
+            guard inGPX else { return nil }
+            if stream.localNameIs(G.extensions) { return .routeExtensions(isTrack: isTrack) }
             // A route or track that is no task's path is read past without looking at its points.
             guard pendingPath != nil else { return nil }
-            if isTrack, stream.localNameIs("trkseg") { return .trackSegment }
-            if !isTrack, stream.localNameIs("rtept") { addPoint() }
+            if isTrack, stream.localNameIs(G.trackSegment) { return .trackSegment }
+            if !isTrack, stream.localNameIs(G.routePoint) { addPoint() }
             return nil
-        case .routeExtensions:
-            if stream.namespaceIs(GPXMapping.namespace), stream.localNameIs("path") {
-                pendingPath = PathCollector(
-                    label: "route \(routeCount)", line: stream.line,
-                    destination: stream.attribute("destination"), task: stream.attribute("task"))
+        case .routeExtensions(let isTrack):
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.path) {
+                checkAttributes(of: E.path)
+                let label = "\(isTrack ? "trk" : "rte") \(routeCount)"
+                if pendingPath != nil {
+                    report(.gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task", line: stream.line)
+                } else {
+                    pendingPath = PathCollector(
+                        label: label, line: stream.line, destination: stream.tokenAttribute(A.destination),
+                        task: stream.tokenAttribute(A.task))
+                }
+            } else {
+                unknownElement(where: "route extensions")
             }
             return nil
         case .trackSegment:
-            if isGPXPoint() { addPoint() }
+            if inGPX, stream.localNameIs(G.trackPoint) { addPoint() }
             return nil
         case .author:
-            if isGPX, stream.localNameIs("email") {
-                if let id = stream.attribute("id"), let domain = stream.attribute("domain") {
-                    traveler = ("\(id)@\(domain)", stream.line)
+            if inGPX, stream.localNameIs(G.email) {
+                let id = stream.attribute(GPXMapping.GPXAttribute.emailID)
+                let domain = stream.attribute(GPXMapping.GPXAttribute.emailDomain)
+                if id != nil || domain != nil {
+                    traveler = Written(text: "\(id ?? "")@\(domain ?? "")", line: stream.line)
                 }
             }
             return nil
         case .waypoint:
-            guard isGPX else { return nil }
-            if stream.localNameIs("name") { return startCapture(.waypointName) }
-            if stream.localNameIs("extensions") { return .waypointExtensions }
+            guard inGPX else { return nil }
+            if stream.localNameIs(G.name) { return startCapture(.waypointName) }
+            if stream.localNameIs(G.extensions) { return .waypointExtensions }
             return nil
         case .waypointExtensions:
-            guard stream.namespaceIs(GPXMapping.namespace) else { return nil }
-            if stream.localNameIs("task") {
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.task) {
+                checkAttributes(of: E.task)
                 order += 1
                 currentTask = TaskElement(line: stream.line, order: order, stream: stream)
                 return .task
             }
-            if stream.localNameIs("stay") {
-                current?.stay = Stay(
-                    line: stream.line, id: stream.attribute("id"), arrival: stream.attribute("arrival"),
-                    departure: stream.attribute("departure"))
+            if stream.localNameIs(E.stay) {
+                checkAttributes(of: E.stay)
+                if current?.stay != nil {
+                    report(.gpxTwoStays, "a waypoint is one stay, but this one has a second dr:stay", line: stream.line)
+                } else {
+                    current?.stay = Stay(
+                        line: stream.line, id: stream.tokenAttribute(A.id), arrival: stream.tokenAttribute(A.arrival),
+                        departure: stream.tokenAttribute(A.departure))
+                }
                 return nil
             }
-            if stream.localNameIs("detour") {
+            if stream.localNameIs(E.detour) {
+                checkAttributes(of: E.detour)
                 order += 1
-                if let key = stream.attribute("id") { current?.detours.append((key, stream.line, order)) }
+                if let key = stream.tokenAttribute(A.id) { current?.detours.append((key, stream.line, order)) }
                 return nil
             }
-            diagnostics.append(
-                .warning(
-                    SourceLocation(path: "wpt \(waypointCount)", line: stream.line),
-                    "unknown element dr:\(Quoting.printable(stream.localName)), ignored"))
+            unknownElement(where: "a waypoint's extensions")
             return nil
         case .task:
-            guard stream.namespaceIs(GPXMapping.namespace) else { return nil }
-            if stream.localNameIs("pro") { return startCapture(.pro) }
-            if stream.localNameIs("con") { return startCapture(.con) }
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.pro) {
+                checkAttributes(of: E.pro)
+                return startCapture(.pro)
+            }
+            if stream.localNameIs(E.con) {
+                checkAttributes(of: E.con)
+                return startCapture(.con)
+            }
+            unknownElement(where: "dr:task")
             return nil
-        case .capture:
+        case .capture(let capture):
+            report(
+                .gpxElementInText,
+                "<\(Quoting.printable(stream.localName))> inside <\(capture.elementName)>: it takes text only, so its text would be lost",
+                line: stream.line)
             return nil
+        }
+    }
+
+    /// Warns about a `dr:` element the mapping does not have here.
+    mutating func unknownElement(where place: String) {
+        report(
+            .unknownElement, "unknown element dr:\(Quoting.printable(stream.localName)) in \(place), ignored", line: stream.line)
+    }
+
+    /// Warns about each attribute the mapping element `name` does not have.
+    mutating func checkAttributes(of name: StaticString) {
+        let known = GPXMapping.knownAttributes[name.description] ?? []
+        var unknown: [String] = []
+        stream.forEachAttribute(in: GPXMapping.namespace) { attribute, namespaced in
+            if namespaced || !known.contains(where: { $0.description == attribute }) {
+                unknown.append((namespaced ? "dr:" : "") + attribute)
+            }
+        }
+        for attribute in unknown {
+            report(
+                .unknownAttribute, "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored", line: stream.line)
         }
     }
 
     /// The root element: `<gpx>` in GPX 1.1's or 1.0's namespace, or in none.
     mutating func enterRoot() -> Frame? {
+        rootLine = stream.line
         let name = stream.localName
-        if name == "gpx" {
+        if name == G.root.description {
             if stream.namespaceIs(GPXMapping.gpx11) {
                 (rootNamespace, rootIsNamespaced) = (GPXMapping.gpx11, true)
                 return .gpx
@@ -367,47 +473,34 @@ private struct GPXTripBuilder {
                 return .gpx
             }
             if stream.namespaceIs("") { return .gpx }
+            fail(
+                .notGPX,
+                "this is not a GPX file: its root <gpx> is in the namespace \(Quoting.quoted(stream.namespaceURI)), "
+                    + "not GPX 1.1's \(Quoting.quoted(GPXMapping.gpx11.description)) or 1.0's \(Quoting.quoted(GPXMapping.gpx10.description))",
+                line: stream.line)
+            return nil
         }
-        fail("this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
+        fail(.notGPX, "this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
         return nil
     }
 
-    func isGPXPoint() -> Bool {
-        (rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("")) && stream.localNameIs("trkpt")
-    }
-
-    /// Adds the current `rtept` or `trkpt` to the path being read, checking it like any location.
+    /// Adds the current `rtept` or `trkpt` to the path being read, as written.
     mutating func addPoint() {
-        guard var path = pendingPath, !path.failed else { return }
-        path.count += 1
-        if path.count > limits.maxPathPoints {
-            diagnostics.append(
-                .error(
-                    SourceLocation(path: "\(path.label): dr:path", line: path.line),
-                    "the path has more than \(limits.maxPathPoints) points, the limit"))
-            path.failed = true
-            pendingPath = path
-            return
+        guard pendingPath != nil else { return }
+        pendingPath?.count += 1
+        // Past the trip's limit only the count goes on: the validator refuses the trip by it.
+        guard keptPoints <= limits.trip.maxPathPoints else { return }
+        keptPoints += 1
+        let line = stream.line
+        let label = pendingPath?.label ?? ""
+        let at = SourcePosition(line: line, element: label)
+        func axis(_ name: StaticString) -> Field<String> {
+            stream.tokenAttribute(name).map { .present($0, at) } ?? .missing(at)
         }
-        var values: [Double] = []
-        let axes: [(name: StaticString, axis: Coordinate.Axis)] = [("lat", .latitude), ("lon", .longitude)]
-        for (name, axis) in axes {
-            let text = stream.attribute(name) ?? ""
-            do {
-                values.append(try Coordinate.parse(text, axis: axis))
-            } catch {
-                diagnostics.append(
-                    .error(
-                        SourceLocation(path: "\(path.label): point \(path.count) \(name.description)", line: stream.line),
-                        Coordinate.message(for: error, text: text, axis: axis)))
-                path.failed = true
-                break
-            }
-        }
-        if values.count == 2, let point = Coordinate(latitude: values[0], longitude: values[1]) {
-            path.points.append(point)
-        }
-        pendingPath = path
+        // Appended in place: the collector is never copied, so a long path is read in linear time.
+        pendingPath?.points.append(
+            CoordinateDraft(
+                latitude: axis(GPXMapping.GPXAttribute.latitude), longitude: axis(GPXMapping.GPXAttribute.longitude)))
     }
 
     mutating func startCapture(_ capture: Capture) -> Frame {
@@ -420,13 +513,13 @@ private struct GPXTripBuilder {
     mutating func leave(_ frame: Frame) {
         switch frame {
         case .capture(let capture):
-            let line = textLine
+            let written = Written(text: text, line: textLine)
             switch capture {
-            case .title: title = (text, line)
-            case .travelerText: traveler = (text, line)
-            case .waypointName: current?.name = text
-            case .pro: currentTask?.pros.append((text, line))
-            case .con: currentTask?.cons.append((text, line))
+            case .title: title = written
+            case .travelerText: traveler = written
+            case .waypointName: current?.name = written
+            case .pro: currentTask?.pros.append(written)
+            case .con: currentTask?.cons.append(written)
             }
             text = ""
         case .task:
@@ -448,44 +541,54 @@ private struct GPXTripBuilder {
 
     // MARK: - From waypoints to a draft
 
-    /// Turns a finished waypoint into a stay and checked tasks.
+    /// Turns a finished waypoint into a stay and tasks.
     mutating func collect(_ waypoint: Waypoint) {
+        for var diagnostic in waypoint.pending {
+            diagnostic.position?.element = waypoint.label
+            diagnostics.append(diagnostic)
+        }
         if let stay = waypoint.stay {
-            let id = stay.id ?? waypoint.name.map { TextRules.foldedForLabel($0) } ?? ""
+            let id = stay.id ?? waypoint.name.map { TextRules.foldedForLabel($0.text) } ?? ""
             stays.append(
                 StayEntry(
-                    id: id, label: waypoint.label, idLocation: waypoint.at(": dr:stay id", line: stay.line),
+                    id: id, label: waypoint.label, position: waypoint.at(stay.line),
                     draft: destination(waypoint, stay: stay),
-                    detours: waypoint.detours.map {
-                        ($0.key, $0.order, waypoint.at(": dr:detour \(Quoting.quoted($0.key))", line: $0.line))
-                    }))
+                    detours: waypoint.detours.map { ($0.key, $0.order, waypoint.at($0.line)) }))
         } else if waypoint.tasks.isEmpty {
-            ignoredWaypoints.append(.warning(waypoint.at(""), "neither dr:stay nor dr:task, ignored"))
+            plainWaypoints += 1
+            if plainWaypoints == 1 { firstPlainWaypointLine = waypoint.line }
         }
         for element in waypoint.tasks {
+            let position = waypoint.at(element.line)
             guard let destinationID = element.destination else {
                 diagnostics.append(
-                    .error(waypoint.at(": dr:task", line: element.line), "needs a destination attribute naming the id of a dr:stay"))
+                    Diagnostic(
+                        .gpxMissingAttribute, at: position, "dr:task needs a destination attribute naming the id of a dr:stay"))
                 continue
             }
             guard let key = element.detour else {
                 diagnostics.append(
-                    .error(
-                        waypoint.at(": dr:task", line: element.line),
-                        "needs a detour attribute: tasks with the same detour key are its two sides"))
+                    Diagnostic(
+                        .gpxMissingAttribute, at: position,
+                        "dr:task needs a detour attribute: tasks with the same detour key are its two sides"))
                 continue
             }
+            var side: Int?
+            if let text = element.side {
+                side = Int(text).flatMap { (1...Detour.sides).contains($0) ? $0 : nil }
+                if side == nil {
+                    diagnostics.append(
+                        Diagnostic(.gpxBadSide, at: position, "side \(Quoting.quoted(text)) is not 1 or 2, so it is ignored"))
+                }
+            }
             // A task inside its stay's own waypoint has no location of its own.
-            let checked = TripValidator.validate(task: task(element, in: waypoint, located: waypoint.stay == nil))
-            diagnostics += checked.diagnostics
+            let located = waypoint.stay == nil
             tasks.append(
                 TaskEntry(
                     destination: destinationID, id: element.id,
-                    name: (waypoint.stay == nil ? waypoint.name : element.name).map { TextRules.foldedForLabel($0) },
-                    detour: key, order: element.order, side: element.side.flatMap { Int($0) },
-                    checked: .checked(checked.task),
-                    destinationLocation: waypoint.at(": dr:task destination", line: element.line),
-                    detourLocation: waypoint.at(": dr:task detour \(Quoting.quoted(key))", line: element.line)))
+                    name: (located ? waypoint.name?.text : element.name).map { TextRules.foldedForLabel($0) },
+                    detour: key, order: element.order, side: side,
+                    draft: task(element, in: waypoint, located: located), position: position))
         }
     }
 
@@ -493,77 +596,122 @@ private struct GPXTripBuilder {
         guard !stays.isEmpty else {
             // One clear error, not a message for each of another app's waypoints.
             diagnostics = [
-                .error(
-                    nil,
+                Diagnostic(
+                    .gpxNoStays,
                     "no waypoint is a detour-report stay: mark each destination's <wpt> with "
                         + "<extensions><dr:stay id=\"…\" arrival=\"YYYY-MM-DD\" departure=\"YYYY-MM-DD\"/></extensions> "
                         + "(xmlns:dr=\"\(GPXMapping.namespace.description)\"), and each task's with <dr:task>")
             ]
             return ReadResult(draft: nil, diagnostics: diagnostics)
         }
-        diagnostics += ignoredWaypoints
+        if plainWaypoints > 0 {
+            let message =
+                plainWaypoints == 1
+                ? "1 waypoint has neither dr:stay nor dr:task and was read past; it is on line \(firstPlainWaypointLine)"
+                : "\(Self.grouped(plainWaypoints)) waypoints have neither dr:stay nor dr:task and were read past; "
+                    + "the first is on line \(firstPlainWaypointLine)"
+            diagnostics.append(Diagnostic(.gpxPlainWaypoints, at: SourcePosition(line: firstPlainWaypointLine), message))
+        }
         var stayIndex: [String: Int] = [:]
         var destinations: [DestinationDraft] = []
-        var detourKeys: [[(key: String, order: Int, location: SourceLocation)]] = []
-        var detourSides: [[String: [(order: Int, side: Int?, task: TaskSide)]]] = []
+        var detourKeys: [[(key: String, order: Int, position: SourcePosition)]] = []
         for stay in stays {
             if let previous = stayIndex[stay.id] {
                 diagnostics.append(
-                    .error(stay.idLocation, "stay id \(Quoting.quoted(stay.id)) is already used by \(stays[previous].label)"))
+                    Diagnostic(
+                        .gpxDuplicateStayID, at: stay.position,
+                        "stay id \(Quoting.quoted(stay.id)) is already used by \(stays[previous].label)"))
                 continue
             }
             stayIndex[stay.id] = destinations.count
             destinations.append(stay.draft)
             detourKeys.append(stay.detours)
-            detourSides.append([:])
         }
         stays = []
-        for entry in tasks where stayIndex[entry.destination] == nil {
-            diagnostics.append(
-                .error(entry.destinationLocation, "\(Quoting.quoted(entry.destination)) is not the id of any dr:stay"))
-        }
-        attachPaths(stayIndex: stayIndex, origins: destinations.map { $0.coordinate.value.flatMap(Coordinate.parseDraft) })
+        attachPaths(stayIndex: stayIndex)
+        var sides: [[String: [TaskEntry]]] = Array(repeating: [:], count: destinations.count)
         for entry in tasks {
             guard let index = stayIndex[entry.destination] else {
+                diagnostics.append(
+                    Diagnostic(
+                        .gpxUnknownStay, at: entry.position,
+                        "destination \(Quoting.quoted(entry.destination)) is not the id of any dr:stay"))
                 continue
             }
             if !detourKeys[index].contains(where: { $0.key == entry.detour }) {
-                detourKeys[index].append((entry.detour, entry.order, entry.detourLocation))
+                detourKeys[index].append((entry.detour, entry.order, entry.position))
             }
-            detourSides[index][entry.detour, default: []].append((entry.order, entry.side, entry.checked))
+            sides[index][entry.detour, default: []].append(entry)
         }
         tasks = []
         for index in destinations.indices {
             let keys = detourKeys[index].sorted { $0.order < $1.order }
             destinations[index].detours = keys.map { key in
-                DetourDraft(location: key.location, sides: GPXTripBuilder.inSideOrder(detourSides[index][key.key] ?? []))
+                DetourDraft(position: key.position, tasks: inSideOrder(sides[index][key.key] ?? []))
             }
         }
-        let titleField: Field<String> =
-            title.map { .present($0.text, SourceLocation(path: "metadata name", line: $0.line)) }
-            ?? .missing(SourceLocation(path: "metadata name", line: 1))
-        let travelerField: Field<String> =
-            traveler.map { .present($0.text, SourceLocation(path: "metadata author email", line: $0.line)) }
-            ?? .missing(SourceLocation(path: "metadata author email"))
-        let travelField: Field<String> =
-            tripTravel.map { .present($0.text, SourceLocation(path: "metadata dr:trip travel", line: $0.line)) }
-            ?? .missing(SourceLocation(path: "metadata dr:trip travel"))
+        let top = SourcePosition(line: rootLine)
         let draft = TripDraft(
-            location: SourceLocation(path: "gpx", line: 1), title: titleField, traveler: travelerField,
-            destinations: destinations, travel: travelField)
+            position: top,
+            title: title.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top),
+            traveler: traveler.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top),
+            destinations: destinations,
+            travel: tripTravel.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top))
         return ReadResult(draft: draft, diagnostics: diagnostics)
     }
 
-    /// Gives each `dr:path` route to the task it names (by `id`, else by name) within its stay.
-    mutating func attachPaths(stayIndex: [String: Int], origins: [Coordinate?]) {
-        for path in paths where !path.failed {
-            let here = SourceLocation(path: "\(path.label): dr:path", line: path.line)
-            guard let destination = path.destination, let taskName = path.task else {
-                diagnostics.append(.error(here, "needs destination and task attributes naming a stay and one of its tasks"))
+    /// `1,204`: a count as the warning about plain waypoints shows it.
+    static func grouped(_ value: Int) -> String {
+        let digits = Array(String(value))
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out += "," }
+            out.append(digit)
+        }
+        return out
+    }
+
+    /// A detour's tasks: those with a `side` at that side, the others filling the free places
+    /// in document order.
+    mutating func inSideOrder(_ entries: [TaskEntry]) -> [TaskDraft] {
+        var placed: [TaskDraft?] = Array(repeating: nil, count: max(entries.count, Detour.sides))
+        var unsided: [TaskEntry] = []
+        for entry in entries {
+            guard let side = entry.side else {
+                unsided.append(entry)
                 continue
             }
-            guard let stay = stayIndex[destination] else {
-                diagnostics.append(.error(here, "destination \(Quoting.quoted(destination)) is not the id of any dr:stay"))
+            if placed[side - 1] != nil {
+                diagnostics.append(
+                    Diagnostic(
+                        .gpxDuplicateSide, at: entry.position,
+                        "another task of detour \(Quoting.quoted(entry.detour)) is side \(side) already"))
+                unsided.append(entry)
+            } else {
+                placed[side - 1] = entry.draft
+            }
+        }
+        var rest = unsided.makeIterator()
+        for index in placed.indices where placed[index] == nil {
+            placed[index] = rest.next()?.draft
+        }
+        return placed.compactMap { $0 }
+    }
+
+    /// Gives each `dr:path` route to the task it names (by `id`, else by name) within its stay.
+    mutating func attachPaths(stayIndex: [String: Int]) {
+        for path in paths {
+            let here = path.position
+            guard let destination = path.destination, let taskName = path.task else {
+                diagnostics.append(
+                    Diagnostic(
+                        .gpxMissingAttribute, at: here,
+                        "dr:path needs destination and task attributes naming a stay and one of its tasks"))
+                continue
+            }
+            guard stayIndex[destination] != nil else {
+                diagnostics.append(
+                    Diagnostic(.gpxUnknownStay, at: here, "destination \(Quoting.quoted(destination)) is not the id of any dr:stay"))
                 continue
             }
             var matches = tasks.indices.filter { tasks[$0].destination == destination && tasks[$0].id == taskName }
@@ -572,79 +720,67 @@ private struct GPXTripBuilder {
             }
             guard matches.count == 1, let match = matches.first else {
                 diagnostics.append(
-                    .error(
-                        here,
-                        matches.isEmpty
-                            ? "task \(Quoting.quoted(taskName)) is not a task of \(Quoting.quoted(destination))"
-                            : "task \(Quoting.quoted(taskName)) names \(matches.count) tasks; give the dr:task an id attribute"))
+                    matches.isEmpty
+                        ? Diagnostic(
+                            .gpxUnknownPathTask, at: here,
+                            "task \(Quoting.quoted(taskName)) is not a task of \(Quoting.quoted(destination))")
+                        : Diagnostic(
+                            .gpxAmbiguousPathTask, at: here,
+                            "task \(Quoting.quoted(taskName)) names \(matches.count) tasks; give the dr:task an id attribute"))
                 continue
             }
-            guard path.points.count >= 2 else {
-                diagnostics.append(.error(here, "a path needs at least two points, this one has \(path.points.count)"))
+            if case .present = tasks[match].draft.path {
+                diagnostics.append(
+                    Diagnostic(.gpxTwoPaths, at: here, "task \(Quoting.quoted(taskName)) has a path already; a task has one path"))
                 continue
             }
-            guard case .checked(let checked) = tasks[match].checked, var task = checked else { continue }
-            let route = RoutePath(points: path.points)
-            task.path = route
-            tasks[match].checked = .checked(task)
-            if let origin = origins[stay] {
-                for message in Travel.pathWarnings(route, from: origin, to: task.location) {
-                    diagnostics.append(.warning(here, message))
-                }
-            }
+            tasks[match].draft.path = .present(PathDraft(points: path.points, count: path.count), here)
         }
         paths = []
     }
 
-    /// A detour's tasks in document order, or by their `side` attributes when every one has one.
-    static func inSideOrder(_ tasks: [(order: Int, side: Int?, task: TaskSide)]) -> [TaskSide] {
-        guard !tasks.isEmpty, tasks.allSatisfy({ $0.side != nil }) else { return tasks.map(\.task) }
-        return tasks.sorted { ($0.side ?? 0, $0.order) < ($1.side ?? 0, $1.order) }.map(\.task)
-    }
-
     func coordinate(_ waypoint: Waypoint) -> Field<CoordinateDraft> {
-        func axis(_ field: String, _ value: String?) -> Field<String> {
-            let location = waypoint.at(field)
-            return value.map { .present($0, location) } ?? .missing(location)
-        }
-        return .present(
-            CoordinateDraft(latitude: axis(": lat", waypoint.latitude), longitude: axis(": lon", waypoint.longitude)),
-            waypoint.at(""))
+        .present(
+            CoordinateDraft(
+                latitude: waypoint.field(waypoint.latitude, line: waypoint.line),
+                longitude: waypoint.field(waypoint.longitude, line: waypoint.line)),
+            waypoint.at())
     }
 
     func destination(_ waypoint: Waypoint, stay: Stay) -> DestinationDraft {
-        func attribute(_ field: String, _ value: String?) -> Field<String> {
-            let location = waypoint.at(field, line: stay.line)
-            return value.map { .present($0, location) } ?? .missing(location)
-        }
-        let nameLocation = waypoint.at(": name")
-        return DestinationDraft(
-            location: waypoint.at(""),
-            name: waypoint.name.map { .present($0, nameLocation) } ?? .missing(nameLocation),
+        DestinationDraft(
+            position: waypoint.at(),
+            name: waypoint.name.map { .present($0.text, waypoint.at($0.line)) } ?? .missing(waypoint.at()),
             coordinate: coordinate(waypoint),
-            arrival: attribute(": dr:stay arrival", stay.arrival),
-            departure: attribute(": dr:stay departure", stay.departure),
+            arrival: waypoint.field(stay.arrival, line: stay.line),
+            departure: waypoint.field(stay.departure, line: stay.line),
             detours: [])
     }
 
     func task(_ element: TaskElement, in waypoint: Waypoint, located: Bool) -> TaskDraft {
-        func attribute(_ field: String, _ value: String?) -> Field<String> {
-            let location = waypoint.at(field, line: element.line)
-            return value.map { .present($0, location) } ?? .missing(location)
-        }
+        let line = element.line
         // A located task is named by its waypoint; one inside its stay's waypoint by `name=`.
-        let taskName = located ? waypoint.name : element.name
-        let nameLocation = waypoint.at(located ? ": name" : ": dr:task name", line: element.line)
-        let cost = MoneyDraft(
-            amount: attribute(": dr:task cost", element.cost), currency: attribute(": dr:task currency", element.currency))
+        let name: Field<String>
+        if located {
+            name = waypoint.name.map { .present($0.text, waypoint.at($0.line)) } ?? .missing(waypoint.at())
+        } else {
+            name = waypoint.field(element.name, line: line)
+        }
+        let cost: Field<MoneyDraft> =
+            element.cost == nil && element.currency == nil
+            ? .missing(waypoint.at(line))
+            : .present(
+                MoneyDraft(
+                    amount: waypoint.field(element.cost, line: line), currency: waypoint.field(element.currency, line: line)),
+                waypoint.at(line))
         return TaskDraft(
-            location: waypoint.at(": dr:task", line: element.line),
-            name: taskName.map { .present($0, nameLocation) } ?? .missing(nameLocation),
-            duration: attribute(": dr:task duration", element.duration),
-            cost: .present(cost, waypoint.at(": dr:task", line: element.line)),
-            coordinate: located ? coordinate(waypoint) : .missing(waypoint.at(": dr:task location", line: element.line)),
-            pros: element.pros.enumerated().map { .present($1.text, waypoint.at(": dr:pro \($0 + 1)", line: $1.line)) },
-            cons: element.cons.enumerated().map { .present($1.text, waypoint.at(": dr:con \($0 + 1)", line: $1.line)) },
-            travel: attribute(": dr:task travel", element.travel))
+            position: waypoint.at(line),
+            name: name,
+            duration: waypoint.field(element.duration, line: line),
+            cost: cost,
+            coordinate: located ? coordinate(waypoint) : .missing(waypoint.at(line)),
+            pros: element.pros.map { .present($0.text, waypoint.at($0.line)) },
+            cons: element.cons.map { .present($0.text, waypoint.at($0.line)) },
+            travel: element.travel.map { .present($0, waypoint.at(line)) } ?? .missing(waypoint.at(line)))
     }
 }

@@ -40,9 +40,11 @@ final class XMLStream {
     private let errors: Unmanaged<ErrorBox>
 
     /// Opens a reader over `source`; `prefix` holds bytes already read from it.
-    init?(source: any ByteSource, prefix: [UInt8], name: String, maxBytes: Int) {
+    init?(source: any ByteSource, prefix: [UInt8], name: String, maxBytes: Int, maxAttributes: Int) {
         XMLStream.guards
-        let input = InputBox(source: source, pending: prefix, maxBytes: maxBytes)
+        let input = InputBox(
+            source: source, pending: prefix, maxBytes: maxBytes,
+            guardian: AttributeGuard(limit: maxAttributes, prefix: prefix))
         let errors = ErrorBox()
         let inputPointer = Unmanaged.passRetained(input)
         guard
@@ -109,20 +111,47 @@ final class XMLStream {
         return Int(xmlTextReaderGetParserLineNumber(reader))
     }
 
-    /// Bytes consumed from the source so far.
-    var bytesRead: Int { input.total }
-
     /// Why the source failed, if it did.
     var sourceFailure: (any Error)? { input.failure }
 
     /// Whether the source gave more bytes than allowed.
     var exceededLimit: Bool { input.exceeded }
 
+    /// The line of a start tag with more attributes than allowed, if the input had one.
+    var attributeOverflowLine: Int? { input.guardian.overflowLine }
+
+    /// Calls `body` with the local name of each attribute of the current element that is in no
+    /// namespace, or in `namespace`, with whether it is in `namespace`; namespace declarations
+    /// and attributes of other vocabularies are left alone.
+    func forEachAttribute(in namespace: StaticString, _ body: (_ localName: String, _ namespaced: Bool) -> Void) {
+        guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
+        repeat {
+            let inNone = namespaceIs("")
+            let inOurs = !inNone && namespaceIs(namespace)
+            if inNone || inOurs { body(localName, inOurs) }
+        } while xmlTextReaderMoveToNextAttribute(reader) == 1
+        xmlTextReaderMoveToElement(reader)
+    }
+
     /// The value of the current element's attribute `name` (with no namespace), if it has one.
     func attribute(_ name: StaticString) -> String? {
         guard let value = xmlTextReaderGetAttribute(reader, name.utf8Start) else { return nil }
         defer { clibxml2_free(value) }
         return String(cString: value)
+    }
+
+    /// The value of attribute `name` with XML Schema's white-space rule for tokens and numbers
+    /// (`xsd:decimal`, `xsd:token`) applied: no white space at either end.
+    func tokenAttribute(_ name: StaticString) -> String? {
+        attribute(name).map(XMLStream.collapsed)
+    }
+
+    /// `text` without XML white space (space, tab, CR, LF) at either end.
+    static func collapsed(_ text: String) -> String {
+        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
+        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else { return text }
+        let bytes = text.utf8.drop(while: isSpace)
+        return String(decoding: bytes.reversed().drop(while: isSpace).reversed(), as: UTF8.self)
     }
 
     /// The errors libxml2 reported, in order.
@@ -166,11 +195,13 @@ private final class InputBox {
     var failure: (any Error)?
     let maxBytes: Int
     var exceeded = false
+    var guardian: AttributeGuard
 
-    init(source: any ByteSource, pending: [UInt8], maxBytes: Int) {
+    init(source: any ByteSource, pending: [UInt8], maxBytes: Int, guardian: AttributeGuard) {
         self.source = source
         self.pending = pending
         self.maxBytes = maxBytes
+        self.guardian = guardian
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
@@ -178,23 +209,26 @@ private final class InputBox {
             exceeded = true
             return -1
         }
+        let count: Int
         if pendingOffset < pending.count {
-            let count = min(buffer.count, pending.count - pendingOffset)
+            count = min(buffer.count, pending.count - pendingOffset)
             pending.withUnsafeBytes { bytes in
                 buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[pendingOffset..<pendingOffset + count]))
             }
             pendingOffset += count
-            total += count
-            return count
+        } else {
+            do {
+                count = try source.read(into: buffer)
+            } catch {
+                failure = error
+                return -1
+            }
         }
-        do {
-            let count = try source.read(into: buffer)
-            total += count
-            return count
-        } catch {
-            failure = error
-            return -1
-        }
+        total += count
+        // libxml2 must never see a start tag with too many attributes: it checks them for
+        // duplicates pair by pair, so 50,000 of them take seconds.
+        guard guardian.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return -1 }
+        return count
     }
 }
 

@@ -13,17 +13,17 @@ public struct JSONParser {
         public var message: String
         /// The byte offset of the problem.
         public var offset: Int
+        /// Which kind of problem: a syntax error, a duplicate key or too deep a nesting.
+        public var code: DiagnosticCode = .jsonSyntax
     }
 
     /// The deepest nesting of arrays and objects accepted.
     public static let defaultMaximumDepth = 64
 
     /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
-    public static func parse(
-        _ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth, maximumStringBytes: Int = 10_000
-    ) throws(SyntaxError) -> JSONNode {
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONNode {
         let result: Result<JSONNode, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth, maximumStringBytes: maximumStringBytes)
+            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth)
             do throws(SyntaxError) {
                 parser.skipWhiteSpace()
                 let root = try parser.value(depth: 0)
@@ -47,23 +47,15 @@ private let backslash = UInt8(ascii: "\\")
 private struct Cursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
-    let maximumStringBytes: Int
     var index = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int, maximumStringBytes: Int) {
+    init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
-        self.maximumStringBytes = maximumStringBytes
     }
 
-    func checkLength(_ start: Int) throws(JSONParser.SyntaxError) {
-        if index - start > maximumStringBytes {
-            throw error("a string is longer than \(maximumStringBytes) bytes, the limit for any text in a trip", at: start)
-        }
-    }
-
-    func error(_ message: String, at offset: Int? = nil) -> JSONParser.SyntaxError {
-        JSONParser.SyntaxError(message: message, offset: offset ?? index)
+    func error(_ message: String, at offset: Int? = nil, code: DiagnosticCode = .jsonSyntax) -> JSONParser.SyntaxError {
+        JSONParser.SyntaxError(message: message, offset: offset ?? index, code: code)
     }
 
     /// The next character for a message: `"}"`, or `the end of the input`.
@@ -132,7 +124,7 @@ private struct Cursor {
 
     mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         guard depth <= maximumDepth else {
-            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects")
+            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
         }
         index += 1  // {
         var members: [JSONMember] = []
@@ -154,7 +146,7 @@ private struct Cursor {
             let keyOffset = index
             let key = try string()
             guard seen.insert(key).inserted else {
-                throw error("duplicate key \(quoted(key)) in one object", at: keyOffset)
+                throw error("duplicate key \(quoted(key)) in one object", at: keyOffset, code: .jsonDuplicateKey)
             }
             skipWhiteSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
@@ -179,7 +171,7 @@ private struct Cursor {
 
     mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
         guard depth <= maximumDepth else {
-            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects")
+            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
         }
         index += 1  // [
         var elements: [JSONNode] = []
@@ -250,7 +242,6 @@ private struct Cursor {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == quote {
-                try checkLength(start)
                 let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
                 return text
@@ -259,7 +250,6 @@ private struct Cursor {
             if byte < 0x20 { throw controlCharacterError(byte) }
             index += 1
         }
-        try checkLength(start)
         var buffer = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
@@ -271,9 +261,6 @@ private struct Cursor {
             if byte != backslash {
                 buffer.append(byte)
                 index += 1
-                if buffer.count > maximumStringBytes {
-                    throw error("a string is longer than \(maximumStringBytes) bytes, the limit for any text in a trip", at: open)
-                }
                 continue
             }
             let escapeStart = index

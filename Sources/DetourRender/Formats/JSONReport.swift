@@ -98,9 +98,10 @@ public enum JSONReport {
 
     static func warning(_ diagnostic: Diagnostic) -> JSONOutput {
         .object([
-            ("path", .string(diagnostic.location?.path ?? "")),
-            ("line", .int(diagnostic.location?.line)),
-            ("message", .string(diagnostic.message)),
+            ("code", .string(diagnostic.code.rawValue)),
+            ("path", .string(diagnostic.path ?? "")),
+            ("line", .int(diagnostic.position?.line)),
+            ("message", .string(diagnostic.fullMessage)),
         ])
     }
 }

@@ -246,10 +246,13 @@ public struct WarningModel: Sendable {
     public var path: String
     /// What it says.
     public var message: String
+    /// Its stable code, such as `draft-detour`.
+    public var code: String
 
     init(_ diagnostic: Diagnostic) {
-        path = diagnostic.location?.path ?? ""
-        message = diagnostic.message
+        path = diagnostic.path ?? ""
+        message = diagnostic.fullMessage
+        code = diagnostic.code.rawValue
     }
 }
 
@@ -358,6 +361,7 @@ extension WarningModel: MustacheParent {
         case "path": return path
         case "hasPath": return !path.isEmpty
         case "message": return message
+        case "code": return code
         default: return nil
         }
     }

@@ -49,12 +49,31 @@ public indirect enum JSONOutput: Sendable, Equatable {
         return String(decoding: out, as: UTF8.self)
     }
 
-    // Bytes, not String appends: a large report is millions of small pieces.
-    private func write(to out: inout [UInt8], indent: Int) {
+    /// The value as compact JSON on one line, without a newline: one record of JSON Lines.
+    public func serializedLine() -> String {
+        var out: [UInt8] = []
+        write(to: &out, indent: nil)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    // Bytes, not String appends: a large report is millions of small pieces. A `nil` indent
+    // writes compact JSON.
+    private func write(to out: inout [UInt8], indent: Int?) {
         switch self {
         case .object(let members):
             guard !members.isEmpty else {
                 out += "{}".utf8
+                return
+            }
+            guard let indent else {
+                out.append(UInt8(ascii: "{"))
+                for (index, (key, value)) in members.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONOutput.writeString(key, to: &out)
+                    out.append(UInt8(ascii: ":"))
+                    value.write(to: &out, indent: nil)
+                }
+                out.append(UInt8(ascii: "}"))
                 return
             }
             out += "{\n".utf8
@@ -70,6 +89,15 @@ public indirect enum JSONOutput: Sendable, Equatable {
         case .array(let elements):
             guard !elements.isEmpty else {
                 out += "[]".utf8
+                return
+            }
+            guard let indent else {
+                out.append(UInt8(ascii: "["))
+                for (index, element) in elements.enumerated() {
+                    if index > 0 { out.append(UInt8(ascii: ",")) }
+                    element.write(to: &out, indent: nil)
+                }
+                out.append(UInt8(ascii: "]"))
                 return
             }
             out += "[\n".utf8
