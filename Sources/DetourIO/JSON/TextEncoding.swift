@@ -1,4 +1,5 @@
-/// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1).
+/// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1), and
+/// recognises compressed files given in place of a trip, JSON or GPX.
 public enum TextEncoding {
     /// Why bytes are not acceptable UTF-8 text.
     public enum Problem: Error, Sendable, Equatable {
@@ -26,6 +27,26 @@ public enum TextEncoding {
         if bytes.count >= 2, bytes[0] == 0, bytes[1] != 0 { return "UTF-16BE" }
         if bytes.count >= 2, bytes[0] != 0, bytes[1] == 0 { return "UTF-16LE" }
         return nil
+    }
+
+    /// Why a file starting with `prefix` is not a trip but a compressed file or an archive, naming
+    /// the command that undoes it; `nil` for anything else.
+    ///
+    /// Every reader asks this first, so a `trip.json.gz` gets this message rather than one about
+    /// its encoding or syntax.
+    public static func compressionProblem(_ prefix: [UInt8]) -> String? {
+        compressedFormats.first { prefix.starts(with: $0.magic) }?.problem
+    }
+
+    /// The magic bytes of the compressed formats people send, with what to say about each.
+    private static let compressedFormats: [(magic: [UInt8], problem: String)] = [
+        ([0x1F, 0x8B], "the file is gzip-compressed; decompress it first (gunzip FILE)"),
+        ([0x50, 0x4B, 0x03, 0x04], "the file is a zip archive; extract the trip from it first (unzip FILE)"),
+        ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "the file is xz-compressed; decompress it first (unxz FILE)"),
+        ([0x28, 0xB5, 0x2F, 0xFD], "the file is zstd-compressed; decompress it first (unzstd FILE)"),
+    ] + (UInt8(ascii: "1")...UInt8(ascii: "9")).map { level in
+        // "BZh" and the block size: the three letters alone could start a text.
+        ([0x42, 0x5A, 0x68, level], "the file is bzip2-compressed; decompress it first (bunzip2 FILE)")
     }
 
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` if all is valid.
