@@ -68,7 +68,7 @@ public struct Money: Sendable, Hashable {
 }
 
 /// An ISO 4217 currency code: three capital letters.
-public struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct CurrencyCode: Sendable, Hashable, CustomStringConvertible {
     /// The three letters.
     public let code: String
 
@@ -84,7 +84,6 @@ public struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConverti
         ISO4217.minorUnits(self) ?? 2
     }
 
+    /// The three letters, as in reports.
     public var description: String { code }
-
-    public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.code < rhs.code }
 }

@@ -1,14 +1,6 @@
 /// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1), and
 /// recognises compressed files given in place of a trip, JSON or GPX.
 public enum TextEncoding {
-    /// Why bytes are not acceptable UTF-8 text.
-    public enum Problem: Error, Sendable, Equatable {
-        /// A byte-order mark or byte pattern of another Unicode encoding, named.
-        case otherEncoding(String)
-        /// Bytes that are not UTF-8, at this offset.
-        case invalidUTF8(offset: Int)
-    }
-
     /// The UTF-8 byte-order mark.
     public static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 
@@ -52,9 +44,9 @@ public enum TextEncoding {
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` if all is valid.
     ///
     /// Overlong forms, surrogates and code points past U+10FFFF are invalid, as the standard says.
-    public static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { buffer in
-            var index = start
+            var index = 0
             let count = buffer.count
             while index < count {
                 let lead = buffer[index]
