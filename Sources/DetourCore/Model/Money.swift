@@ -79,7 +79,7 @@ public struct Money: Sendable, Hashable {
 }
 
 /// An ISO 4217 currency code: three capital letters.
-public struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct CurrencyCode: Sendable, Hashable, CustomStringConvertible {
     /// The three letters.
     public let code: String
 
@@ -89,20 +89,12 @@ public struct CurrencyCode: Sendable, Hashable, Comparable, CustomStringConverti
         self.code = code
     }
 
-    /// Digits after the point in this currency's everyday amounts (ISO 4217 minor unit).
+    /// Digits after the point in this currency's everyday amounts: its ISO 4217 minor unit, or 2
+    /// for a code the list gives none for (gold, XXX) or does not hold.
     public var minorUnits: Int {
-        CurrencyCode.minorUnitExceptions[code] ?? 2
+        ISO4217.minorUnits(self) ?? 2
     }
 
+    /// The three letters, as in reports.
     public var description: String { code }
-
-    public static func < (lhs: CurrencyCode, rhs: CurrencyCode) -> Bool { lhs.code < rhs.code }
-
-    /// ISO 4217 currencies whose minor unit is not 2 (list 1, as published by SIX).
-    private static let minorUnitExceptions: [String: Int] = [
-        "BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
-        "PYG": 0, "RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
-        "BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
-        "CLF": 4, "UYW": 4,
-    ]
 }

@@ -72,9 +72,6 @@ public struct NumberText: Sendable, Hashable {
         self.exponent = digits.isEmpty ? 0 : exponent
     }
 
-    /// Whether the value is zero.
-    public var isZero: Bool { digits.isEmpty }
-
     /// The power of ten of the leading digit (`3.1` → 0, `120` → 2), or `nil` for zero.
     public var magnitude: Int? { digits.isEmpty ? nil : digits.count - 1 + exponent }
 

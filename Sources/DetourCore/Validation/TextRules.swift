@@ -4,12 +4,17 @@
 /// CR and LF are white space: a one-line field (a name, a title) folds each run of white space
 /// into one space and trims the ends; a field where a line break can stand (pros, cons) keeps
 /// line breaks as LF.
+///
+/// A text is blank when it has no visible character: white space (any Unicode `White_Space`, so
+/// also U+00A0 and U+3000) and invisible characters (format characters such as U+200B and U+FEFF,
+/// and default-ignorable ones such as U+034F and the Hangul fillers) alone are blank. Such
+/// characters are kept as written in a text that is not blank.
 public enum TextRules {
     /// Why a text was refused.
     public enum Problem: Error, Sendable, Equatable {
         /// A control character other than tab, CR and LF, with its code point.
         case controlCharacter(UInt32)
-        /// Nothing but white space.
+        /// Nothing but white space and invisible characters.
         case blank
     }
 
@@ -28,7 +33,7 @@ public enum TextRules {
             pendingSpace = false
             out.unicodeScalars.append(scalar)
         }
-        guard !out.isEmpty else { throw .blank }
+        guard hasVisible(out) else { throw .blank }
         return out
     }
 
@@ -52,7 +57,7 @@ public enum TextRules {
             out.append(scalar)
         }
         let trimmed = String(out).trimmingWhiteSpace()
-        guard !trimmed.isEmpty else { throw .blank }
+        guard hasVisible(trimmed) else { throw .blank }
         return trimmed
     }
 
@@ -73,15 +78,15 @@ public enum TextRules {
     }
 
     /// Whether `text` is already a clean one-line text: no control or separator characters, no
-    /// space at either end or twice in a row, not empty. Most text is, and is then kept as it is.
+    /// space at either end or twice in a row, not blank. Most text is, and is then kept as it is.
     static func isPlainLine(_ text: String) -> Bool {
         // Works on UTF-8 bytes: C1 controls are C2 80...C2 9F, U+2028 and U+2029 are E2 80 A8/A9.
         var previous: UInt8 = 0x20  // a leading space counts as a double space
         var beforePrevious: UInt8 = 0
-        var sawByte = false
+        var sawVisibleASCII = false
         for byte in text.utf8 {
-            sawByte = true
             switch byte {
+            case 0x21...0x7E: sawVisibleASCII = true
             case 0x00...0x1F, 0x7F: return false
             case 0x20 where previous == 0x20: return false
             case 0x80...0x9F where previous == 0xC2: return false
@@ -91,7 +96,19 @@ public enum TextRules {
             beforePrevious = previous
             previous = byte
         }
-        return sawByte && previous != 0x20
+        // One ASCII letter settles it; only text without one needs its scalars looked at.
+        return previous != 0x20 && (sawVisibleASCII || hasVisible(text))
+    }
+
+    /// Whether `text` has a character that is neither white space nor invisible.
+    static func hasVisible(_ text: String) -> Bool {
+        text.unicodeScalars.contains { !isInvisible($0) }
+    }
+
+    /// Unicode white space, format characters (Cf) and default-ignorable code points.
+    static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
+        let properties = scalar.properties
+        return properties.isWhitespace || properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
     }
 
     private static func check(_ text: String) throws(Problem) {

@@ -361,7 +361,13 @@ private struct Checker {
         var currency: CurrencyCode?
         if let (text, position) = text(draft.currency, place, "cost.currency", required: "a cost needs a currency") {
             currency = CurrencyCode(text)
-            if currency == nil {
+            if let currency {
+                if !ISO4217.isKnown(currency) {
+                    report(
+                        .unknownCurrency, place, "cost.currency", position,
+                        "currency \(currency.code) is not in ISO 4217 (as of \(ISO4217.edition)); check the code")
+                }
+            } else {
                 report(
                     .badCurrency, place, "cost.currency", position,
                     "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)")

@@ -36,6 +36,9 @@ public enum TripGPXReader {
         if prefix.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             return .failed(Diagnostic(.emptyFile, "the file is empty: a GPX trip needs a <gpx> element with waypoints"))
         }
+        if let problem = TextEncoding.compressionProblem(prefix) {
+            return .failed(Diagnostic(.compressedFile, problem))
+        }
         if let problem = XMLEncoding.problem(prefix) {
             return .failed(Diagnostic(.unsupportedEncoding, problem))
         }

@@ -6,7 +6,8 @@ import DetourCore
 enum XMLEncoding {
     static let accepted: Set<String> = ["UTF-8", "UTF8", "UTF-16", "UTF16", "ISO-8859-1", "ISO8859-1", "LATIN1", "US-ASCII", "ASCII"]
 
-    /// Why the document's encoding is refused, or `nil` if it is accepted.
+    /// Why the document's encoding is refused (or the file is compressed), or `nil` if it is
+    /// accepted.
     static func problem(_ prefix: [UInt8]) -> String? {
         if prefix.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || prefix.starts(with: [0xFF, 0xFE, 0x00, 0x00]) {
             return "the file is UTF-32, which is not supported; save it as UTF-8"

@@ -40,6 +40,23 @@ public struct JSONParser {
     }
 }
 
+/// An object key compared code point by code point, as RFC 8259 §8.3 compares names.
+///
+/// `String`'s own `==` and hash follow canonical equivalence, which would make `"café"` in NFC
+/// and in NFD one key.
+private struct CodePointKey: Hashable {
+    let text: String
+
+    static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
+        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        var text = text
+        text.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
+}
+
 private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 
@@ -128,7 +145,7 @@ private struct Cursor {
         }
         index += 1  // {
         var members: [JSONMember] = []
-        var seen: Set<String> = []
+        var seen: Set<CodePointKey> = []
         skipWhiteSpace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
@@ -145,7 +162,7 @@ private struct Cursor {
             }
             let keyOffset = index
             let key = try string()
-            guard seen.insert(key).inserted else {
+            guard seen.insert(CodePointKey(text: key)).inserted else {
                 throw error("duplicate key \(quoted(key)) in one object", at: keyOffset, code: .jsonDuplicateKey)
             }
             skipWhiteSpace()

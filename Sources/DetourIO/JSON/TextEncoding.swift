@@ -1,13 +1,6 @@
-/// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1).
+/// Checks that input bytes are UTF-8, the only encoding trip JSON may use (RFC 8259 §8.1), and
+/// recognises compressed files given in place of a trip, JSON or GPX.
 public enum TextEncoding {
-    /// Why bytes are not acceptable UTF-8 text.
-    public enum Problem: Error, Sendable, Equatable {
-        /// A byte-order mark or byte pattern of another Unicode encoding, named.
-        case otherEncoding(String)
-        /// Bytes that are not UTF-8, at this offset.
-        case invalidUTF8(offset: Int)
-    }
-
     /// The UTF-8 byte-order mark.
     public static let utf8BOM: [UInt8] = [0xEF, 0xBB, 0xBF]
 
@@ -28,12 +21,32 @@ public enum TextEncoding {
         return nil
     }
 
+    /// Why a file starting with `prefix` is not a trip but a compressed file or an archive, naming
+    /// the command that undoes it; `nil` for anything else.
+    ///
+    /// Every reader asks this first, so a `trip.json.gz` gets this message rather than one about
+    /// its encoding or syntax.
+    public static func compressionProblem(_ prefix: [UInt8]) -> String? {
+        compressedFormats.first { prefix.starts(with: $0.magic) }?.problem
+    }
+
+    /// The magic bytes of the compressed formats people send, with what to say about each.
+    private static let compressedFormats: [(magic: [UInt8], problem: String)] = [
+        ([0x1F, 0x8B], "the file is gzip-compressed; decompress it first (gunzip FILE)"),
+        ([0x50, 0x4B, 0x03, 0x04], "the file is a zip archive; extract the trip from it first (unzip FILE)"),
+        ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "the file is xz-compressed; decompress it first (unxz FILE)"),
+        ([0x28, 0xB5, 0x2F, 0xFD], "the file is zstd-compressed; decompress it first (unzstd FILE)"),
+    ] + (UInt8(ascii: "1")...UInt8(ascii: "9")).map { level in
+        // "BZh" and the block size: the three letters alone could start a text.
+        ([0x42, 0x5A, 0x68, level], "the file is bzip2-compressed; decompress it first (bunzip2 FILE)")
+    }
+
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` if all is valid.
     ///
     /// Overlong forms, surrogates and code points past U+10FFFF are invalid, as the standard says.
-    public static func firstInvalidUTF8(_ bytes: [UInt8], from start: Int = 0) -> Int? {
+    public static func firstInvalidUTF8(_ bytes: [UInt8]) -> Int? {
         bytes.withUnsafeBufferPointer { buffer in
-            var index = start
+            var index = 0
             let count = buffer.count
             while index < count {
                 let lead = buffer[index]

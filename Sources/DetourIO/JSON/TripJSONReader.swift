@@ -15,6 +15,9 @@ public enum TripJSONReader {
         if bytes[start...].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
             return .failed(Diagnostic(.emptyFile, "the file is empty: a trip needs at least {\"title\": …, \"destinations\": […]}"))
         }
+        if let problem = TextEncoding.compressionProblem(bytes) {
+            return .failed(Diagnostic(.compressedFile, problem))
+        }
         if start == 0, let encoding = TextEncoding.otherEncoding(bytes) {
             return .failed(Diagnostic(.unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)"))
         }
