@@ -193,8 +193,8 @@ import Testing
         #expect(missing.stdout.isEmpty)
     }
 
-    @Test func aFullDiskIsAnErrorNotASilentSuccess() throws {
-        guard FileManager.default.fileExists(atPath: "/dev/full") else { return }
+    @Test(.enabled(if: Tool.fileUsable("/dev/full"), "needs /dev/full (Linux)"))
+    func aFullDiskIsAnErrorNotASilentSuccess() throws {
         let result = try cli.run(["-c", "exec \"$0\" \"$1\" > /dev/full", cli.executable.path, sample], viaShell: true)
         #expect(result.status == 74)
         #expect(result.stderr.contains("No space left on device"))
