@@ -2,7 +2,7 @@ import DetourTestSupport
 import Foundation
 import Testing
 
-/// Every row of `../shared/corpus/hostile/MANIFEST.tsv`, checked as its README defines: rejects
+/// Every row of `Tests/Corpus/hostile/MANIFEST.tsv`, checked as its README defines: rejects
 /// exit 65 with the needle on stderr and leave an existing `-o` target untouched; accepts render
 /// all three formats with nothing active or unescaped from the input; every run stays within
 /// 10 s and a 1 GiB address space and prints only valid, printable UTF-8.
@@ -14,10 +14,10 @@ import Testing
         var testDescription: String { file }
     }
 
-    static let folder: URL? = Fixtures.sharedCorpus?.appendingPathComponent("hostile")
+    static let folder = Fixtures.corpus.appendingPathComponent("hostile")
 
     static let rows: [Row] = {
-        guard let folder, let text = try? String(contentsOf: folder.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        guard let text = try? String(contentsOf: folder.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
         else { return [] }
         return text.split(separator: "\n").dropFirst().compactMap { line in
             let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -35,12 +35,13 @@ import Testing
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
     }
 
-    @Test func theCorpusIsThere() {
-        guard Self.folder != nil else {
-            print("skipped: ../shared/corpus is absent, so the hostile corpus cannot be checked")
-            return
-        }
+    @Test func theCorpusIsThereAndEveryFileHasARow() throws {
         #expect(Self.rows.count == 29)
+        let trips = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)
+            .filter { $0.hasSuffix(".json") || $0.hasSuffix(".gpx") }
+        #expect(Set(trips) == Set(Self.rows.map(\.file)))
+        #expect(Set(Self.rows.map(\.verdict)) == ["accept", "reject"])
+        #expect(Self.rows.filter { $0.verdict == "reject" }.allSatisfy { !$0.needle.isEmpty })
     }
 
     /// Runs the binary under a 10 s limit and a 1 GiB address-space limit, in the scratch folder.
@@ -66,7 +67,7 @@ import Testing
 
     @Test(arguments: rows.filter { $0.verdict == "reject" })
     func aRejectedFileExits65WithItsNeedleAndLeavesTheTargetAlone(_ row: Row) throws {
-        guard let folder = Self.folder else { return }
+        let folder = Self.folder
         let input = folder.appendingPathComponent(row.file).path
         let result = try run([input, "--today", "2026-11-22"])
         #expect(result.status == 65, "\(result.stderr)")
@@ -89,7 +90,7 @@ import Testing
 
     @Test(arguments: rows.filter { $0.verdict == "accept" })
     func anAcceptedFileRendersEveryFormatSafely(_ row: Row) throws {
-        guard let folder = Self.folder else { return }
+        let folder = Self.folder
         let input = folder.appendingPathComponent(row.file).path
         let names = try plainNames(in: folder.appendingPathComponent(row.file))
         for format in ["html", "markdown", "json"] {
@@ -109,7 +110,7 @@ import Testing
     }
 
     @Test func aByteOrderMarkChangesNothing() throws {
-        guard let folder = Self.folder else { return }
+        let folder = Self.folder
         for format in ["html", "markdown", "json"] {
             let plain = try run([folder.appendingPathComponent("j01-baseline-valid.json").path, "--today", "2026-11-22", "--format", format])
             let bom = try run([folder.appendingPathComponent("j19-utf8-bom.json").path, "--today", "2026-11-22", "--format", format])

@@ -21,10 +21,13 @@ enum Build {
     }
 
     static func task(
-        _ name: String, minutes: Int = 60, cost: Money = money("0"), at location: Coordinate? = nil
+        _ name: String, minutes: Int = 60, cost: Money = money("0"), at location: Coordinate? = nil,
+        path: [Coordinate]? = nil
     ) -> DetourTask {
         guard let duration = TaskDuration(minutes: minutes) else { fatalError("bad test duration") }
-        return DetourTask(name: name, duration: duration, cost: cost, location: location, pros: [], cons: [])
+        return DetourTask(
+            name: name, duration: duration, cost: cost, location: location, pros: [], cons: [],
+            path: path.map { RoutePath(points: $0) })
     }
 
     static func stay(_ name: String, _ arrival: String, _ departure: String, detours: [Detour] = []) -> Destination {

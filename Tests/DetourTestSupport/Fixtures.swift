@@ -14,11 +14,8 @@ public enum Fixtures {
     /// `Templates/`.
     public static var templates: URL { repository.appendingPathComponent("Templates") }
 
-    /// The shared corpus beside the repository, when it is there.
-    public static var sharedCorpus: URL? {
-        let url = repository.deletingLastPathComponent().appendingPathComponent("shared/corpus")
-        return FileManager.default.fileExists(atPath: url.path) ? url : nil
-    }
+    /// `Tests/Corpus/`: the vendored test corpora (`gpx-real`, `hostile`), outside every target.
+    public static var corpus: URL { repository.appendingPathComponent("Tests/Corpus") }
 
     /// The JSON sample trips, sorted by name.
     public static func sampleTrips(extension ext: String = "json") -> [String] {

@@ -4,8 +4,9 @@ import Foundation
 ///
 /// A test compares what it made with the golden file. When they differ it fails with a unified
 /// diff. Set `DETOUR_RECORD_GOLDENS=1` to rewrite every golden file from the current output
-/// instead; a golden file that does not exist yet is recorded and the test fails once, so a new
-/// file is always looked at before it is committed.
+/// instead. Recording always fails the test, whether the file was new, changed or the same, so
+/// a run in record mode can never pass unnoticed and every recorded file is looked at before it
+/// is committed.
 public enum Golden {
     /// The environment variable that turns comparing into recording.
     public static let recordVariable = "DETOUR_RECORD_GOLDENS"
@@ -17,9 +18,12 @@ public enum Golden {
     }
 
     /// Compares `actual` with the golden file at `url`; returns why it failed, or `nil`.
-    public static func check(_ actual: String, against url: URL) -> String? {
+    ///
+    /// When `recording` (by default: ``isRecording``) or when the file does not exist yet, it
+    /// writes `actual` to `url` and returns a failure that says so.
+    public static func check(_ actual: String, against url: URL, recording: Bool = isRecording) -> String? {
         let existing = try? String(contentsOf: url, encoding: .utf8)
-        if isRecording || existing == nil {
+        if recording || existing == nil {
             do {
                 try FileManager.default.createDirectory(
                     at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -27,8 +31,10 @@ public enum Golden {
             } catch {
                 return "could not record \(url.path): \(error)"
             }
-            return existing == nil && !isRecording
-                ? "recorded a new golden file at \(url.path); check it and run the tests again" : nil
+            return existing == nil
+                ? "recorded a new golden file at \(url.path); check it and run the tests again"
+                : "recorded \(url.path) (\(existing == actual ? "unchanged" : "changed")) because \(recordVariable) is set; "
+                    + "review it, then run the tests again without \(recordVariable)"
         }
         guard let existing, existing != actual else { return nil }
         return """
