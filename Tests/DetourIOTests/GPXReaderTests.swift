@@ -193,3 +193,139 @@ import Testing
                 == ["destinations[0].detours[0].tasks[0].path[1].lat: trk 2: latitude 138.7166 is outside [-90, 90]"])
     }
 }
+
+/// What only the GPX mapping can get wrong: each is reported by the reader, naming the element.
+@Suite struct GPXShapeTests {
+    static func stay(_ extra: String = "") -> String {
+        "<wpt lat=\"38.7\" lon=\"-9.1\"><name>Lisbon</name><extensions><dr:stay id=\"l\" arrival=\"2026-12-01\" departure=\"2026-12-05\"\(extra)/></extensions></wpt>"
+    }
+
+    static func task(_ name: String, _ attributes: String = "", body: String = "") -> String {
+        "<wpt lat=\"38.71\" lon=\"-9.13\"><name>\(name)</name><extensions><dr:task destination=\"l\" detour=\"d\" duration=\"1h\" cost=\"1\" currency=\"EUR\"\(attributes)>\(body)</dr:task></extensions></wpt>"
+    }
+
+    /// Each diagnostic as `LINE code: message`; the body is on line 4 of the document.
+    func found(_ body: String) -> [String] {
+        TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).diagnostics.map {
+            "\($0.position?.line.map(String.init) ?? "-") \($0.code.rawValue): \($0.fullMessage)"
+        }
+    }
+
+    @Test func anInvalidSideIsAnErrorNamingTheWaypoint() {
+        #expect(
+            found(Self.stay() + Self.task("Tram", " side=\"3\"") + Self.task("Walk"))
+                == ["4 gpx-bad-side: wpt 2 \"Tram\": side \"3\" is not 1 or 2, so it is ignored"])
+    }
+
+    @Test func twoTasksOnOneSideIsAnError() {
+        #expect(
+            found(Self.stay() + Self.task("Tram", " side=\"1\"") + Self.task("Walk", " side=\"1\""))
+                == ["4 gpx-duplicate-side: wpt 3 \"Walk\": another task of detour \"d\" is side 1 already"])
+    }
+
+    @Test func sidesPlaceTheirTasksAndTheRestFillIn() throws {
+        let body = Self.stay() + Self.task("Tram") + Self.task("Walk", " side=\" 1 \"")
+        let trip = try #require(TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).trip)
+        #expect(trip.destinations.first?.detours.first?.title == "Walk or Tram")
+    }
+
+    @Test func twoStaysInOneWaypointIsAnError() {
+        let body = Self.stay().replacingOccurrences(of: "</extensions>", with: "<dr:stay id=\"m\"/></extensions>")
+        #expect(found(body) == ["4 gpx-two-stays: wpt 1 \"Lisbon\": a waypoint is one stay, but this one has a second dr:stay"])
+    }
+
+    @Test func twoPathsForOneTaskIsAnError() {
+        let route = "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions><rtept lat=\"38.7\" lon=\"-9.1\"/><rtept lat=\"38.71\" lon=\"-9.13\"/></rte>"
+        #expect(
+            found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + route + "\n" + route)
+                == ["6 gpx-two-paths: rte 2: task \"Tram\" has a path already; a task has one path"])
+    }
+
+    @Test func unknownAttributesAndElementsAreWarningsNamingThem() {
+        let body =
+            Self.stay(" colour=\"red\"") + Self.task("Tram", " dr:speed=\"3\" durration=\"2h\"", body: "<dr:tip>x</dr:tip>")
+            + Self.task("Walk")
+        #expect(
+            found(body) == [
+                "4 unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored",
+                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"dr:speed\" on dr:task, ignored",
+                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"durration\" on dr:task, ignored",
+                "4 unknown-element: wpt 2 \"Tram\": unknown element dr:tip in dr:task, ignored",
+            ])
+    }
+
+    @Test func anElementInsideATextElementIsAnErrorNotLostText() {
+        #expect(
+            found(Self.stay() + Self.task("Tram", body: "<dr:pro>Fun <b>really</b></dr:pro>") + Self.task("Walk"))
+                == ["4 gpx-element-in-text: wpt 2 \"Tram\": <b> inside <dr:pro>: it takes text only, so its text would be lost"])
+    }
+
+    @Test func plainWaypointsAreOneWarningWithTheirCountAndTheFirstLine() {
+        let plain = (1...1204).map { "<wpt lat=\"1\" lon=\"\($0 % 180)\"><name>P\($0)</name></wpt>" }.joined(separator: "\n")
+        #expect(
+            found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + plain)
+                == ["5 gpx-plain-waypoints: 1,204 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"])
+    }
+
+    @Test func numbersFollowXMLSchemaWhiteSpace() throws {
+        let body = Self.stay().replacingOccurrences(of: "lat=\"38.7\"", with: "lat=\" 38.7\n\"") + Self.task("Tram", "")
+            .replacingOccurrences(of: "cost=\"1\"", with: "cost=\"\t1.50 \"") + Self.task("Walk")
+        let trip = try #require(TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).trip)
+        #expect(trip.destinations.first?.location.latitude == 38.7)
+        #expect(trip.destinations.first?.detours.first?.tasks.first?.cost.amountText == "1.50")
+    }
+
+    @Test func aRootInTheWrongNamespaceNamesBothNamespaces() {
+        let text = GPXReaderTests.lisbon.replacingOccurrences(
+            of: "xmlns=\"http://www.topografix.com/GPX/1/1\"", with: "xmlns=\"http://example.org/gpx\"")
+        let messages = TripLoader.load(Array(text.utf8), format: .gpx).diagnostics.map(\.message)
+        #expect(
+            messages == [
+                "this is not a GPX file: its root <gpx> is in the namespace \"http://example.org/gpx\", not GPX 1.1's "
+                    + "\"http://www.topografix.com/GPX/1/1\" or 1.0's \"http://www.topografix.com/GPX/1/0\""
+            ])
+    }
+
+    @Test func anElementWithTensOfThousandsOfAttributesIsRefusedAtOnce() {
+        let attributes = (0..<50_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        let text = GPXReaderTests.lisbon.replacingOccurrences(of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"\n \(attributes)/><trk>")
+        let clock = ContinuousClock()
+        var diagnostics: [Diagnostic] = []
+        let elapsed = clock.measure { diagnostics = TripLoader.load(Array(text.utf8), format: .gpx).diagnostics }
+        #expect(diagnostics.map(\.code) == [.xmlTooManyAttributes])
+        #expect(diagnostics.first?.position?.line == 9)
+        // libxml2 alone takes about five seconds on this element; refused first, it takes none.
+        #expect(elapsed < .seconds(2))
+    }
+
+    @Test func attributesInsideCommentsCDATAAndValuesAreNotCounted() throws {
+        let many = (0..<300).map { "a\($0)=\"1\"" }.joined(separator: " ")
+        let text = GPXReaderTests.lisbon.replacingOccurrences(
+            of: "<trk>", with: "<!-- <x \(many)> --><wpt lat=\"1\" lon=\"2\"><desc><![CDATA[<x \(many)>]]></desc><cmt>\(many.replacingOccurrences(of: "\"", with: ""))</cmt></wpt><trk>")
+        #expect(TripLoader.load(Array(text.utf8), format: .gpx).trip != nil)
+    }
+
+    @Test func aLongPathIsReadInLinearTime() throws {
+        let points = (0..<100_000).map { "<rtept lat=\"38.7\" lon=\"\(-9.1 + Double($0) * 1e-7)\"/>" }.joined()
+        let route = "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions>\(points)</rte>"
+        let body = Self.stay() + Self.task("Tram") + Self.task("Walk") + route
+        let clock = ContinuousClock()
+        var trip: Trip?
+        let elapsed = clock.measure { trip = TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).trip }
+        #expect(try #require(trip).destinations.first?.detours.first?.tasks.first?.path?.points.count == 100_000)
+        // Copying the path at every point took 50 s for this; read in place it takes well under one.
+        #expect(elapsed < .seconds(10))
+    }
+
+    @Test func thePathPointLimitIsTheTripsAsInJSON() {
+        let limits = ReadLimits(trip: TripLimits(maxPathPoints: 3))
+        let route = { (task: String) in
+            "<rte><extensions><dr:path destination=\"l\" task=\"\(task)\"/></extensions><rtept lat=\"38.7\" lon=\"-9.1\"/><rtept lat=\"38.71\" lon=\"-9.13\"/></rte>"
+        }
+        let body = Self.stay() + Self.task("Tram") + Self.task("Walk") + route("Tram") + route("Walk")
+        let outcome = TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx, limits: limits)
+        #expect(
+            outcome.diagnostics.map { "\($0.path ?? "-") \($0.code.rawValue)" }
+                == ["destinations[0].detours[0].tasks[1].path too-many-path-points"])
+    }
+}

@@ -196,3 +196,12 @@ import Testing
         #expect(first(padded, .gpx, limits: ReadLimits(maxGPXBytes: 5000)).contains("--max-input-mib"))
     }
 }
+
+@Suite struct CompressedTripTests {
+    @Test func aGzipCompressedJSONTripSaysSo() {
+        let gzip: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03]
+        let outcome = TripLoader.load(gzip, format: .json)
+        #expect(outcome.diagnostics.map(\.code) == [.compressedFile])
+        #expect(outcome.diagnostics.first?.message.contains("gzip") == true)
+    }
+}

@@ -6,7 +6,7 @@
 /// an error. To update it, compare with list one at six-group.com and edit the two tables.
 public enum ISO4217 {
     /// Which publication of the list this is, for messages.
-    public static let edition = "the list of 2024-06-25 with XCG"
+    public static let edition = "2024-06-25"
 
     /// The digits after the point in `code`'s amounts (2 for EUR, 0 for JPY, 3 for KWD), or `nil`
     /// when the list gives no minor unit (gold, SDR, XXX) or does not hold `code`.

@@ -365,7 +365,7 @@ private struct Checker {
                 if !ISO4217.isKnown(currency) {
                     report(
                         .unknownCurrency, place, "cost.currency", position,
-                        "currency \(currency.code) is not in ISO 4217 (as of \(ISO4217.edition)); check the code")
+                        "currency \(currency.code) is not in the ISO 4217 list of \(ISO4217.edition); check the code")
                 }
             } else {
                 report(
