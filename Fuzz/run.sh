@@ -1,23 +1,46 @@
 #!/usr/bin/env bash
-# Runs one fuzz target for a number of seconds, seeded from samples/ and the shared corpora.
-#   Fuzz/run.sh FuzzJSON|FuzzGPX|FuzzRender [SECONDS]
+# Runs one fuzz target for a number of seconds, starting from its kept corpus, then minimizes the
+# corpus so the next run starts where this one stopped.
+#   Fuzz/run.sh FuzzJSON|FuzzGPX|FuzzRender [SECONDS] [JOBS]
 # Findings are written to Fuzz/findings/; add each one as a regression test.
 set -euo pipefail
 cd "$(dirname "$0")"
 target=${1:?target}
 seconds=${2:-600}
+jobs=${3:-1}
 # --sanitize links libFuzzer and ASan; -Xswiftc -sanitize=fuzzer also instruments the
 # detour-report modules, without which libFuzzer sees no coverage from the code it explores.
 flags=(-c release --sanitize=fuzzer --sanitize=address -Xswiftc -sanitize=fuzzer)
 swift build "${flags[@]}" --product "$target" >/dev/null
-corpus=".corpus/$target"
+binary="$(swift build "${flags[@]}" --show-bin-path)/$target"
+corpus="corpus/$target"
 mkdir -p "$corpus" findings
+# Seeds: the samples and the vendored corpora (a file already kept is not copied twice).
 case "$target" in
-    FuzzGPX) cp ../samples/*.gpx "$corpus"/ 2>/dev/null || true
-             cp ../../shared/corpus/gpx-real/*.gpx ../../shared/corpus/hostile/*.gpx "$corpus"/ 2>/dev/null || true ;;
-    *)       cp ../samples/*.json "$corpus"/ 2>/dev/null || true
-             cp ../../shared/corpus/hostile/*.json "$corpus"/ 2>/dev/null || true ;;
+    FuzzGPX) seeds=(../samples/*.gpx ../Tests/Corpus/gpx-real/*.gpx ../Tests/Corpus/hostile/*.gpx ../Tests/Twins/*.gpx) ;;
+    *)       seeds=(../samples/*.json ../Tests/Corpus/hostile/*.json ../Tests/Twins/*.json) ;;
 esac
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+mkdir -p "$scratch/seeds" "$scratch/grown" "$scratch/merged"
+cp "${seeds[@]}" "$scratch/seeds/" 2>/dev/null || true
+cp "$corpus"/* "$scratch/grown/" 2>/dev/null || true
 export SWIFT_BACKTRACE=enable=no
-"$(swift build "${flags[@]}" --show-bin-path)/$target" "$corpus" -max_total_time="$seconds" -max_len=65536 \
-    -rss_limit_mb=2048 -artifact_prefix=findings/"$target"- -print_final_stats=1
+common=(-max_len=65536 -rss_limit_mb=2048 -artifact_prefix=findings/"$target"-)
+status=0
+if [ "$jobs" -gt 1 ]; then
+    "$binary" "$scratch/grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" \
+        -fork="$jobs" -ignore_crashes=0 -print_final_stats=1 || status=$?
+else
+    "$binary" "$scratch/grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" -print_final_stats=1 || status=$?
+fi
+# 72 is libFuzzer's exit after an interrupt (Ctrl-C): the run stopped early, nothing was found.
+if [ "$status" -ne 0 ] && [ "$status" -ne 72 ]; then
+    echo "fuzz: $target found a problem (exit $status); see Fuzz/findings/" >&2
+    exit "$status"
+fi
+# Keep only what adds coverage: the committed corpus stays small.
+"$binary" -merge=1 "$scratch/merged" "$scratch/grown" "$scratch/seeds" "${common[@]}" >/dev/null 2>&1
+rm -f "$corpus"/*
+cp "$scratch/merged"/* "$corpus"/ 2>/dev/null || true
+echo "fuzz: $target corpus kept: $(ls "$corpus" | wc -l) files, $(du -sh "$corpus" | cut -f1)"

@@ -47,12 +47,6 @@ enum GeodesicMath {
         return x.sign == .minus ? -y : y
     }
 
-    /// x reduced to [-180, 180].
-    static func angNormalize(_ x: Double) -> Double {
-        let y = x.remainder(dividingBy: 360)
-        return abs(y) == 180 ? (x.sign == .minus ? -180 : 180) : y
-    }
-
     /// y - x, reduced to [-180, 180] accurately, with its rounding error.
     static func angDiff(_ x: Double, _ y: Double) -> (d: Double, t: Double) {
         var (d, t) = sum((-x).remainder(dividingBy: 360), y.remainder(dividingBy: 360))

@@ -55,14 +55,6 @@ public struct Coordinate: Sendable, Hashable {
         }
     }
 
-    /// The coordinate a draft holds, when both its values are present and valid (no messages).
-    public static func parseDraft(_ draft: CoordinateDraft) -> Coordinate? {
-        guard let lat = draft.latitude.value, let lon = draft.longitude.value,
-            let latitude = try? parse(lat, axis: .latitude), let longitude = try? parse(lon, axis: .longitude)
-        else { return nil }
-        return Coordinate(latitude: latitude, longitude: longitude)
-    }
-
     /// Parses one axis value written as text.
     public static func parse(_ text: String, axis: Axis) throws(ParseError) -> Double {
         guard let number = NumberText(text) else { throw .notANumber }
