@@ -1,0 +1,75 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `--diagnostics json`: the same diagnostics as the text form, one JSON object per line.
+@Suite struct DiagnosticsFormatTests {
+    let cli: CommandRunner
+    let twins = Fixtures.repository.appendingPathComponent("Tests/Twins")
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+    }
+
+    /// Each line of standard error as a JSON object.
+    func records(_ stderr: String) throws -> [[String: Any]] {
+        try stderr.split(separator: "\n").map { line in
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8), options: [.fragmentsAllowed])
+            return try #require(object as? [String: Any], "not a JSON object: \(line)")
+        }
+    }
+
+    @Test(arguments: ["validate", "render"])
+    func eachDiagnosticIsOneJSONObjectWithEveryKey(_ command: String) throws {
+        let trip = twins.appendingPathComponent("trip-level-mistakes.json").path
+        let day = command == "render" ? ["--today", "2026-11-22"] : []
+        let text = try cli.run([command, trip] + day)
+        let json = try cli.run([command, trip, "--diagnostics", "json"] + day)
+        #expect(json.status == 65)
+        #expect(json.status == text.status)
+        #expect(json.stdout.isEmpty)
+        let lines = try records(json.stderr)
+        try #require(lines.count == text.stderr.split(separator: "\n").count)
+        let keys: Set = ["severity", "code", "path", "file", "line", "column", "message"]
+        for record in lines { #expect(Set(record.keys) == keys) }
+        let first = lines[0]
+        #expect(first["severity"] as? String == "error")
+        #expect(first["code"] as? String == "missing-field")
+        #expect(first["path"] as? String == "title")
+        #expect(first["file"] as? String == trip)
+        #expect(first["line"] as? Int == 1)
+        #expect(first["column"] as? Int == 1)
+        #expect(first["message"] as? String == "a trip needs a title")
+        // The machine form carries what the text form says, no more and no less.
+        let textLines = text.stderr.split(separator: "\n").map(String.init)
+        for (record, line) in zip(lines, textLines) {
+            let code = try #require(record["code"] as? String)
+            let message = try #require(record["message"] as? String)
+            #expect(line.hasSuffix("\(message) [\(code)]"))
+        }
+    }
+
+    @Test func unknownPartsAreNull() throws {
+        let twin = twins.appendingPathComponent("trip-level-mistakes.gpx").path
+        let result = try cli.run(["validate", twin, "--diagnostics", "json"])
+        let lines = try records(result.stderr)
+        let first = try #require(lines.first)
+        #expect(first["line"] as? Int == 2)
+        #expect(first["column"] is NSNull)
+        let missing = try cli.run(["validate", "/nonexistent/trip.json", "--diagnostics", "json"])
+        #expect(missing.status == 66)
+        let record = try #require(try records(missing.stderr).first)
+        #expect(record["code"] as? String == "read-failed")
+        #expect(record["path"] is NSNull)
+        #expect(record["line"] is NSNull)
+    }
+
+    @Test func theTextFormIsTheDefaultAndEndsWithTheCode() throws {
+        let trip = twins.appendingPathComponent("path-mistakes.json").path
+        let result = try cli.run(["validate", trip])
+        #expect(result.status == 65)
+        let lines = result.stderr.split(separator: "\n")
+        #expect(lines.count == 4)
+        #expect(lines.allSatisfy { $0.hasPrefix(trip + ":") && $0.hasSuffix("]") })
+    }
+}
