@@ -76,11 +76,12 @@ private struct Checker {
     /// A present text, checked against the text limit; reports a missing one when `required`
     /// gives the message, and returns nil for anything absent, invalid or too long.
     mutating func text(
-        _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String, required: String? = nil
+        _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String,
+        required: @autoclosure () -> String? = nil
     ) -> (String, SourcePosition)? {
         switch field {
         case .missing(let position):
-            if let required { report(.missingField, place, name(), position, required) }
+            if let message = required() { report(.missingField, place, name(), position, message) }
             return nil
         case .invalid:
             return nil
