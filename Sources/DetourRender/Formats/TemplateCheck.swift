@@ -166,7 +166,7 @@ struct TemplateCheck {
         var pending = tags[name] ?? []
         while let tag = pending.popLast() {
             pending += tag.children
-            deepest = max(deepest, tag.depth + (tag.children.isEmpty ? 0 : 1))
+            deepest = max(deepest, tag.depth + (tag.opensSection ? 1 : 0))
             guard tag.kind == .partial || tag.kind == .parent, tags[tag.name] != nil else { continue }
             let total = tag.depth + 1 + (try self.deepest(in: tag.name, memo: &memo))
             if total > TemplateScan.maxNesting {

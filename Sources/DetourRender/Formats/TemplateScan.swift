@@ -111,17 +111,16 @@ enum TemplateScan {
                     try splitTransforms(&tag)
                 }
             }
-            switch tag.kind {
-            case .section, .inverted, .parent, .block:
+            if tag.opensSection {
                 if stack.count > maxNesting {
                     throw Refusal(line: line, column: column, reason: "sections nest deeper than \(maxNesting) levels")
                 }
                 stack.append(tag)
-            case .close:
+            } else if tag.kind == .close {
                 guard stack.count > 1, let top = stack.last, top.rawName == body else { return stack[0].children }
                 stack.removeLast()
                 stack[stack.count - 1].children.append(top)
-            default:
+            } else {
                 stack[stack.count - 1].children.append(tag)
             }
         }
@@ -144,6 +143,14 @@ enum TemplateScan {
 }
 
 extension TemplateTag {
+    /// Whether the tag opens a section the engine parses and renders one level deeper.
+    var opensSection: Bool {
+        switch kind {
+        case .section, .inverted, .parent, .block: return true
+        default: return false
+        }
+    }
+
     /// The key as written, transforms included, which a closing tag must repeat.
     var rawName: String {
         transforms.reversed().reduce(name) { "\($1)(\($0))" }
