@@ -113,7 +113,11 @@ struct Render: ParsableCommand {
                 guard let bytes = try? Files.read(path, limit: 1 << 20) else { throw .missing(path) }
                 files[name] = String(decoding: bytes, as: UTF8.self)
             }
-            return try ReportTemplates(files: files)
+            let loaded = try ReportTemplates(files: files)
+            for warning in loaded.warnings {
+                StandardStreams.writeError("\(Quoting.printable(warning.description))\n")
+            }
+            return loaded
         } catch {
             StandardStreams.writeError("error: \(Quoting.printable(error.description))\n")
             throw ExitCodes.badTemplates

@@ -42,12 +42,32 @@ public struct ReportTemplates: Sendable {
 
     let library: MustacheLibrary
 
+    /// What the templates do that a report should not rely on: keys the report model lacks,
+    /// user text that would not be escaped. Empty for the built-in templates.
+    public let warnings: [TemplateWarning]
+
+    /// The content type each report template must declare to escape user text for its format.
+    public static let contentTypes = [htmlName: "DETOUR_HTML", markdownName: "DETOUR_MARKDOWN"]
+
     /// Compiles templates from file names and their text.
+    ///
+    /// Every file is registered under its name, so templates can include each other as partials
+    /// (`{{> name}}`). Templates that would exhaust the stack while rendering (partials that
+    /// include each other more than 32 levels deep, sections nested more than 100 levels deep)
+    /// are refused before the template engine parses them.
     public init(files: [String: String]) throws(LoadError) {
         ContentTypes.register()
+        for name in ReportTemplates.requiredNames where files[name] == nil {
+            throw .missing(name)
+        }
         var library = MustacheLibrary()
-        for name in ReportTemplates.requiredNames {
-            guard let text = files[name] else { throw .missing(name) }
+        var tags: [String: [TemplateTag]] = [:]
+        for (name, text) in files.sorted(by: { $0.key < $1.key }) {
+            do throws(TemplateScan.Refusal) {
+                tags[name] = try TemplateScan.tags(of: text)
+            } catch {
+                throw .invalid(name: name, line: error.line, column: error.column, reason: error.reason)
+            }
             do {
                 library.register(try MustacheTemplate(string: text), named: name)
             } catch let error as MustacheTemplate.ParserError {
@@ -58,7 +78,14 @@ public struct ReportTemplates: Sendable {
                 throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
             }
         }
+        var check = TemplateCheck(tags: tags)
+        try check.checkDynamicPartials()
+        try check.checkIncludes()
+        for name in ReportTemplates.requiredNames {
+            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "")
+        }
         self.library = library
+        self.warnings = check.warnings
     }
 
     func render(_ model: ReportModel, template name: String) -> String {

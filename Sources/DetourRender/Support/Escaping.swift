@@ -29,8 +29,16 @@ public enum Escaping {
     ///
     /// Every ASCII punctuation character is backslash-escaped (CommonMark allows that for all of
     /// them), so no text can open a heading, list, quote, link, code span, raw HTML or table
-    /// column; line breaks become spaces.
+    /// column, and GFM's autolink extension sees no `www.` or `scheme:` (it looks for those in the
+    /// source, where the escapes are). Line breaks become spaces.
+    ///
+    /// GFM finds email addresses later, in the text after escapes and entities are resolved, so
+    /// no escape hides `a@b.co`; only another node between its parts does. Each `@` is therefore
+    /// preceded by an empty HTML comment, `<!-- -->`, which GFM keeps (or replaces with another
+    /// comment) and nobody sees: the text reads the same and is never a link.
     public static func markdown(_ text: String) -> String {
+        // The common case, a name or figure with no punctuation or line break, needs no copy.
+        guard text.utf8.contains(where: markdownNeedsEscape) else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
         var lastWasCR = false
@@ -43,6 +51,8 @@ public enum Escaping {
                 out += " "
             case 0x09:
                 out += " "
+            case 0x40:
+                out += "<!-- -->\\@"
             case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
                 out += "\\"
                 out.unicodeScalars.append(scalar)
@@ -51,5 +61,14 @@ public enum Escaping {
             }
         }
         return out
+    }
+
+    /// Whether a UTF-8 byte may need the slow path: ASCII punctuation, tab, CR, LF, or the first
+    /// byte of U+2028 and U+2029 (and of every other scalar from U+2000 to U+2FFF, which is rare).
+    private static func markdownNeedsEscape(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x09, 0x0A, 0x0D, 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E, 0xE2: return true
+        default: return false
+        }
     }
 }

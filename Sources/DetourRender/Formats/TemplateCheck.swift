@@ -1,0 +1,336 @@
+/// A problem in a template that does not stop the report, at its file, line and column.
+public struct TemplateWarning: Sendable, Equatable, CustomStringConvertible {
+    /// The template's file name.
+    public var file: String
+    /// 1-based line of the tag.
+    public var line: Int
+    /// 1-based column of the tag, in Unicode scalars.
+    public var column: Int
+    /// What is wrong.
+    public var message: String
+
+    /// `report.html.mustache:12:5: warning: message`, like the trip's diagnostics.
+    public var description: String { "\(file):\(line):\(column): warning: \(message)" }
+}
+
+/// What a template can look up in a ``ReportModel``, by context: the model's keys, typed.
+///
+/// Kept beside the templates' check rather than derived from the model because the model answers
+/// lookups with a `switch`; a test walks the real model to keep the two in step.
+public indirect enum TemplateValue: Sendable, Equatable {
+    /// Text; `user` when it comes from the trip file (names, pros, the title) and must be escaped.
+    case text(user: Bool)
+    /// A flag for `{{#flag}}` and `{{^flag}}`.
+    case flag
+    /// A whole number.
+    case number
+    /// A list; a section repeats for each element.
+    case list(TemplateValue)
+    /// A part of the model with keys of its own.
+    case object(TemplateScope)
+    /// A sequence's position: what `first()`, `last()`, `index()`, `even()`, `odd()` read.
+    case position
+
+    /// Whether rendering this as it is would write text from the trip file.
+    var holdsUserText: Bool {
+        switch self {
+        case .text(let user): return user
+        case .list(let element): return element.holdsUserText
+        case .flag, .number, .object, .position: return false
+        }
+    }
+}
+
+/// The keys of one part of the report model.
+public struct TemplateScope: Sendable, Equatable {
+    /// The model type's name, for messages.
+    public var name: String
+    /// Each key and what it holds.
+    public var keys: [String: TemplateValue]
+}
+
+extension TemplateScope {
+    private static let userText = TemplateValue.text(user: true)
+    private static let typedText = TemplateValue.text(user: false)
+
+    /// ``WarningModel``.
+    public static let warning = TemplateScope(
+        name: "WarningModel", keys: ["path": userText, "hasPath": .flag, "message": userText])
+    /// ``SideModel``.
+    public static let side = TemplateScope(
+        name: "SideModel",
+        keys: [
+            "label": typedText, "isDecided": .flag, "name": userText, "duration": typedText, "cost": typedText,
+            "distance": typedText, "hasDistance": .flag, "pros": .list(userText), "cons": .list(userText),
+            "hasPros": .flag, "hasCons": .flag, "betterDuration": .flag, "betterCost": .flag,
+            "betterDistance": .flag, "travel": typedText, "total": typedText, "betterTotal": .flag,
+            "isRecommended": .flag,
+        ])
+    /// ``DetourModel``.
+    public static let detour = TemplateScope(
+        name: "DetourModel",
+        keys: [
+            "number": .number, "title": userText, "isDraft": .flag, "sides": .list(.object(side)),
+            "left": .object(side), "right": .object(side), "recommended": userText, "hasRecommendation": .flag,
+            "recommendationReason": typedText,
+        ])
+    /// ``MapMark``.
+    public static let mark = TemplateScope(
+        name: "MapMark",
+        keys: [
+            "x": typedText, "y": typedText, "labelX": typedText, "labelY": typedText, "label": typedText,
+            "fromX": typedText, "fromY": typedText, "route": typedText, "hasRoute": .flag,
+        ])
+    /// ``MapModel``.
+    public static let map = TemplateScope(
+        name: "MapModel",
+        keys: [
+            "width": .number, "height": .number, "center": .object(mark), "marks": .list(.object(mark)),
+            "hasMarks": .flag, "scaleBarLength": typedText, "scaleBarLabel": typedText, "scaleBarX1": typedText,
+            "scaleBarX2": typedText, "scaleBarY": typedText, "scaleLabelY": typedText,
+        ])
+    /// ``DestinationModel``.
+    public static let destination = TemplateScope(
+        name: "DestinationModel",
+        keys: [
+            "name": userText, "arrival": typedText, "departure": typedText, "arrivalISO": typedText,
+            "departureISO": typedText, "nights": typedText, "coordinate": typedText, "pageBreakBefore": .flag,
+            "map": .object(map), "detours": .list(.object(detour)), "hasDetours": .flag,
+        ])
+    /// ``SectionModel``.
+    public static let section = TemplateScope(
+        name: "SectionModel",
+        keys: [
+            "name": typedText, "heading": typedText, "emptyText": typedText,
+            "destinations": .list(.object(destination)), "isEmpty": .flag, "pageBreakBefore": .flag,
+        ])
+    /// ``ReportModel``: where every template starts.
+    public static let report = TemplateScope(
+        name: "ReportModel",
+        keys: [
+            "title": userText, "traveler": userText, "today": typedText, "todayISO": typedText,
+            "sections": .list(.object(section)), "warnings": .list(.object(warning)), "hasWarnings": .flag,
+            "footnotes": .list(typedText), "destinationCount": .number, "destinationSummary": typedText,
+        ])
+}
+
+/// Checks compiled templates before any report is rendered: bounds that keep rendering off the
+/// end of the stack (errors), and keys and escaping (warnings).
+struct TemplateCheck {
+    /// The deepest chain of partials including partials.
+    static let maxIncludeDepth = 32
+
+    var tags: [String: [TemplateTag]]
+    var warnings: [TemplateWarning] = []
+    private var seen: Set<String> = []
+    private var budget = 200_000
+
+    init(tags: [String: [TemplateTag]]) {
+        self.tags = tags
+    }
+
+    /// Refuses partials that include each other too deeply, and sections nested too deeply
+    /// across partials.
+    func checkIncludes() throws(ReportTemplates.LoadError) {
+        var heights: [String: Int] = [:]
+        var nesting: [String: Int] = [:]
+        for name in tags.keys.sorted() {
+            _ = try height(of: name, path: [name], memo: &heights)
+        }
+        for name in tags.keys.sorted() {
+            _ = try deepest(in: name, memo: &nesting)
+        }
+    }
+
+    /// How many partial hops the longest include chain from `name` takes.
+    private func height(of name: String, path: [String], memo: inout [String: Int]) throws(ReportTemplates.LoadError) -> Int {
+        if let known = memo[name] { return known }
+        var height = 0
+        for tag in partials(in: tags[name] ?? []) where tags[tag.name] != nil {
+            let refusal = ReportTemplates.LoadError.invalid(
+                name: name, line: tag.line, column: tag.column,
+                reason: "partials include each other deeper than \(Self.maxIncludeDepth) levels ("
+                    + (path + [tag.name]).joined(separator: " > ") + (path.contains(tag.name) ? " > …)" : ")"))
+            if path.contains(tag.name) || path.count > Self.maxIncludeDepth { throw refusal }
+            height = max(height, try self.height(of: tag.name, path: path + [tag.name], memo: &memo) + 1)
+            if path.count - 1 + height > Self.maxIncludeDepth { throw refusal }
+        }
+        memo[name] = height
+        return height
+    }
+
+    /// The deepest section nesting reached from `name`, through its partials (acyclic by now).
+    private func deepest(in name: String, memo: inout [String: Int]) throws(ReportTemplates.LoadError) -> Int {
+        if let known = memo[name] { return known }
+        var deepest = 0
+        var pending = tags[name] ?? []
+        while let tag = pending.popLast() {
+            pending += tag.children
+            deepest = max(deepest, tag.depth + (tag.opensSection ? 1 : 0))
+            guard tag.kind == .partial || tag.kind == .parent, tags[tag.name] != nil else { continue }
+            let total = tag.depth + 1 + (try self.deepest(in: tag.name, memo: &memo))
+            if total > TemplateScan.maxNesting {
+                throw .invalid(
+                    name: name, line: tag.line, column: tag.column,
+                    reason: "sections nest deeper than \(TemplateScan.maxNesting) levels with \(tag.name) included here")
+            }
+            deepest = max(deepest, total)
+        }
+        memo[name] = deepest
+        return deepest
+    }
+
+    private func partials(in list: [TemplateTag]) -> [TemplateTag] {
+        var found: [TemplateTag] = []
+        var pending = list
+        while let tag = pending.popLast() {
+            pending += tag.children
+            if tag.kind == .partial || tag.kind == .parent { found.append(tag) }
+        }
+        return found.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
+    }
+
+    /// Refuses a partial whose name the trip's data would choose.
+    func checkDynamicPartials() throws(ReportTemplates.LoadError) {
+        for name in tags.keys.sorted() {
+            var pending = tags[name] ?? []
+            while let tag = pending.popLast() {
+                pending += tag.children
+                if tag.kind == .dynamicPartial {
+                    throw .invalid(
+                        name: name, line: tag.line, column: tag.column,
+                        reason: "a partial named by a value ({{>*name}}) is not supported: the trip's text would choose the template")
+                }
+            }
+        }
+    }
+
+    // MARK: - Keys and escaping
+
+    private struct Frame {
+        var value: TemplateValue
+        var inSequence: Bool
+    }
+
+    /// Walks the template `root` from the report model, as it will render, warning about keys the
+    /// model lacks and user text that would not be escaped with `contentType`.
+    mutating func walk(root: String, contentType: String) {
+        walk(file: root, frames: [Frame(value: .object(.report), inSequence: false)], contentType: contentType)
+    }
+
+    private mutating func walk(file: String, frames: [Frame], contentType expected: String) {
+        var current: String? = nil
+        walk(tags[file] ?? [], file: file, frames: frames, expected: expected, current: &current)
+    }
+
+    private mutating func walk(
+        _ list: [TemplateTag], file: String, frames: [Frame], expected: String, current: inout String?
+    ) {
+        for tag in list {
+            budget -= 1
+            guard budget > 0 else { return }
+            switch tag.kind {
+            case .contentType(let type):
+                current = type
+                if type != expected {
+                    warn(file, tag, "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw")
+                }
+            case .variable, .unescaped:
+                guard let value = resolve(tag, in: frames) else {
+                    warn(file, tag, "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
+                    continue
+                }
+                guard value.holdsUserText else { continue }
+                if tag.kind == .unescaped {
+                    warn(file, tag, "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
+                } else if current == nil {
+                    warn(file, tag, "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
+                }
+            case .section, .inverted:
+                guard let value = resolve(tag, in: frames) else {
+                    warn(file, tag, "'\(tag.rawName)' is not a value of the report here: the section never renders")
+                    continue
+                }
+                var inner = frames
+                if tag.kind == .section {
+                    switch value {
+                    case .flag, .position: break
+                    case .list(let element): inner.append(Frame(value: element, inSequence: true))
+                    default: inner.append(Frame(value: value, inSequence: false))
+                    }
+                }
+                var scoped = current
+                walk(tag.children, file: file, frames: inner, expected: expected, current: &scoped)
+            case .block:
+                var scoped = current
+                walk(tag.children, file: file, frames: frames, expected: expected, current: &scoped)
+            case .partial, .parent:
+                if tags[tag.name] != nil { walk(file: tag.name, frames: frames, contentType: expected) }
+                var scoped = current
+                walk(tag.children, file: file, frames: frames, expected: expected, current: &scoped)
+            case .close, .dynamicPartial, .other:
+                break
+            }
+        }
+    }
+
+    private mutating func warn(_ file: String, _ tag: TemplateTag, _ message: String) {
+        let warning = TemplateWarning(file: file, line: tag.line, column: tag.column, message: message)
+        if seen.insert(warning.description).inserted { warnings.append(warning) }
+    }
+
+    /// What a tag's key finds, as swift-mustache looks it up: `.` is the innermost value, a
+    /// leading `.` looks only there, otherwise the first part is looked for from the innermost
+    /// context outwards; transforms then apply innermost first.
+    private func resolve(_ tag: TemplateTag, in frames: [Frame]) -> TemplateValue? {
+        guard let top = frames.last else { return nil }
+        var value: TemplateValue
+        if tag.name == "." {
+            value = top.value
+        } else if tag.name.isEmpty {
+            guard !tag.transforms.isEmpty, top.inSequence else { return nil }
+            value = .position
+        } else {
+            let parts = tag.name.split(separator: ".").map(String.init)
+            guard let first = parts.first else { return nil }
+            let searched = tag.name.hasPrefix(".") ? [top] : frames.reversed()
+            guard let found = searched.lazy.compactMap({ $0.value.child(first) }).first else { return nil }
+            value = found
+            for part in parts.dropFirst() {
+                guard let child = value.child(part) else { return nil }
+                value = child
+            }
+        }
+        for transform in tag.transforms.reversed() {
+            guard let transformed = value.transformed(transform) else { return nil }
+            value = transformed
+        }
+        return value
+    }
+}
+
+extension TemplateValue {
+    func child(_ key: String) -> TemplateValue? {
+        guard case .object(let scope) = self else { return nil }
+        return scope.keys[key]
+    }
+
+    /// The result of one of swift-mustache's transforms (`Transform.swift`), or `nil` when the
+    /// value has no such transform (it then renders as nothing).
+    func transformed(_ name: String) -> TemplateValue? {
+        switch (self, name) {
+        case (.text, "empty"), (.list, "empty"), (.number, "equalzero"), (.number, "even"), (.number, "odd"),
+            (.position, "first"), (.position, "last"), (.position, "even"), (.position, "odd"):
+            return .flag
+        case (.text, "capitalized"), (.text, "lowercased"), (.text, "uppercased"), (.text, "reversed"),
+            (.list, "reversed"), (.list(.text), "sorted"), (.number, "plusone"), (.number, "minusone"):
+            return self
+        case (.list, "count"), (.position, "index"):
+            return .number
+        case (.list(let element), "first"), (.list(let element), "last"):
+            return element
+        default:
+            return nil
+        }
+    }
+}

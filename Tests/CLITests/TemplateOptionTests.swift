@@ -1,0 +1,103 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `--templates DIR` with hostile or careless templates: a clear error or a warning, never a crash.
+@Suite(.serialized) struct TemplateOptionTests {
+    let cli: CommandRunner
+    let scratch: URL
+    let sample: String
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    /// A templates folder holding the built-in templates, with `html` or `markdown` replaced.
+    func folder(html: String? = nil, markdown: String? = nil) throws -> String {
+        let folder = scratch.appendingPathComponent("templates-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (name, replacement) in [("report.html.mustache", html), ("report.md.mustache", markdown)] {
+            let text = try replacement ?? String(contentsOf: Fixtures.templates.appendingPathComponent(name), encoding: .utf8)
+            try Data(text.utf8).write(to: folder.appendingPathComponent(name))
+        }
+        return folder.path
+    }
+
+    func render(_ folder: String, format: String = "html") throws -> CommandRunner.Result {
+        try cli.run([sample, "--today", "2026-11-22", "--format", format, "--templates", folder])
+    }
+
+    @Test func aPartialThatIncludesItselfIsATemplateErrorNotACrash() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n<p>{{title}}</p>\n{{> report.html.mustache}}\n"
+        let result = try render(try folder(html: html))
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("report.html.mustache:3:1: template error: partials include each other deeper than 32 levels"), "\(result.stderr)")
+    }
+
+    @Test func twoTemplatesIncludingEachOtherAreATemplateError() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{#sections}}{{> report.md.mustache}}{{/sections}}\n"
+        let markdown = "{{% CONTENT_TYPE: DETOUR_MARKDOWN}}\n# {{title}}\n\n{{> report.html.mustache}}\n"
+        let result = try render(try folder(html: html, markdown: markdown), format: "markdown")
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("template error: partials include each other deeper than 32 levels"), "\(result.stderr)")
+        #expect(result.stderr.contains("report.md.mustache:4:1:") || result.stderr.contains("report.html.mustache:2:14:"), "\(result.stderr)")
+    }
+
+    @Test func tenThousandNestedSectionsAreATemplateErrorNotACrash() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + String(repeating: "{{#a}}\n", count: 10_000)
+            + String(repeating: "{{/a}}\n", count: 10_000)
+        let result = try render(try folder(html: html))
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("report.html.mustache:102:1: template error: sections nest deeper than 100 levels"), "\(result.stderr)")
+    }
+
+    @Test func deeplyNestedTransformsAreATemplateErrorNotACrash() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{" + String(repeating: "a(", count: 100_000) + "title"
+            + String(repeating: ")", count: 100_000) + "}}\n"
+        let result = try render(try folder(html: html))
+        #expect(result.status == 78, "\(result.stderr)")
+        #expect(result.stderr.contains("report.html.mustache:2:1: template error: transforms nest deeper than 100 levels"), "\(result.stderr)")
+    }
+
+    @Test(arguments: [
+        ("<h1>{{{title}}}</h1>", "report.html.mustache:2:5: warning: "),
+        ("<h1>{{& title}}</h1>", "report.html.mustache:2:5: warning: "),
+        ("{{#sections}}{{#destinations}}<h3>{{{name}}}</h3>{{/destinations}}{{/sections}}", "report.html.mustache:2:35: warning: "),
+    ])
+    func unescapedUserTextIsAWarningAndTheReportStillComes(_ body: String, _ expected: String) throws {
+        let result = try render(try folder(html: "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + body + "\n"))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.isEmpty)
+        #expect(result.stderr.contains(expected), "\(result.stderr)")
+        #expect(result.stderr.contains("user text would reach the page raw"), "\(result.stderr)")
+    }
+
+    @Test func aChangedContentTypeIsAWarningAndTheReportStillComes() throws {
+        let result = try render(try folder(markdown: "{{% CONTENT_TYPE: TEXT}}\n# {{title}}\n"), format: "markdown")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.hasPrefix("# "))
+        #expect(result.stderr.contains("report.md.mustache:1:1: warning: "), "\(result.stderr)")
+        #expect(result.stderr.contains("user text would reach the page raw"), "\(result.stderr)")
+    }
+
+    @Test func unescapedTypedValuesAreNotWarnedAbout() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n<p>{{{today}}} {{{destinationSummary}}}</p>\n"
+        let result = try render(try folder(html: html))
+        #expect(result.status == 0)
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    @Test func aCopyOfTheBuiltInTemplatesGetsNoWarning() throws {
+        for format in ["html", "markdown"] {
+            let result = try render(try folder(), format: format)
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty, "\(result.stderr)")
+        }
+    }
+}
