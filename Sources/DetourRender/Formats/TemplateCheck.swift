@@ -55,7 +55,7 @@ extension TemplateScope {
 
     /// ``WarningModel``.
     public static let warning = TemplateScope(
-        name: "WarningModel", keys: ["path": userText, "hasPath": .flag, "message": userText])
+        name: "WarningModel", keys: ["path": userText, "hasPath": .flag, "message": userText, "code": typedText])
     /// ``SideModel``.
     public static let side = TemplateScope(
         name: "SideModel",
