@@ -65,7 +65,7 @@ struct Render: ParsableCommand {
             do {
                 try write(try TripGPXWriter.write(loaded))
             } catch let error as TripGPXWriter.WriteError {
-                StandardStreams.writeError("error: cannot write GPX: \(error.message)\n")
+                trip.printer.report(.writeFailed, "cannot write GPX: \(error.message)", file: "detour-report")
                 throw ExitCodes.ioError
             }
             return
@@ -86,10 +86,11 @@ struct Render: ParsableCommand {
         } catch {
             switch error {
             case .badOption(let text):
-                StandardStreams.writeError("error: --today '\(Quoting.printable(text))' is not a calendar day (YYYY-MM-DD)\n")
+                trip.printer.report(.badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)", file: "detour-report")
             case .badSourceDateEpoch(let text):
-                StandardStreams.writeError(
-                    "error: SOURCE_DATE_EPOCH '\(Quoting.printable(text))' is not a number of seconds since 1970\n")
+                trip.printer.report(
+                    .badSourceDateEpoch, "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970",
+                    file: "detour-report")
             }
             throw ExitCodes.usage
         }
@@ -115,13 +116,19 @@ struct Render: ParsableCommand {
             }
             let loaded = try ReportTemplates(files: files)
             for warning in loaded.warnings {
-                StandardStreams.writeError("\(Quoting.printable(warning.description))\n")
+                trip.printer.print([warning.diagnostic], file: Render.path(of: warning.file, in: folder))
             }
             return loaded
         } catch {
-            StandardStreams.writeError("error: \(Quoting.printable(error.description))\n")
+            trip.printer.print([error.diagnostic], file: Render.path(of: error.file, in: templates))
             throw ExitCodes.badTemplates
         }
+    }
+
+    /// A template file's path as the user would name it: inside the `--templates` folder.
+    private static func path(of name: String, in folder: String?) -> String {
+        guard let folder, !name.hasPrefix(folder) else { return name }
+        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
     private func write(_ report: String) throws(ExitCode) {

@@ -189,7 +189,7 @@ import Testing
         try FileManager.default.removeItem(at: folder.appendingPathComponent("report.md.mustache"))
         let missing = try cli.run([sample, "--templates", folder.path])
         #expect(missing.status == 78)
-        #expect(missing.stderr.contains("report.md.mustache: template not found"))
+        #expect(missing.stderr.contains("/templates/report.md.mustache: error: template not found [template-missing]"))
         #expect(missing.stdout.isEmpty)
     }
 

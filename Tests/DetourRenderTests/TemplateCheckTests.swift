@@ -69,10 +69,10 @@ import Testing
         let warnings = try ReportTemplates(files: files).warnings.map(\.description)
         #expect(
             warnings == [
-                "report.html.mustache:2:1: warning: 'heading' is not a value of the report here: it renders as nothing",
-                "report.html.mustache:4:1: warning: 'last()' is not a value of the report here: the section never renders",
-                "report.html.mustache:4:23: warning: 'sections.name' is not a value of the report here: it renders as nothing",
-                "report.html.mustache:4:40: warning: 'title.x' is not a value of the report here: it renders as nothing",
+                "report.html.mustache:2:1: warning: 'heading' is not a value of the report here: it renders as nothing [template-unknown-key]",
+                "report.html.mustache:4:1: warning: 'last()' is not a value of the report here: the section never renders [template-unknown-key]",
+                "report.html.mustache:4:23: warning: 'sections.name' is not a value of the report here: it renders as nothing [template-unknown-key]",
+                "report.html.mustache:4:40: warning: 'title.x' is not a value of the report here: it renders as nothing [template-unknown-key]",
             ])
     }
 
@@ -85,8 +85,8 @@ import Testing
         let warnings = try ReportTemplates(files: files).warnings.map(\.description)
         #expect(
             warnings == [
-                "report.html.mustache:2:1: warning: 'uppercased(title)' is written unescaped: user text would reach the page raw",
-                "report.html.mustache:2:97: warning: 'pros' is written unescaped: user text would reach the page raw",
+                "report.html.mustache:2:1: warning: 'uppercased(title)' is written unescaped: user text would reach the page raw [template-unescaped]",
+                "report.html.mustache:2:97: warning: 'pros' is written unescaped: user text would reach the page raw [template-unescaped]",
             ])
     }
 
@@ -96,7 +96,7 @@ import Testing
         let warnings = try ReportTemplates(files: files).warnings.map(\.description)
         #expect(
             warnings == [
-                "report.md.mustache:2:3: warning: no {{% CONTENT_TYPE: DETOUR_MARKDOWN}} before this: user text would reach the page raw"
+                "report.md.mustache:2:3: warning: no {{% CONTENT_TYPE: DETOUR_MARKDOWN}} before this: user text would reach the page raw [template-unescaped]"
             ])
     }
 

@@ -134,14 +134,18 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case writeFailed = "write-failed"
     /// A template file given with `--templates` is missing.
     case templateMissing = "template-missing"
-    /// A template does not compile.
+    /// A template does not compile, or would nest or include too deeply to render.
     case templateInvalid = "template-invalid"
+    /// A template writes user text without escaping it for its format.
+    case templateUnescaped = "template-unescaped"
+    /// A template uses a key the report model does not have.
+    case templateUnknownKey = "template-unknown-key"
 
     /// How serious a problem of this kind is.
     public var severity: Severity {
         switch self {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
-            .draftDetour, .taskWithoutLocation, .pathFarFromEnds:
+            .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .templateUnescaped, .templateUnknownKey:
             return .warning
         default:
             return .error

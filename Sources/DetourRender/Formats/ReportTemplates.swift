@@ -1,4 +1,5 @@
 import Foundation
+import DetourCore
 import DetourTemplates
 import Mustache
 
@@ -15,11 +16,25 @@ public struct ReportTemplates: Sendable {
         case invalid(name: String, line: Int, column: Int, reason: String)
 
         public var description: String {
+            diagnostic.formatted(file: file)
+        }
+
+        /// The template file it is about.
+        public var file: String {
             switch self {
-            case .missing(let name):
-                return "\(name): template not found"
-            case .invalid(let name, let line, let column, let reason):
-                return "\(name):\(line):\(column): template error: \(reason)"
+            case .missing(let name), .invalid(let name, _, _, _): return name
+            }
+        }
+
+        /// The problem as a diagnostic, for the one printer that reports problems.
+        public var diagnostic: Diagnostic {
+            switch self {
+            case .missing:
+                return Diagnostic(.templateMissing, "template not found")
+            case .invalid(_, let line, let column, let reason):
+                return Diagnostic(
+                    .templateInvalid, at: SourcePosition(line: line > 0 ? line : nil, column: column > 0 ? column : nil),
+                    reason)
             }
         }
     }

@@ -1,5 +1,9 @@
+import DetourCore
+
 /// A problem in a template that does not stop the report, at its file, line and column.
 public struct TemplateWarning: Sendable, Equatable, CustomStringConvertible {
+    /// What kind of warning: user text left raw, or a key the report model lacks.
+    public var code: DiagnosticCode
     /// The template's file name.
     public var file: String
     /// 1-based line of the tag.
@@ -10,7 +14,12 @@ public struct TemplateWarning: Sendable, Equatable, CustomStringConvertible {
     public var message: String
 
     /// `report.html.mustache:12:5: warning: message`, like the trip's diagnostics.
-    public var description: String { "\(file):\(line):\(column): warning: \(message)" }
+    public var description: String { diagnostic.formatted(file: file) }
+
+    /// The warning as a diagnostic, for the one printer that reports problems.
+    public var diagnostic: Diagnostic {
+        Diagnostic(code, at: SourcePosition(line: line, column: column), message)
+    }
 }
 
 /// What a template can look up in a ``ReportModel``, by context: the model's keys, typed.
@@ -233,22 +242,22 @@ struct TemplateCheck {
             case .contentType(let type):
                 current = type
                 if type != expected {
-                    warn(file, tag, "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw")
+                    warn(.templateUnescaped, file, tag, "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw")
                 }
             case .variable, .unescaped:
                 guard let value = resolve(tag, in: frames) else {
-                    warn(file, tag, "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
+                    warn(.templateUnknownKey, file, tag, "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
                     continue
                 }
                 guard value.holdsUserText else { continue }
                 if tag.kind == .unescaped {
-                    warn(file, tag, "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
+                    warn(.templateUnescaped, file, tag, "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
                 } else if current == nil {
-                    warn(file, tag, "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
+                    warn(.templateUnescaped, file, tag, "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
                 }
             case .section, .inverted:
                 guard let value = resolve(tag, in: frames) else {
-                    warn(file, tag, "'\(tag.rawName)' is not a value of the report here: the section never renders")
+                    warn(.templateUnknownKey, file, tag, "'\(tag.rawName)' is not a value of the report here: the section never renders")
                     continue
                 }
                 var inner = frames
@@ -274,8 +283,8 @@ struct TemplateCheck {
         }
     }
 
-    private mutating func warn(_ file: String, _ tag: TemplateTag, _ message: String) {
-        let warning = TemplateWarning(file: file, line: tag.line, column: tag.column, message: message)
+    private mutating func warn(_ code: DiagnosticCode, _ file: String, _ tag: TemplateTag, _ message: String) {
+        let warning = TemplateWarning(code: code, file: file, line: tag.line, column: tag.column, message: message)
         if seen.insert(warning.description).inserted { warnings.append(warning) }
     }
 
