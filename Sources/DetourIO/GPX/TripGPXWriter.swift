@@ -71,49 +71,54 @@ private struct Output {
         if result < 0 { ok = false }
     }
 
-    mutating func start(_ name: String) { check(xmlTextWriterStartElement(writer, name)) }
+    // Names come from ``GPXMapping``, the same constants the reader matches.
+    typealias G = GPXMapping.GPX
+    typealias E = GPXMapping.Element
+    typealias A = GPXMapping.Attribute
 
-    mutating func startTrip(_ name: String) {
-        check(xmlTextWriterStartElementNS(writer, GPXMapping.prefix, name, nil))
+    mutating func start(_ name: StaticString) { check(xmlTextWriterStartElement(writer, name.utf8Start)) }
+
+    mutating func startTrip(_ name: StaticString) {
+        check(xmlTextWriterStartElementNS(writer, GPXMapping.prefix, name.utf8Start, nil))
     }
 
     mutating func end() { check(xmlTextWriterEndElement(writer)) }
 
-    mutating func attribute(_ name: String, _ value: String) {
-        check(xmlTextWriterWriteAttribute(writer, name, value))
+    mutating func attribute(_ name: StaticString, _ value: String) {
+        check(xmlTextWriterWriteAttribute(writer, name.utf8Start, value))
     }
 
-    mutating func element(_ name: String, text: String) {
-        check(xmlTextWriterWriteElement(writer, name, text))
+    mutating func element(_ name: StaticString, text: String) {
+        check(xmlTextWriterWriteElement(writer, name.utf8Start, text))
     }
 
-    mutating func tripElement(_ name: String, text: String) {
-        check(xmlTextWriterWriteElementNS(writer, GPXMapping.prefix, name, nil, text))
+    mutating func tripElement(_ name: StaticString, text: String) {
+        check(xmlTextWriterWriteElementNS(writer, GPXMapping.prefix, name.utf8Start, nil, text))
     }
 
     mutating func document(_ trip: Trip) {
         check(xmlTextWriterSetIndent(writer, 1))
         check(xmlTextWriterSetIndentString(writer, "  "))
         check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
-        start("gpx")
-        attribute("version", "1.1")
-        attribute("creator", "detour-report")
-        attribute("xmlns", GPXMapping.gpx11.description)
-        attribute("xmlns:\(GPXMapping.prefix)", GPXMapping.namespace.description)
-        start("metadata")
-        element("name", text: trip.title)
+        start(G.root)
+        attribute(GPXMapping.GPXAttribute.version, "1.1")
+        attribute(GPXMapping.GPXAttribute.creator, "detour-report")
+        check(xmlTextWriterWriteAttribute(writer, "xmlns", GPXMapping.gpx11.description))
+        check(xmlTextWriterWriteAttribute(writer, "xmlns:\(GPXMapping.prefix)", GPXMapping.namespace.description))
+        start(G.metadata)
+        element(G.name, text: trip.title)
         if let traveler = trip.traveler, let at = traveler.text.firstIndex(of: "@") {
-            start("author")
-            start("email")
-            attribute("id", String(traveler.text[..<at]))
-            attribute("domain", String(traveler.text[traveler.text.index(after: at)...]))
+            start(G.author)
+            start(G.email)
+            attribute(GPXMapping.GPXAttribute.emailID, String(traveler.text[..<at]))
+            attribute(GPXMapping.GPXAttribute.emailDomain, String(traveler.text[traveler.text.index(after: at)...]))
             end()
             end()
         }
         if trip.travel != .walk {
-            start("extensions")
-            startTrip("trip")
-            attribute("travel", trip.travel.rawValue)
+            start(G.extensions)
+            startTrip(E.trip)
+            attribute(A.travel, trip.travel.rawValue)
             end()
             end()
         }
@@ -145,25 +150,25 @@ private struct Output {
     }
 
     mutating func coordinates(_ point: Coordinate) {
-        attribute("lat", "\(point.latitude)")
-        attribute("lon", "\(point.longitude)")
+        attribute(GPXMapping.GPXAttribute.latitude, "\(point.latitude)")
+        attribute(GPXMapping.GPXAttribute.longitude, "\(point.longitude)")
     }
 
     mutating func stay(_ destination: Destination, id: String) {
-        start("wpt")
+        start(G.waypoint)
         coordinates(destination.location)
-        element("name", text: destination.name)
-        element("type", text: "destination")
-        start("extensions")
-        startTrip("stay")
-        attribute("id", id)
-        attribute("arrival", destination.arrival.description)
-        attribute("departure", destination.departure.description)
+        element(G.name, text: destination.name)
+        element(G.type, text: "destination")
+        start(G.extensions)
+        startTrip(E.stay)
+        attribute(A.id, id)
+        attribute(A.arrival, destination.arrival.description)
+        attribute(A.departure, destination.departure.description)
         end()
         for (number, detour) in destination.detours.enumerated() {
             let key = "\(id)-\(number + 1)"
-            startTrip("detour")
-            attribute("id", key)
+            startTrip(E.detour)
+            attribute(A.id, key)
             end()
             let sided = Output.needsSides(detour)
             for (side, task) in detour.tasks.enumerated() where task.location == nil {
@@ -182,16 +187,16 @@ private struct Output {
     }
 
     mutating func route(_ path: RoutePath, name: String, destination: String, task: String) {
-        start("rte")
-        element("name", text: name)
-        start("extensions")
-        startTrip("path")
-        attribute("destination", destination)
-        attribute("task", task)
+        start(G.route)
+        element(G.name, text: name)
+        start(G.extensions)
+        startTrip(E.path)
+        attribute(A.destination, destination)
+        attribute(A.task, task)
         end()
         end()
         for point in path.points {
-            start("rtept")
+            start(G.routePoint)
             coordinates(point)
             end()
         }
@@ -206,11 +211,11 @@ private struct Output {
 
     mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?, id: String?) {
         guard let location = task.location else { return }
-        start("wpt")
+        start(G.waypoint)
         coordinates(location)
-        element("name", text: task.name)
-        element("type", text: "task")
-        start("extensions")
+        element(G.name, text: task.name)
+        element(G.type, text: "task")
+        start(G.extensions)
         taskElement(task, destination: destination, detour: detour, named: false, side: side, id: id)
         end()
         end()
@@ -219,18 +224,18 @@ private struct Output {
     mutating func taskElement(
         _ task: DetourTask, destination: String, detour: String, named: Bool, side: Int?, id: String?
     ) {
-        startTrip("task")
-        if let id { attribute("id", id) }
-        if named { attribute("name", task.name) }
-        attribute("destination", destination)
-        attribute("detour", detour)
-        if let side { attribute("side", String(side)) }
-        attribute("duration", task.duration.iso8601)
-        attribute("cost", task.cost.amountText)
-        attribute("currency", task.cost.currency.code)
-        if let travel = task.travel { attribute("travel", travel.rawValue) }
-        for pro in task.pros { tripElement("pro", text: pro) }
-        for con in task.cons { tripElement("con", text: con) }
+        startTrip(E.task)
+        if let id { attribute(A.id, id) }
+        if named { attribute(A.name, task.name) }
+        attribute(A.destination, destination)
+        attribute(A.detour, detour)
+        if let side { attribute(A.side, String(side)) }
+        attribute(A.duration, task.duration.iso8601)
+        attribute(A.cost, task.cost.amountText)
+        attribute(A.currency, task.cost.currency.code)
+        if let travel = task.travel { attribute(A.travel, travel.rawValue) }
+        for pro in task.pros { tripElement(E.pro, text: pro) }
+        for con in task.cons { tripElement(E.con, text: con) }
         end()
     }
 }
