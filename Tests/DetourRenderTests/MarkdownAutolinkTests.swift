@@ -4,12 +4,7 @@ import Foundation
 import Testing
 
 /// The `cmark-gfm` command (Debian's `cmark-gfm` package), or `nil` when it is not installed.
-private let cmarkGFM: URL? = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin")
-    .split(separator: ":")
-    .map { URL(fileURLWithPath: String($0)).appendingPathComponent("cmark-gfm") }
-    .first { FileManager.default.isExecutableFile(atPath: $0.path) }
-
-private let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
+private let cmarkGFM: URL? = Tool.path("cmark-gfm").map { URL(fileURLWithPath: $0) }
 
 /// No user text becomes a link when GitHub-flavoured Markdown's autolink extension is on.
 @Suite struct MarkdownAutolinkTests {
@@ -51,7 +46,7 @@ private let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
     @Test(
-        .enabled(if: cmarkGFM != nil || underCI, "needs cmark-gfm on PATH (apt-get install cmark-gfm)"),
+        .enabled(if: Tool.usable("cmark-gfm"), "needs cmark-gfm on PATH (Debian: cmark-gfm)"),
         arguments: [false, true])
     func noUserTextBecomesALinkUnderGFMAutolink(unsafe: Bool) throws {
         let markdown = try RenderFixture.render(Array(Self.trip.utf8), as: .markdown)
@@ -78,7 +73,7 @@ private let underCI = ProcessInfo.processInfo.environment["CI"] == "true"
     }
 
     @Test(
-        .enabled(if: cmarkGFM != nil || underCI, "needs cmark-gfm on PATH (apt-get install cmark-gfm)"))
+        .enabled(if: Tool.usable("cmark-gfm"), "needs cmark-gfm on PATH (Debian: cmark-gfm)"))
     func everySampleReportIsFreeOfLinks() throws {
         for name in Fixtures.sampleTrips() {
             let markdown = try RenderFixture.render(try Fixtures.sample(name), as: .markdown)
