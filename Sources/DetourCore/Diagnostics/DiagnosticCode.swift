@@ -70,6 +70,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case gpxAmbiguousPathTask = "gpx-ambiguous-path-task"
     /// Two routes or tracks are the path of one task.
     case gpxTwoPaths = "gpx-two-paths"
+    /// A `dr:` element given twice where it may stand once (a second `dr:budget` in a stay).
+    case gpxDuplicateElement = "gpx-duplicate-element"
     /// An element inside a text-only element (`dr:pro`, `name`, …).
     case gpxElementInText = "gpx-element-in-text"
 
@@ -113,6 +115,14 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case shortPath = "short-path"
     /// A path that starts or ends far from where it should.
     case pathFarFromEnds = "path-far-from-ends"
+    /// An exchange rate that cannot be read or is not allowed.
+    case badRate = "bad-rate"
+    /// Rates are given but the trip has no currency to convert into.
+    case ratesWithoutCurrency = "rates-without-currency"
+    /// Two rates for one currency.
+    case duplicateRate = "duplicate-rate"
+    /// Hours a day that cannot be read or are not allowed.
+    case badDayHours = "bad-day-hours"
     /// More destinations than the limit.
     case tooManyDestinations = "too-many-destinations"
     /// More detours than the limit.

@@ -44,6 +44,16 @@ public struct TripDraft: Sendable {
     public var destinations: [DestinationDraft]
     /// The trip-wide travel mode's name; missing means walking.
     public var travel: Field<String>
+    /// The traveller's own currency's code, which totals and budgets are given in.
+    public var currency: Field<String> = .missing(.unknown)
+    /// Exchange rates into ``currency``, as written.
+    public var rates: [RateDraft] = []
+    /// Where the rates are, or would be.
+    public var ratesPosition: SourcePosition? = nil
+    /// A budget for every detour of the trip.
+    public var budget: Field<MoneyDraft> = .missing(.unknown)
+    /// Hours a day spent on detours, as number text.
+    public var dayHours: Field<String> = .missing(.unknown)
 
     /// Creates a draft.
     public init(
@@ -55,6 +65,21 @@ public struct TripDraft: Sendable {
         self.traveler = traveler
         self.destinations = destinations
         self.travel = travel
+    }
+}
+
+/// One exchange rate as written: a currency's code and what one unit of it is worth in the
+/// trip's currency.
+public struct RateDraft: Sendable {
+    /// The currency's code (a JSON key, a GPX attribute).
+    public var currency: Field<String>
+    /// The rate's number text.
+    public var value: Field<String>
+
+    /// Creates a rate draft.
+    public init(currency: Field<String>, value: Field<String>) {
+        self.currency = currency
+        self.value = value
     }
 }
 
@@ -72,6 +97,10 @@ public struct DestinationDraft: Sendable {
     public var departure: Field<String>
     /// Its detours.
     public var detours: [DetourDraft]
+    /// A budget for this stay's detours.
+    public var budget: Field<MoneyDraft> = .missing(.unknown)
+    /// Hours a day spent on detours here, as number text.
+    public var dayHours: Field<String> = .missing(.unknown)
 
     /// Creates a destination draft.
     public init(

@@ -8,14 +8,29 @@ public struct Trip: Sendable, Hashable {
     public var destinations: [Destination]
     /// How the traveller gets to tasks unless a task says otherwise.
     public var travel: TravelMode
+    /// The traveller's own currency and the declared rates into it, when the trip gives a currency.
+    public var rates: ExchangeRates?
+    /// A budget for all the trip's detours.
+    public var budget: Money?
+    /// Hours a day spent on detours, unless a stay says otherwise.
+    public var dayHours: DayHours?
 
     /// Creates a trip.
-    public init(title: String, traveler: EmailAddress?, destinations: [Destination], travel: TravelMode = .walk) {
+    public init(
+        title: String, traveler: EmailAddress?, destinations: [Destination], travel: TravelMode = .walk,
+        rates: ExchangeRates? = nil, budget: Money? = nil, dayHours: DayHours? = nil
+    ) {
         self.title = title
         self.traveler = traveler
         self.destinations = destinations
         self.travel = travel
+        self.rates = rates
+        self.budget = budget
+        self.dayHours = dayHours
     }
+
+    /// The traveller's own currency, when the trip gives one.
+    public var currency: CurrencyCode? { rates?.currency }
 }
 
 /// A place the traveller stays, from an arrival day to a later departure day.
@@ -30,17 +45,23 @@ public struct Destination: Sendable, Hashable {
     public var departure: CalendarDay
     /// The choices to make while there.
     public var detours: [Detour]
+    /// A budget for this stay's detours.
+    public var budget: Money?
+    /// Hours a day spent on detours here, when the stay sets its own.
+    public var dayHours: DayHours?
 
     /// Creates a destination.
     public init(
         name: String, location: Coordinate, arrival: CalendarDay, departure: CalendarDay,
-        detours: [Detour]
+        detours: [Detour], budget: Money? = nil, dayHours: DayHours? = nil
     ) {
         self.name = name
         self.location = location
         self.arrival = arrival
         self.departure = departure
         self.detours = detours
+        self.budget = budget
+        self.dayHours = dayHours
     }
 
     /// Nights spent there: the days from arrival to departure.

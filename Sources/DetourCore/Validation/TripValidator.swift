@@ -125,6 +125,9 @@ private struct Checker {
             }
         }
         let travel = mode(draft.travel, top, "travel") ?? .walk
+        let rates = rates(draft, top)
+        let budget = money(draft.budget, top, "budget", required: nil)
+        let dayHours = dayHours(draft.dayHours, top)
         var destinations: [Destination] = []
         var drafts = draft.destinations[...]
         if drafts.count > limits.maxDestinations {
@@ -140,7 +143,9 @@ private struct Checker {
             }
         }
         guard let title else { return nil }
-        return Trip(title: title, traveler: traveler, destinations: destinations, travel: travel)
+        return Trip(
+            title: title, traveler: traveler, destinations: destinations, travel: travel, rates: rates, budget: budget,
+            dayHours: dayHours)
     }
 
     /// A travel mode's name: walk, cycle, transit or drive.
@@ -168,6 +173,8 @@ private struct Checker {
                 .departureNotAfterArrival, place, "departure", draft.departure.position,
                 "departure \(departure) is not after arrival \(arrival)")
         }
+        let budget = money(draft.budget, place, "budget", required: nil)
+        let dayHours = dayHours(draft.dayHours, place)
         var detours: [Detour] = []
         for (index, detourDraft) in draft.detours.enumerated() {
             var detourPlace = place
@@ -177,7 +184,8 @@ private struct Checker {
         guard !diagnostics[before...].containsErrors, let name, let location, let arrival, let departure
         else { return nil }
         return Destination(
-            name: name, location: location, arrival: arrival, departure: departure, detours: detours)
+            name: name, location: location, arrival: arrival, departure: departure, detours: detours, budget: budget,
+            dayHours: dayHours)
     }
 
     mutating func day(_ field: Field<String>, _ place: Place, _ what: String) -> CalendarDay? {
@@ -340,11 +348,15 @@ private struct Checker {
         return kept
     }
 
-    mutating func money(_ field: Field<MoneyDraft>, _ place: Place) -> Money? {
+    /// An amount in a currency: a task's cost, or a budget (`name`); `required` is the message
+    /// for a missing one, `nil` when it may be absent.
+    mutating func money(
+        _ field: Field<MoneyDraft>, _ place: Place, _ name: String = "cost", required: String? = "a task needs a cost"
+    ) -> Money? {
         let draft: MoneyDraft
         switch field {
         case .missing(let position):
-            report(.missingField, place, "cost", position, "a task needs a cost")
+            if let required { report(.missingField, place, name, position, required) }
             return nil
         case .invalid:
             return nil
@@ -352,30 +364,85 @@ private struct Checker {
             draft = value
         }
         var parsed: (amount: Decimal, scale: Int)?
-        if let (text, position) = text(draft.amount, place, "cost.amount", required: "a cost needs an amount") {
+        if let (text, position) = text(draft.amount, place, "\(name).amount", required: "a \(name) needs an amount") {
             do {
                 parsed = try Money.parseAmount(text)
             } catch {
-                report(.badAmount, place, "cost.amount", position, Money.message(error, text: text))
+                report(.badAmount, place, "\(name).amount", position, Money.message(error, text: text))
             }
         }
-        var currency: CurrencyCode?
-        if let (text, position) = text(draft.currency, place, "cost.currency", required: "a cost needs a currency") {
-            currency = CurrencyCode(text)
-            if let currency {
-                if !ISO4217.isKnown(currency) {
-                    report(
-                        .unknownCurrency, place, "cost.currency", position,
-                        "currency \(currency.code) is not in the ISO 4217 list of \(ISO4217.edition); check the code")
-                }
-            } else {
-                report(
-                    .badCurrency, place, "cost.currency", position,
-                    "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)")
-            }
-        }
+        let currency = self.currency(
+            draft.currency, place, "\(name).currency", required: "a \(name) needs a currency")
         guard let parsed, let currency else { return nil }
         return Money(amount: parsed.amount, currency: currency, scale: parsed.scale)
+    }
+}
+
+extension Checker {
+    /// A currency code: three capital letters (an error otherwise), in the bundled ISO 4217 list
+    /// (a warning otherwise, since the list changes).
+    mutating func currency(
+        _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String, required: String? = nil
+    ) -> CurrencyCode? {
+        guard let (text, position) = text(field, place, name(), required: required) else { return nil }
+        guard let currency = CurrencyCode(text) else {
+            report(
+                .badCurrency, place, name(), position,
+                "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)")
+            return nil
+        }
+        if !ISO4217.isKnown(currency) {
+            report(
+                .unknownCurrency, place, name(), position,
+                "currency \(currency.code) is not in the ISO 4217 list of \(ISO4217.edition); check the code")
+        }
+        return currency
+    }
+
+    /// The trip's currency and its declared rates; rates without a currency are an error.
+    mutating func rates(_ draft: TripDraft, _ top: Place) -> ExchangeRates? {
+        let currency = self.currency(draft.currency, top, "currency")
+        var rates: [CurrencyCode: Decimal] = [:]
+        for rate in draft.rates {
+            let key = rate.currency.value ?? ""
+            let code = self.currency(rate.currency, top, TripPath.member("rates", key))
+            guard let (text, position) = text(rate.value, top, TripPath.member("rates", key), required: "a rate needs a value")
+            else { continue }
+            do {
+                let value = try ExchangeRates.parse(text)
+                guard let code else { continue }
+                if rates[code] != nil {
+                    report(
+                        .duplicateRate, top, TripPath.member("rates", key), position,
+                        "currency \(code.code) has a rate already")
+                } else if code == currency, value != 1 {
+                    report(
+                        .badRate, top, TripPath.member("rates", key), position,
+                        "\(code.code) is the trip's own currency, so its rate is 1, not \(Quoting.printable(text))")
+                } else {
+                    rates[code] = value
+                }
+            } catch {
+                report(.badRate, top, TripPath.member("rates", key), position, ExchangeRates.message(error, text: text))
+            }
+        }
+        if currency == nil, !draft.rates.isEmpty, case .missing = draft.currency {
+            report(
+                .ratesWithoutCurrency, top, "rates", draft.ratesPosition,
+                "rates convert into the trip's currency, but the trip has none; add \"currency\"")
+        }
+        return currency.map { ExchangeRates(currency: $0, rates: rates) }
+    }
+
+    /// Hours a day for detours, in whole minutes.
+    mutating func dayHours(_ field: Field<String>, _ place: Place) -> DayHours? {
+        guard let (text, position) = text(field, place, "day_hours") else { return nil }
+        do {
+            return try DayHours.parse(text)
+        } catch {
+            report(.badDayHours, place, "day_hours", position, DayHours.message(error, text: text))
+            return nil
+        }
     }
 }
 

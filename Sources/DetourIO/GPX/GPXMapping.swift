@@ -57,6 +57,8 @@ enum GPXMapping {
         static let pro: StaticString = "pro"
         static let con: StaticString = "con"
         static let path: StaticString = "path"
+        static let rate: StaticString = "rate"
+        static let budget: StaticString = "budget"
     }
 
     /// The attributes of the mapping's elements (none in a namespace).
@@ -73,12 +75,17 @@ enum GPXMapping {
         static let cost: StaticString = "cost"
         static let currency: StaticString = "currency"
         static let task: StaticString = "task"
+        static let value: StaticString = "value"
+        static let amount: StaticString = "amount"
+        static let dayHours: StaticString = "day-hours"
     }
 
     /// The attributes each mapping element has; any other is warned about and ignored.
     static let knownAttributes: [String: [StaticString]] = [
-        Element.trip.description: [Attribute.travel],
-        Element.stay.description: [Attribute.id, Attribute.arrival, Attribute.departure],
+        Element.trip.description: [Attribute.travel, Attribute.currency, Attribute.dayHours],
+        Element.stay.description: [Attribute.id, Attribute.arrival, Attribute.departure, Attribute.dayHours],
+        Element.rate.description: [Attribute.currency, Attribute.value],
+        Element.budget.description: [Attribute.amount, Attribute.currency],
         Element.detour.description: [Attribute.id],
         Element.task.description: [
             Attribute.id, Attribute.name, Attribute.destination, Attribute.detour, Attribute.side,

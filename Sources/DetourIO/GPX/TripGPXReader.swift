@@ -90,12 +90,27 @@ private struct Waypoint {
     }
 }
 
-/// One `<dr:stay>` element's attributes.
+/// One `<dr:stay>` element's attributes and its budget.
 private struct Stay {
     var line: Int
     var id: String?
     var arrival: String?
     var departure: String?
+    var dayHours: String?
+    var budget: BudgetElement?
+}
+
+/// One `<dr:budget amount= currency=/>`.
+private struct BudgetElement {
+    var amount: String?
+    var currency: String?
+    var line: Int
+
+    /// The budget as a money draft, at `position` (which names the element holding it).
+    func draft(_ position: SourcePosition) -> Field<MoneyDraft> {
+        func field(_ value: String?) -> Field<String> { value.map { .present($0, position) } ?? .missing(position) }
+        return .present(MoneyDraft(amount: field(amount), currency: field(currency)), position)
+    }
 }
 
 /// One `<dr:task>` element.
@@ -168,6 +183,8 @@ private enum Frame {
     case gpx
     case metadata
     case metadataExtensions
+    case trip
+    case stay
     case route(isTrack: Bool)
     case routeExtensions(isTrack: Bool)
     case trackSegment
@@ -215,6 +232,11 @@ private struct GPXTripBuilder {
     var title: Written?
     var traveler: Written?
     var tripTravel: Written?
+    var tripCurrency: Written?
+    var tripDayHours: Written?
+    var tripBudget: BudgetElement?
+    var tripLine = 1
+    var rates: [(currency: String?, value: String?, line: Int)] = []
     var current: Waypoint?
     var currentTask: TaskElement?
     // Each waypoint becomes its pieces as soon as it ends: nothing else of it is kept.
@@ -347,9 +369,43 @@ private struct GPXTripBuilder {
             guard inMapping else { return nil }
             if stream.localNameIs(E.trip) {
                 checkAttributes(of: E.trip)
-                if let travel = stream.tokenAttribute(A.travel) { tripTravel = Written(text: travel, line: stream.line) }
+                let line = stream.line
+                tripTravel = stream.tokenAttribute(A.travel).map { Written(text: $0, line: line) }
+                tripCurrency = stream.tokenAttribute(A.currency).map { Written(text: $0, line: line) }
+                tripDayHours = stream.tokenAttribute(A.dayHours).map { Written(text: $0, line: line) }
+                tripLine = line
+                return .trip
+            }
+            unknownElement(where: "metadata extensions")
+            return nil
+        case .trip:
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.rate) {
+                checkAttributes(of: E.rate)
+                rates.append((stream.tokenAttribute(A.currency), stream.tokenAttribute(A.value), stream.line))
+            } else if stream.localNameIs(E.budget) {
+                checkAttributes(of: E.budget)
+                if tripBudget != nil {
+                    report(.gpxDuplicateElement, "dr:trip holds one dr:budget, and this is a second", line: stream.line)
+                } else {
+                    tripBudget = budgetElement()
+                }
             } else {
-                unknownElement(where: "metadata extensions")
+                unknownElement(where: "dr:trip")
+            }
+            return nil
+        case .stay:
+            guard inMapping else { return nil }
+            if stream.localNameIs(E.budget) {
+                checkAttributes(of: E.budget)
+                if current?.stay?.budget != nil {
+                    report(.gpxDuplicateElement, "dr:stay holds one dr:budget, and this is a second", line: stream.line)
+                } else {
+                    let budget = budgetElement()
+                    current?.stay?.budget = budget
+                }
+            } else {
+                unknownElement(where: "dr:stay")
             }
             return nil
         case .route(let isTrack):
@@ -405,12 +461,12 @@ private struct GPXTripBuilder {
                 checkAttributes(of: E.stay)
                 if current?.stay != nil {
                     report(.gpxTwoStays, "a waypoint is one stay, but this one has a second dr:stay", line: stream.line)
-                } else {
-                    current?.stay = Stay(
-                        line: stream.line, id: stream.tokenAttribute(A.id), arrival: stream.tokenAttribute(A.arrival),
-                        departure: stream.tokenAttribute(A.departure))
+                    return nil
                 }
-                return nil
+                current?.stay = Stay(
+                    line: stream.line, id: stream.tokenAttribute(A.id), arrival: stream.tokenAttribute(A.arrival),
+                    departure: stream.tokenAttribute(A.departure), dayHours: stream.tokenAttribute(A.dayHours))
+                return .stay
             }
             if stream.localNameIs(E.detour) {
                 checkAttributes(of: E.detour)
@@ -439,6 +495,11 @@ private struct GPXTripBuilder {
                 line: stream.line)
             return nil
         }
+    }
+
+    /// The `dr:budget` element the stream is on.
+    func budgetElement() -> BudgetElement {
+        BudgetElement(amount: stream.tokenAttribute(A.amount), currency: stream.tokenAttribute(A.currency), line: stream.line)
     }
 
     /// Warns about a `dr:` element the mapping does not have here.
@@ -537,7 +598,8 @@ private struct GPXTripBuilder {
         case .route:
             if let path = pendingPath { paths.append(path) }
             pendingPath = nil
-        case .gpx, .metadata, .metadataExtensions, .author, .waypointExtensions, .routeExtensions, .trackSegment:
+        case .gpx, .metadata, .metadataExtensions, .trip, .stay, .author, .waypointExtensions, .routeExtensions,
+            .trackSegment:
             break
         }
     }
@@ -654,12 +716,22 @@ private struct GPXTripBuilder {
             }
         }
         let top = SourcePosition(line: rootLine)
-        let draft = TripDraft(
-            position: top,
-            title: title.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top),
-            traveler: traveler.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top),
-            destinations: destinations,
-            travel: tripTravel.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top))
+        func field(_ written: Written?) -> Field<String> {
+            written.map { .present($0.text, SourcePosition(line: $0.line)) } ?? .missing(top)
+        }
+        var draft = TripDraft(
+            position: top, title: field(title), traveler: field(traveler), destinations: destinations,
+            travel: field(tripTravel))
+        draft.currency = field(tripCurrency)
+        draft.dayHours = field(tripDayHours)
+        draft.budget = tripBudget.map { $0.draft(SourcePosition(line: $0.line, element: "dr:budget")) } ?? .missing(top)
+        draft.rates = rates.map { rate in
+            let at = SourcePosition(line: rate.line, element: "dr:rate")
+            return RateDraft(
+                currency: rate.currency.map { .present($0, at) } ?? .missing(at),
+                value: rate.value.map { .present($0, at) } ?? .missing(at))
+        }
+        if !rates.isEmpty { draft.ratesPosition = SourcePosition(line: tripLine) }
         return ReadResult(draft: draft, diagnostics: diagnostics)
     }
 
@@ -751,13 +823,16 @@ private struct GPXTripBuilder {
     }
 
     func destination(_ waypoint: Waypoint, stay: Stay) -> DestinationDraft {
-        DestinationDraft(
+        var draft = DestinationDraft(
             position: waypoint.at(),
             name: waypoint.name.map { .present($0.text, waypoint.at($0.line)) } ?? .missing(waypoint.at()),
             coordinate: coordinate(waypoint),
             arrival: waypoint.field(stay.arrival, line: stay.line),
             departure: waypoint.field(stay.departure, line: stay.line),
             detours: [])
+        draft.dayHours = stay.dayHours.map { .present($0, waypoint.at(stay.line)) } ?? .missing(waypoint.at(stay.line))
+        draft.budget = stay.budget.map { $0.draft(waypoint.at($0.line)) } ?? .missing(waypoint.at(stay.line))
+        return draft
     }
 
     func task(_ element: TaskElement, in waypoint: Waypoint, located: Bool) -> TaskDraft {

@@ -134,10 +134,10 @@ private struct DraftMapper {
     }
 
     mutating func trip(_ root: JSONNode) -> TripDraft? {
-        let known = ["$schema", "title", "traveler", "travel", "destinations"]
+        let known = ["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"]
         guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
         let destinations = array(object, "destinations", in: "", optional: false)
-        return TripDraft(
+        var draft = TripDraft(
             position: position(root),
             title: string(object, "title", in: ""),
             traveler: string(object, "traveler", in: "", optional: true),
@@ -145,13 +145,44 @@ private struct DraftMapper {
                 destination(node, path: "destinations[\(index)]")
             },
             travel: string(object, "travel", in: "", optional: true))
+        draft.currency = string(object, "currency", in: "", optional: true)
+        draft.budget = money(object, "budget", in: "", optional: true)
+        draft.dayHours = optionalNumber(object, "day_hours", in: "")
+        if let node = object["rates"] {
+            draft.ratesPosition = position(node)
+            draft.rates = rates(node)
+        }
+        return draft
+    }
+
+    /// `"rates": {"SEK": 0.0871, …}`: each key a currency, each value a number.
+    mutating func rates(_ node: JSONNode) -> [RateDraft] {
+        if case .null = node.value { return [] }
+        guard case .object(let members) = node.value else {
+            wrongType("rates", node, "an object of rates")
+            return []
+        }
+        return members.map { member in
+            let currency = Field<String>.present(member.key, SourcePosition(offset: member.keyOffset))
+            guard case .number(let text) = member.value.value else {
+                wrongType(TripPath.member("rates", member.key), member.value, "a number")
+                return RateDraft(currency: currency, value: .invalid)
+            }
+            return RateDraft(currency: currency, value: .present(text, position(member.value)))
+        }
+    }
+
+    /// A number field that may be absent or null.
+    mutating func optionalNumber(_ object: Members, _ key: String, in path: String) -> Field<String> {
+        if let node = object[key], case .null = node.value { return .missing(position(node)) }
+        return number(object, key, in: path)
     }
 
     mutating func destination(_ node: JSONNode, path: String) -> DestinationDraft? {
-        let known = ["name", "location", "arrival", "departure", "detours"]
+        let known = ["name", "location", "arrival", "departure", "detours", "budget", "day_hours"]
         guard let object = members(node, path: path, known: known, what: "a destination") else { return nil }
         let detours = array(object, "detours", in: path, optional: true)
-        return DestinationDraft(
+        var draft = DestinationDraft(
             position: position(node),
             name: string(object, "name", in: path),
             coordinate: coordinate(object, in: path, optional: false),
@@ -160,6 +191,9 @@ private struct DraftMapper {
             detours: detours.enumerated().compactMap { index, detourNode in
                 detour(detourNode, path: "\(path).detours[\(index)]")
             })
+        draft.budget = money(object, "budget", in: path, optional: true)
+        draft.dayHours = optionalNumber(object, "day_hours", in: path)
+        return draft
     }
 
     mutating func coordinate(_ object: Members, in path: String, optional: Bool) -> Field<CoordinateDraft> {
@@ -194,7 +228,7 @@ private struct DraftMapper {
             position: position(node),
             name: string(object, "name", in: path),
             duration: string(object, "duration", in: path),
-            cost: cost(object, in: path),
+            cost: money(object, "cost", in: path, optional: false),
             coordinate: coordinate(object, in: path, optional: true),
             pros: reasons(object, "pros", in: path),
             cons: reasons(object, "cons", in: path),
@@ -220,10 +254,12 @@ private struct DraftMapper {
         return .present(PathDraft(points: points), position(node))
     }
 
-    mutating func cost(_ object: Members, in path: String) -> Field<MoneyDraft> {
-        guard let node = object["cost"] else { return .missing(position(object.node)) }
-        let costPath = "\(path).cost"
-        guard let members = members(node, path: costPath, known: ["amount", "currency"], what: "a cost") else {
+    /// `{"amount": …, "currency": …}`: a task's cost or a budget (`key`).
+    mutating func money(_ object: Members, _ key: String, in path: String, optional: Bool) -> Field<MoneyDraft> {
+        guard let node = object[key] else { return .missing(position(object.node)) }
+        if optional, case .null = node.value { return .missing(position(node)) }
+        let costPath = TripPath.member(path, key)
+        guard let members = members(node, path: costPath, known: ["amount", "currency"], what: "a \(key)") else {
             return .invalid
         }
         let draft = MoneyDraft(
