@@ -215,6 +215,8 @@ private struct GPXTripBuilder {
     var title: Written?
     var traveler: Written?
     var tripTravel: Written?
+    /// Whether the metadata has a `dr:trip`: then the file is a trip even with no stay.
+    var isTrip = false
     var current: Waypoint?
     var currentTask: TaskElement?
     // Each waypoint becomes its pieces as soon as it ends: nothing else of it is kept.
@@ -356,6 +358,7 @@ private struct GPXTripBuilder {
         case .metadataExtensions:
             guard inMapping else { return nil }
             if stream.localNameIs(E.trip) {
+                isTrip = true
                 checkAttributes(of: E.trip)
                 if let travel = stream.tokenAttribute(A.travel) { tripTravel = Written(text: travel, line: stream.line) }
             } else {
@@ -610,7 +613,7 @@ private struct GPXTripBuilder {
     }
 
     mutating func finish() -> ReadResult {
-        guard !stays.isEmpty else {
+        guard !stays.isEmpty || isTrip else {
             // One clear error, not a message for each of another app's waypoints.
             diagnostics = [
                 Diagnostic(

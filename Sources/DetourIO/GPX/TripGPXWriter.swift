@@ -115,10 +115,11 @@ private struct Output {
             end()
             end()
         }
-        if trip.travel != .walk {
+        // A trip with no stay is still a detour-report trip: dr:trip says so to the reader.
+        if trip.travel != .walk || trip.destinations.isEmpty {
             start(G.extensions)
             startTrip(E.trip)
-            attribute(A.travel, trip.travel.rawValue)
+            if trip.travel != .walk { attribute(A.travel, trip.travel.rawValue) }
             end()
             end()
         }
