@@ -68,10 +68,9 @@ public enum TripLoader {
 
     /// Validates what a reader found, merging its diagnostics with the validator's in file order.
     static func validate(_ read: ReadResult, limits: TripLimits) -> TripValidator.Outcome {
-        guard let draft = read.draft else {
-            return TripValidator.Outcome(trip: nil, diagnostics: read.diagnostics)
-        }
-        var outcome = TripValidator.validate(draft, limits: limits)
+        var outcome =
+            read.draft.map { TripValidator.validate($0, limits: limits) }
+            ?? TripValidator.Outcome(trip: nil, diagnostics: [])
         var diagnostics = read.diagnostics + outcome.diagnostics
         if let lines = read.lines {
             let positions = lines.positions(of: diagnostics.compactMap { $0.position?.offset })

@@ -44,9 +44,6 @@ struct Render: ParsableCommand {
             throw ValidationError(
                 "cannot tell the format of '\(output)' from its extension; use .html, .md, .json or .gpx, or pass --format")
         }
-        if let today, CalendarDay(iso: today) == nil {
-            throw ValidationError("--today '\(today)' is not a calendar day (YYYY-MM-DD)")
-        }
         if let output, trip.input != "-", Files.sameFile(output, trip.input) {
             throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
         }

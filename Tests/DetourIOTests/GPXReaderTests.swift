@@ -214,7 +214,7 @@ import Testing
     @Test func anInvalidSideIsAnErrorNamingTheWaypoint() {
         #expect(
             found(Self.stay() + Self.task("Tram", " side=\"3\"") + Self.task("Walk"))
-                == ["4 gpx-bad-side: wpt 2 \"Tram\": side \"3\" is not 1 or 2, so it is ignored"])
+                == ["4 gpx-bad-side: wpt 2 \"Tram\": side \"3\" is not 1 (the left side) or 2 (the right)"])
     }
 
     @Test func twoTasksOnOneSideIsAnError() {
@@ -328,4 +328,27 @@ import Testing
             outcome.diagnostics.map { "\($0.path ?? "-") \($0.code.rawValue)" }
                 == ["destinations[0].detours[0].tasks[1].path too-many-path-points"])
     }
+
+    @Test func routesAndTracksAreCountedApart() {
+        let track = "<trk><name>t</name></trk>"
+        let route = "<rte><extensions><dr:path destination=\"l\" task=\"Nope\"/></extensions></rte>"
+        #expect(
+            found(Self.stay() + Self.task("Tram") + Self.task("Walk") + track + route)
+                == ["4 gpx-unknown-path-task: rte 1: task \"Nope\" is not a task of \"l\""])
+    }
+
+    @Test func aDetourWithoutAnIDIsAnError() {
+        let body = Self.stay().replacingOccurrences(of: "</extensions>", with: "<dr:detour/></extensions>")
+        #expect(
+            found(body) == ["4 gpx-missing-attribute: wpt 1 \"Lisbon\": dr:detour needs an id attribute: the detour key its tasks name"])
+    }
+
+    @Test func bytesThatAreNotUTF8AreNamedSo() {
+        var bytes = Array(GPXReaderTests.lisbon.utf8)
+        if let index = bytes.firstIndex(of: UInt8(ascii: "L")) { bytes[index] = 0xE3 }
+        let outcome = TripLoader.load(bytes, format: .gpx)
+        #expect(outcome.diagnostics.map(\.code) == [.invalidUTF8])
+        #expect(outcome.diagnostics.first?.position?.line == 3)
+    }
 }
+

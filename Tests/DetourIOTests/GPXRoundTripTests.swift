@@ -21,6 +21,14 @@ import Testing
         }
     }
 
+    /// Found by fuzzing: a trip with no destination was written as a GPX that did not read back.
+    @Test func aTripWithNoDestinationSurvivesGPXAndBack() throws {
+        let trip = Trip(title: "Alpine loop 4997", traveler: EmailAddress("ada@example.com"), destinations: [])
+        let outcome = TripLoader.load(Array(try TripGPXWriter.write(trip).utf8), format: .gpx)
+        #expect(outcome.diagnostics.isEmpty)
+        #expect(outcome.trip == trip)
+    }
+
     @Test(.enabled(if: Tool.usable("xmllint"), "needs xmllint (Debian: libxml2-utils)"))
     func theWritersOutputIsWellFormedForXmllint() throws {
         let xmllint = try #require(Tool.path("xmllint"), "xmllint (libxml2-utils) is not installed")
@@ -56,10 +64,34 @@ enum TripGenerator {
     }
 
     static func trip(using random: inout SplitMix) -> Trip {
-        let destinations = (0..<Int.random(in: 1...4, using: &random)).map { _ in destination(using: &random) }
+        let destinations = (0..<Int.random(in: 0...4, using: &random)).map { _ in destination(using: &random) }
         let traveler = Bool.random(using: &random) ? EmailAddress("ana@example.org") : nil
         let travel = TravelMode.allCases.randomElement(using: &random) ?? .walk
-        return Trip(title: name(using: &random), traveler: traveler, destinations: destinations, travel: travel)
+        var rates: ExchangeRates?
+        if Bool.random(using: &random), let currency = CurrencyCode("EUR") {
+            var table: [CurrencyCode: Decimal] = [:]
+            for code in ["JPY", "KWD", "USD"].compactMap(CurrencyCode.init) where Bool.random(using: &random) {
+                table[code] = Decimal(string: "0.\(Int.random(in: 1...99_999, using: &random))")
+            }
+            rates = ExchangeRates(currency: currency, rates: table)
+        }
+        return Trip(
+            title: name(using: &random), traveler: traveler, destinations: destinations, travel: travel, rates: rates,
+            budget: Bool.random(using: &random) ? money(using: &random) : nil,
+            dayHours: Bool.random(using: &random) ? dayHours(using: &random) : nil)
+    }
+
+    static func dayHours(using random: inout SplitMix) -> DayHours? {
+        DayHours(minutes: 3 * Int.random(in: 1...480, using: &random))
+    }
+
+    static func money(using random: inout SplitMix) -> Money {
+        let currency = ["EUR", "JPY", "KWD", "USD"].randomElement(using: &random) ?? "EUR"
+        let amount = "\(Int.random(in: 0...5000, using: &random)).\(Int.random(in: 0...99, using: &random))"
+        guard let parsed = try? Money.parseAmount(amount), let code = CurrencyCode(currency) else {
+            fatalError("the generator made an invalid value")
+        }
+        return Money(amount: parsed.amount, currency: code, scale: parsed.scale)
     }
 
     static func name(using random: inout SplitMix) -> String {
@@ -74,16 +106,15 @@ enum TripGenerator {
         }
         return Destination(
             name: name(using: &random), location: point(using: &random), arrival: arrival, departure: departure,
-            detours: detours)
+            detours: detours, budget: Bool.random(using: &random) ? money(using: &random) : nil,
+            dayHours: Bool.random(using: &random) ? dayHours(using: &random) : nil)
     }
 
     static func task(using random: inout SplitMix) -> DetourTask {
-        let currency = ["EUR", "JPY", "KWD", "USD"].randomElement(using: &random) ?? "EUR"
-        let amount = "\(Int.random(in: 0...5000, using: &random)).\(Int.random(in: 0...99, using: &random))"
-        guard let parsed = try? Money.parseAmount(amount), let code = CurrencyCode(currency),
-            let duration = TaskDuration(minutes: Int.random(in: 1...3000, using: &random))
-        else { fatalError("the generator made an invalid value") }
-        let money = Money(amount: parsed.amount, currency: code, scale: parsed.scale)
+        guard let duration = TaskDuration(minutes: Int.random(in: 1...3000, using: &random)) else {
+            fatalError("the generator made an invalid value")
+        }
+        let money = money(using: &random)
         return DetourTask(
             name: name(using: &random),
             duration: duration,

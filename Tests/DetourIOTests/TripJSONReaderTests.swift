@@ -205,3 +205,31 @@ import Testing
         #expect(outcome.diagnostics.first?.message.contains("gzip") == true)
     }
 }
+
+@Suite struct JSONShapeTests {
+    @Test func aRootThatIsNotAnObjectIsNamedWithItsPosition() {
+        let outcome = TripLoader.load(Array(#"  ["Lisbon"]"#.utf8), format: .json)
+        #expect(outcome.diagnostics.map { $0.formatted(file: "trip.json") } == [
+            "trip.json:1:3: error: a trip must be an object, not an array [wrong-type]"
+        ])
+    }
+
+    @Test func aMissingDepartureReadsWell() {
+        let text = #"{"title": "T", "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01"}]}"#
+        #expect(TripLoader.load(Array(text.utf8), format: .json).diagnostics.map(\.message) == ["a destination needs a departure day"])
+    }
+
+    @Test func aTaskWithAPathButNoLocationIsNotWarnedAbout() {
+        let text = """
+            {"title": "T", "destinations": [{"name": "L", "location": {"lat": 38.7223, "lon": -9.1393},
+              "arrival": "2026-12-01", "departure": "2026-12-02", "detours": [{"tasks": [
+                {"name": "A", "duration": "1h", "cost": {"amount": 0, "currency": "EUR"},
+                 "path": [{"lat": 38.7223, "lon": -9.1393}, {"lat": 38.7139, "lon": -9.1334}]},
+                {"name": "B", "duration": "1h", "cost": {"amount": 0, "currency": "EUR"}}]}]}]}
+            """
+        #expect(
+            TripLoader.load(Array(text.utf8), format: .json).diagnostics.map { "\($0.path ?? "") \($0.code.rawValue)" }
+                == ["destinations[0].detours[0].tasks[1].location task-without-location"])
+    }
+}
+

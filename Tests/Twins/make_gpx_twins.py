@@ -26,6 +26,12 @@ def point_attrs(location):
     return attrs(lat=location.get("lat"), lon=location.get("lon"))
 
 
+def budget_element(budget):
+    if budget is None:
+        return ""
+    return f"<dr:budget{attrs(amount=budget.get('amount'), currency=budget.get('currency'))}/>"
+
+
 def task_element(task, stay, detour, side, task_id, named):
     cost = task.get("cost") or {}
     out = "<dr:task" + attrs(
@@ -46,13 +52,19 @@ def twin(trip):
     if trip.get("traveler") is not None:
         user, _, domain = trip["traveler"].partition("@")
         lines.append(f"    <author><email{attrs(id=user, domain=domain)}/></author>")
-    if trip.get("travel") is not None:
-        lines.append(f"    <extensions><dr:trip{attrs(travel=trip['travel'])}/></extensions>")
+    trip_attrs = attrs(travel=trip.get("travel"), currency=trip.get("currency"), **{"day-hours": trip.get("day_hours")})
+    trip_body = "".join(f"<dr:rate{attrs(currency=code, value=value)}/>" for code, value in (trip.get("rates") or {}).items())
+    trip_body += budget_element(trip.get("budget"))
+    if trip_attrs or trip_body:
+        lines.append(f"    <extensions><dr:trip{trip_attrs}" + (f">{trip_body}</dr:trip>" if trip_body else "/>") + "</extensions>")
     lines.append("  </metadata>")
     located, routes = [], []
     for i, destination in enumerate(trip.get("destinations", [])):
         stay = f"s{i}"
-        inner = ["<dr:stay" + attrs(id=stay, arrival=destination.get("arrival"), departure=destination.get("departure")) + "/>"]
+        stay_attrs = attrs(id=stay, arrival=destination.get("arrival"), departure=destination.get("departure"),
+                           **{"day-hours": destination.get("day_hours")})
+        stay_budget = budget_element(destination.get("budget"))
+        inner = ["<dr:stay" + stay_attrs + (f">{stay_budget}</dr:stay>" if stay_budget else "/>")]
         for j, detour in enumerate(destination.get("detours") or []):
             key = f"{stay}-d{j}"
             inner.append(f'<dr:detour id="{key}"/>')

@@ -20,6 +20,12 @@ public struct DayHours: Sendable, Hashable {
         self.minutes = minutes
     }
 
+    /// The hours as trip files write them: `10`, `7.5` (exact, since every valid day is a whole
+    /// number of minutes that divides into a finite decimal of hours).
+    public var hoursText: String {
+        (Decimal(minutes) / 60).description
+    }
+
     /// Why a day-hours text was refused.
     public enum ParseError: Error, Sendable, Equatable {
         /// Not a number in ``NumberText``'s grammar.

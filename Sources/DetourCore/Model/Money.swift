@@ -40,7 +40,7 @@ public struct Money: Sendable, Hashable {
         let shown = "amount \(Quoting.printable(text))"
         switch error {
         case .notANumber: return "amount \(Quoting.quoted(text)) is not a decimal number"
-        case .negative: return "\(shown) is negative; a cost is zero or more"
+        case .negative: return "\(shown) is negative; an amount is zero or more"
         case .tooLarge: return "\(shown) is out of range (at most \(maximumAmount))"
         case .tooPrecise: return "\(shown) has more than 6 digits after the point"
         }

@@ -189,7 +189,7 @@ private struct Checker {
     }
 
     mutating func day(_ field: Field<String>, _ place: Place, _ what: String) -> CalendarDay? {
-        guard let (text, position) = text(field, place, what, required: "a destination needs an \(what) day") else {
+        guard let (text, position) = text(field, place, what, required: "a destination needs \(what == "arrival" ? "an" : "a") \(what) day") else {
             return nil
         }
         guard let day = CalendarDay(iso: text) else {
@@ -320,7 +320,8 @@ private struct Checker {
         }
         let cost = money(draft.cost, place)
         let location = coordinate(draft.coordinate, place, "location", required: nil)
-        if case .missing(let position) = draft.coordinate, name != nil {
+        // With a path, the way there is known even without the task's own location.
+        if case .missing(let position) = draft.coordinate, name != nil, draft.path.value == nil {
             report(.taskWithoutLocation, place, "location", position, "no location, so its distance is unknown")
         }
         let pros = reasons(draft.pros, place, "pros", what: "a pro")

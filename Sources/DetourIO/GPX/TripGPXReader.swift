@@ -237,6 +237,8 @@ private struct GPXTripBuilder {
     var tripBudget: BudgetElement?
     var tripLine = 1
     var rates: [(currency: String?, value: String?, line: Int)] = []
+    /// Whether the metadata has a `dr:trip`: then the file is a trip even with no stay.
+    var isTrip = false
     var current: Waypoint?
     var currentTask: TaskElement?
     // Each waypoint becomes its pieces as soon as it ends: nothing else of it is kept.
@@ -245,6 +247,7 @@ private struct GPXTripBuilder {
     var plainWaypoints = 0
     var firstPlainWaypointLine = 0
     var routeCount = 0
+    var trackCount = 0
     var pendingPath: PathCollector?
     var paths: [PathCollector] = []
     var keptPoints = 0
@@ -327,6 +330,11 @@ private struct GPXTripBuilder {
         if message.contains("Excessive depth") || message.contains("depth") && message.contains("HUGE") {
             return Diagnostic(.xmlTooDeep, at: position, "XML: the elements are nested too deeply (more than 256 levels)")
         }
+        if message.hasPrefix("Input is not proper UTF-8") {
+            return Diagnostic(
+                .invalidUTF8, at: position,
+                "the file is not valid UTF-8 where it says it is; save it as UTF-8, or declare its encoding")
+        }
         if message.contains("Detected an entity reference loop") {
             return Diagnostic(.xmlSyntax, at: position, "XML: entities refer to each other in a loop")
         }
@@ -354,9 +362,13 @@ private struct GPXTripBuilder {
             // GPX 1.0 keeps the title and the author's email at the top level.
             if stream.localNameIs(G.name) { return startCapture(.title) }
             if stream.localNameIs(G.email) { return startCapture(.travelerText) }
-            if stream.localNameIs(G.route) || stream.localNameIs(G.track) {
+            if stream.localNameIs(G.route) {
                 routeCount += 1
-                return .route(isTrack: stream.localNameIs(G.track))
+                return .route(isTrack: false)
+            }
+            if stream.localNameIs(G.track) {
+                trackCount += 1
+                return .route(isTrack: true)
             }
             return nil  // the rest is read past, unopened
         case .metadata:
@@ -368,6 +380,7 @@ private struct GPXTripBuilder {
         case .metadataExtensions:
             guard inMapping else { return nil }
             if stream.localNameIs(E.trip) {
+                isTrip = true
                 checkAttributes(of: E.trip)
                 let line = stream.line
                 tripTravel = stream.tokenAttribute(A.travel).map { Written(text: $0, line: line) }
@@ -420,7 +433,7 @@ private struct GPXTripBuilder {
             guard inMapping else { return nil }
             if stream.localNameIs(E.path) {
                 checkAttributes(of: E.path)
-                let label = "\(isTrack ? "trk" : "rte") \(routeCount)"
+                let label = isTrack ? "trk \(trackCount)" : "rte \(routeCount)"
                 if pendingPath != nil {
                     report(.gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task", line: stream.line)
                 } else {
@@ -471,7 +484,11 @@ private struct GPXTripBuilder {
             if stream.localNameIs(E.detour) {
                 checkAttributes(of: E.detour)
                 order += 1
-                if let key = stream.tokenAttribute(A.id) { current?.detours.append((key, stream.line, order)) }
+                if let key = stream.tokenAttribute(A.id) {
+                    current?.detours.append((key, stream.line, order))
+                } else {
+                    report(.gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name", line: stream.line)
+                }
                 return nil
             }
             unknownElement(where: "a waypoint's extensions")
@@ -643,7 +660,7 @@ private struct GPXTripBuilder {
                 side = Int(text).flatMap { (1...Detour.sides).contains($0) ? $0 : nil }
                 if side == nil {
                     diagnostics.append(
-                        Diagnostic(.gpxBadSide, at: position, "side \(Quoting.quoted(text)) is not 1 or 2, so it is ignored"))
+                        Diagnostic(.gpxBadSide, at: position, "side \(Quoting.quoted(text)) is not 1 (the left side) or 2 (the right)"))
                 }
             }
             // A task inside its stay's own waypoint has no location of its own.
@@ -658,7 +675,7 @@ private struct GPXTripBuilder {
     }
 
     mutating func finish() -> ReadResult {
-        guard !stays.isEmpty else {
+        guard !stays.isEmpty || isTrip else {
             // One clear error, not a message for each of another app's waypoints.
             diagnostics = [
                 Diagnostic(

@@ -115,10 +115,22 @@ private struct Output {
             end()
             end()
         }
-        if trip.travel != .walk {
+        // A trip with no stay is still a detour-report trip: dr:trip says so to the reader.
+        if trip.travel != .walk || trip.destinations.isEmpty || trip.rates != nil || trip.budget != nil
+            || trip.dayHours != nil
+        {
             start(G.extensions)
             startTrip(E.trip)
-            attribute(A.travel, trip.travel.rawValue)
+            if trip.travel != .walk { attribute(A.travel, trip.travel.rawValue) }
+            if let currency = trip.currency { attribute(A.currency, currency.code) }
+            if let dayHours = trip.dayHours { attribute(A.dayHours, dayHours.hoursText) }
+            for (code, rate) in (trip.rates?.rates ?? [:]).sorted(by: { $0.key.code < $1.key.code }) {
+                startTrip(E.rate)
+                attribute(A.currency, code.code)
+                attribute(A.value, rate.description)
+                end()
+            }
+            if let budget = trip.budget { self.budget(budget) }
             end()
             end()
         }
@@ -164,6 +176,8 @@ private struct Output {
         attribute(A.id, id)
         attribute(A.arrival, destination.arrival.description)
         attribute(A.departure, destination.departure.description)
+        if let dayHours = destination.dayHours { attribute(A.dayHours, dayHours.hoursText) }
+        if let budget = destination.budget { self.budget(budget) }
         end()
         for (number, detour) in destination.detours.enumerated() {
             let key = "\(id)-\(number + 1)"
@@ -178,6 +192,14 @@ private struct Output {
             }
         }
         end()
+        end()
+    }
+
+    /// `<dr:budget amount= currency=/>`.
+    mutating func budget(_ money: Money) {
+        startTrip(E.budget)
+        attribute(A.amount, money.amountText)
+        attribute(A.currency, money.currency.code)
         end()
     }
 

@@ -120,7 +120,7 @@ private struct DraftMapper {
         guard let node = object[key] else {
             if !optional {
                 diagnostics.append(
-                    Diagnostic(.missingField, path: TripPath.member(path, key), at: position(object.node), "is required (a list)"))
+                    Diagnostic(.missingField, path: TripPath.member(path, key), at: position(object.node), "a trip needs a list of destinations (it may be empty)"))
             }
             return []
         }

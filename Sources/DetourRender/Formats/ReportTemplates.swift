@@ -88,7 +88,7 @@ public struct ReportTemplates: Sendable {
             } catch let error as MustacheTemplate.ParserError {
                 throw .invalid(
                     name: name, line: error.context.lineNumber, column: error.context.columnNumber,
-                    reason: "\(error.error)")
+                    reason: ReportTemplates.explain(error.error))
             } catch {
                 throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
             }
@@ -105,6 +105,24 @@ public struct ReportTemplates: Sendable {
 
     func render(_ model: ReportModel, template name: String) -> String {
         library.render(model, withTemplate: name) ?? ""
+    }
+}
+
+extension ReportTemplates {
+    /// The template engine's name for a parse error, as a sentence that says what to fix.
+    static func explain(_ error: any Error) -> String {
+        guard let error = error as? MustacheTemplate.Error else { return "\(error)" }
+        switch error {
+        case .sectionCloseNameIncorrect: return "a closing tag {{/…}} does not match the section it closes"
+        case .unfinishedName: return "a tag is not finished: {{ or {{{ needs its matching }} or }}}"
+        case .expectedSectionEnd: return "a section is not closed: each {{#name}} or {{^name}} needs a {{/name}}"
+        case .invalidSetDelimiter: return "a {{=<% %>=}} delimiter change is badly written"
+        case .transformAppliedToInheritanceSection: return "a transform cannot be applied to an inherited section"
+        case .illegalTokenInsideInheritSection: return "only {{$block}} sections may stand inside {{<partial}}"
+        case .textInsideInheritSection: return "text may not stand inside {{<partial}}, only {{$block}} sections"
+        case .invalidConfigVariableSyntax: return "a {{% … }} pragma is badly written"
+        case .unrecognisedConfigVariable: return "a {{% … }} pragma names a setting the engine does not know"
+        }
     }
 }
 
