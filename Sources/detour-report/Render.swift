@@ -39,6 +39,13 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Recommend the side with the least total time (default), the lower cost, or the shorter distance.", valueName: "rule"))
     var prefer: Preference = .time
 
+    @Option(
+        name: .customLong("day-hours"),
+        help: ArgumentHelp(
+            "Hours a day for detours at every stay (more than 0, at most 24, whole minutes), whatever the trip says.",
+            valueName: "hours"))
+    var dayHours: String?
+
     func validate() throws {
         if let output, format == nil, OutputFormat(fileName: output) == nil {
             throw ValidationError(
@@ -67,11 +74,25 @@ struct Render: ParsableCommand {
             }
             return
         }
+        let hours = try resolveDayHours()
         let renderer = ReportRenderer(templates: try loadTemplates())
         let (loaded, warnings) = try trip.loadTrip()
-        let plan = Planner.plan(loaded, today: day, options: Planner.Options(travel: travel, preference: prefer))
-        let report = renderer.render(plan, warnings: warnings, as: reportFormat)
+        let plan = Planner.plan(
+            loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
+        trip.printer.print(plan.warnings)
+        let report = renderer.render(plan, warnings: warnings + plan.warnings, as: reportFormat)
         try write(report)
+    }
+
+    /// `--day-hours`, checked by the same rule as a trip's `day_hours`.
+    private func resolveDayHours() throws(ExitCode) -> DayHours? {
+        guard let dayHours else { return nil }
+        do {
+            return try DayHours.parse(dayHours)
+        } catch {
+            trip.printer.report(.badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))", file: "detour-report")
+            throw ExitCodes.usage
+        }
     }
 
     private func resolveToday() throws(ExitCode) -> CalendarDay {

@@ -9,7 +9,11 @@ struct Validate: ParsableCommand {
     @OptionGroup var trip: TripOptions
 
     func run() throws {
-        let (loaded, warnings) = try trip.loadTrip()
+        let (loaded, tripWarnings) = try trip.loadTrip()
+        // What planning finds (budgets, rates, days) is worth knowing before rendering too.
+        let planWarnings = Planner.plan(loaded, today: CalendarDay.unixEpoch).warnings
+        trip.printer.print(planWarnings)
+        let warnings = tripWarnings + planWarnings
         let detours = loaded.destinations.reduce(0) { $0 + $1.detours.count }
         let summary =
             "\(trip.input == "-" ? "<stdin>" : trip.input): valid trip: "

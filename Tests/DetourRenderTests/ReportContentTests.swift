@@ -45,7 +45,8 @@ import Testing
         let tasks = try #require(detours[0]["tasks"] as? [[String: Any]])
         #expect(tasks[0]["duration_minutes"] as? Int == 90)
         #expect((tasks[0]["cost"] as? [String: Any])?["currency"] as? String == "EUR")
-        #expect(tasks[0]["distance_m"] as? Int == 1064)  // GeographicLib: 1064.339 m
+        // Millimetres, as GeographicLib gives it: 1064.339 m.
+        #expect((tasks[0]["distance_m"] as? NSNumber)?.doubleValue == 1064.339)
         // Travel: no path and the trip walks, so 1064 m × 1.3 there and back at 5 km/h is 34 minutes.
         #expect(tasks[0]["route_m"] is NSNull)
         #expect(tasks[0]["travel_mode"] as? String == "walk")

@@ -132,6 +132,17 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     /// More path points than the limit.
     case tooManyPathPoints = "too-many-path-points"
 
+    // MARK: Planning
+
+    /// The chosen sides cost more than a budget, even at their cheapest.
+    case overBudget = "over-budget"
+    /// A rate needed to total costs in the trip's currency is not declared.
+    case missingRate = "missing-rate"
+    /// Two stays overlap by more than a changeover day.
+    case overlappingStays = "overlapping-stays"
+    /// A stay's chosen sides do not all fit on its days.
+    case unscheduledSides = "unscheduled-sides"
+
     // MARK: Running detour-report
 
     /// `--today` is not a calendar day.
@@ -155,7 +166,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     public var severity: Severity {
         switch self {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
-            .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .templateUnescaped, .templateUnknownKey:
+            .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .templateUnescaped, .templateUnknownKey, .overBudget,
+            .missingRate, .overlappingStays, .unscheduledSides:
             return .warning
         default:
             return .error

@@ -1,16 +1,15 @@
 /// The rule for which side of a detour is better on a figure.
 ///
-/// Lower is better. A tie, a missing value, or amounts in two different currencies give no
-/// better side: the report never guesses. Distance means the distance travelled one way: along
+/// Lower is better. A tie, a missing value, or amounts in two different currencies without the
+/// trip's rates for both give no better side: the report never guesses. With rates, costs in
+/// different currencies are compared exactly, converted into the trip's currency. Distance means the distance travelled one way: along
 /// the path when there is one, else the straight line times ``Travel/detourFactor``.
 public enum Comparison {
     /// The better side of a two-task detour on each figure; no side at all for a draft.
-    public static func betterSides(_ tasks: [PlannedTask]) -> BetterSides {
+    public static func betterSides(_ tasks: [PlannedTask], rates: ExchangeRates? = nil) -> BetterSides {
         guard tasks.count == 2 else { return BetterSides() }
         let (left, right) = (tasks[0], tasks[1])
-        let cost: Int? =
-            left.task.cost.currency == right.task.cost.currency
-            ? lower(left.task.cost.amount, right.task.cost.amount) : nil
+        let cost = Conversion.comparable(left.task.cost, right.task.cost, rates: rates).flatMap { lower($0.0, $0.1) }
         return BetterSides(
             duration: lower(left.task.duration, right.task.duration),
             cost: cost,
@@ -21,16 +20,22 @@ public enum Comparison {
 
     /// The side to pick under `preference`: the better one on the preferred figure, then on the
     /// tie-breaker (cost for time; total time for cost and distance); otherwise none.
-    public static func recommendation(_ tasks: [PlannedTask], preference: Preference) -> Recommendation {
+    public static func recommendation(
+        _ tasks: [PlannedTask], preference: Preference, rates: ExchangeRates? = nil
+    ) -> Recommendation {
         func none(_ reason: Recommendation.Reason) -> Recommendation {
             Recommendation(side: nil, preference: preference, reason: reason)
         }
         guard tasks.count == 2 else { return none(.draft) }
         let (left, right) = (tasks[0], tasks[1])
-        let sameCurrency = left.task.cost.currency == right.task.cost.currency
-        let costs = (left.task.cost.amount, right.task.cost.amount)
+        let comparable = Conversion.comparable(left.task.cost, right.task.cost, rates: rates)
+        let sameCurrency = comparable != nil
+        let costs = (comparable?.0 ?? 0, comparable?.1 ?? 0)
         func cheaperBy(_ side: Int) -> Money {
             let amount = side == 0 ? costs.1 - costs.0 : costs.0 - costs.1
+            guard left.task.cost.currency == right.task.cost.currency else {
+                return Conversion.rounded(amount, in: comparable?.2 ?? left.task.cost.currency)
+            }
             return Money(amount: amount, currency: left.task.cost.currency, scale: max(left.task.cost.scale, right.task.cost.scale))
         }
         let totals = (left.totalMinutes, right.totalMinutes)

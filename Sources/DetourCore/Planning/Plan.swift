@@ -14,6 +14,82 @@ public struct Plan: Sendable, Hashable {
     public var preference: Preference = .time
     /// The travel mode of tasks that do not name their own.
     public var defaultTravel: TravelMode = .walk
+    /// The traveller's currency and declared rates, when the trip gives a currency.
+    public var rates: ExchangeRates?
+    /// The chosen sides' totals over the whole trip.
+    public var totals = Totals()
+    /// The trip's budget and how the chosen sides stand against it, when it has one.
+    public var budget: BudgetOutcome?
+    /// What planning found that the traveller should know (missing rates, an overrun budget,
+    /// overlapping stays); each names the field it concerns.
+    public var warnings: [Diagnostic] = []
+}
+
+/// Why a detour's side is the chosen one.
+public enum ChoiceReason: String, Sendable, Hashable {
+    /// The recommendation rule picked it.
+    case rule
+    /// A budget picked it: the fastest choice within the budget, or the cheapest when none fits.
+    case budget
+}
+
+/// What the chosen sides of some detours add up to.
+public struct Totals: Sendable, Hashable {
+    /// The cost in each currency the chosen sides are priced in, exact, sorted by code.
+    public var costs: [Money] = []
+    /// The cost in the trip's currency, rounded once to its minor units; `nil` without a trip
+    /// currency or when a rate it needs is not declared.
+    public var costInCurrency: Money?
+    /// Total minutes of the chosen sides (duration plus travel where known, else duration).
+    public var minutes = 0
+    /// How many detours have a chosen side.
+    public var chosen = 0
+    /// How many detours have none (drafts, ties, unknown figures).
+    public var undecided = 0
+
+    /// Creates empty totals.
+    public init() {}
+}
+
+/// A budget and how the chosen sides stand against it.
+public struct BudgetOutcome: Sendable, Hashable {
+    /// The budget as declared.
+    public var budget: Money
+    /// What the chosen sides cost, in the budget's currency, rounded once to its minor units;
+    /// `nil` when a rate needed to convert a chosen side is not declared.
+    public var spent: Money?
+    /// Whether the chosen sides cost no more than the budget (false when unknown).
+    public var within: Bool
+    /// Whether the choice is proven the least total time within the budget (true where the
+    /// budget was only checked, not used to choose).
+    public var optimal: Bool
+    /// When not proven optimal, a proven lower bound on the total minutes any choice within the
+    /// budget takes.
+    public var lowerBoundMinutes: Int?
+    /// Whether the budget chose sides (false where it was only checked).
+    public var chose: Bool
+}
+
+/// One day of a stay and the chosen sides placed on it.
+public struct ScheduleDay: Sendable, Hashable {
+    /// The day.
+    public var day: CalendarDay
+    /// The sides placed on it; a side spanning several days is listed on its first day only.
+    public var items: [ScheduleItem]
+    /// Whether a side that started on an earlier day covers this one.
+    public var coveredByEarlier: Bool
+}
+
+/// A chosen side placed in the schedule.
+public struct ScheduleItem: Sendable, Hashable {
+    /// The detour's index in the destination, in file order.
+    public var detour: Int
+    /// The chosen side's index in the detour.
+    public var task: Int
+    /// Its minutes.
+    public var minutes: Int
+    /// How many days it covers (more than 1 for a side longer than a day).
+    public var days: Int
 }
 
 /// Where a destination stands relative to today.
@@ -34,12 +110,37 @@ public struct PlanSection: Sendable, Hashable {
     public var destinations: [PlannedDestination]
 }
 
-/// A destination with its detours compared.
+/// A destination with its detours compared, sides chosen, totalled and placed on days.
 public struct PlannedDestination: Sendable, Hashable {
     /// The destination as validated.
     public var destination: Destination
     /// Its detours, in file order.
     public var detours: [PlannedDetour]
+    /// Its index among the trip's destinations, in file order.
+    public var index = 0
+    /// The chosen sides' totals here.
+    public var totals = Totals()
+    /// The stay's own budget and how the chosen sides stand against it.
+    public var budget: BudgetOutcome?
+    /// The hours a day here for detours.
+    public var dayHours = DayHours.standard
+    /// Minutes available for detours: nights times the day's minutes.
+    public var availableMinutes = 0
+    /// By how many minutes the chosen sides exceed the available minutes (0 if they do not).
+    public var overByMinutes = 0
+    /// One entry per day of the stay (arrival up to the day before departure), in order.
+    public var schedule: [ScheduleDay] = []
+    /// Chosen sides that fit on no day, as (detour, side) indices.
+    public var unscheduled: [ScheduleItem] = []
+
+    /// Whether every chosen side has a place in the schedule.
+    public var isFeasible: Bool { unscheduled.isEmpty }
+
+    /// Creates a planned destination; the planner fills in the rest.
+    public init(destination: Destination, detours: [PlannedDetour]) {
+        self.destination = destination
+        self.detours = detours
+    }
 }
 
 /// A detour with each side's figures and which side is better on each.
@@ -52,6 +153,11 @@ public struct PlannedDetour: Sendable, Hashable {
     public var better: BetterSides
     /// The side to pick, and why.
     public var recommendation: Recommendation
+    /// The side chosen for the plan: the recommendation unless a budget chose another; `nil`
+    /// while undecided.
+    public var chosen: Int?
+    /// Why ``chosen`` is chosen.
+    public var chosenBecause: ChoiceReason?
     /// Whether a side is still undecided.
     public var isDraft: Bool { tasks.count < Detour.sides }
 }

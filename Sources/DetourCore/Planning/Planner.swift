@@ -9,42 +9,133 @@ public enum Planner {
         public var travel: TravelMode?
         /// The rule that recommends a side.
         public var preference: Preference
+        /// Hours a day for detours at every stay, overriding the trip's and the stays' own.
+        public var dayHours: DayHours?
 
         /// Creates options; the defaults follow the trip and prefer time.
-        public init(travel: TravelMode? = nil, preference: Preference = .time) {
+        public init(travel: TravelMode? = nil, preference: Preference = .time, dayHours: DayHours? = nil) {
             self.travel = travel
             self.preference = preference
+            self.dayHours = dayHours
         }
     }
 
     /// The plan of `trip` as of `today`.
     public static func plan(_ trip: Trip, today: CalendarDay, options: Options = Options()) -> Plan {
+        var planned = trip.destinations.enumerated().map { index, destination in
+            var planned = plan(destination, tripTravel: trip.travel, options: options, rates: trip.rates)
+            planned.index = index
+            return planned
+        }
+        var warnings: [Diagnostic] = []
+        let stayBudgets = planned.contains { $0.destination.budget != nil }
+        for index in planned.indices {
+            guard let budget = planned[index].destination.budget else { continue }
+            let outcome = Budget.apply(&planned[index].detours, budget: budget, rates: trip.rates, choose: true)
+            planned[index].budget = outcome
+            warnings += overBudget(outcome, path: "destinations[\(index)].budget")
+        }
+        var tripBudget: BudgetOutcome?
+        if let budget = trip.budget {
+            var all = planned.flatMap(\.detours)
+            let outcome = Budget.apply(&all, budget: budget, rates: trip.rates, choose: !stayBudgets)
+            var next = all.makeIterator()
+            for index in planned.indices {
+                for detour in planned[index].detours.indices {
+                    if let chosen = next.next() { planned[index].detours[detour] = chosen }
+                }
+            }
+            tripBudget = outcome
+            warnings += overBudget(outcome, path: "budget")
+        }
+        for index in planned.indices {
+            lay(&planned[index], dayHours: options.dayHours ?? planned[index].destination.dayHours ?? trip.dayHours ?? .standard)
+            planned[index].totals = Totals.of(planned[index].detours, rates: trip.rates)
+            if !planned[index].unscheduled.isEmpty { warnings.append(unscheduledWarning(planned[index])) }
+        }
+        let allDetours = planned.flatMap(\.detours)
+        if let rates = trip.rates {
+            let missing = Totals.missingRates(allDetours, rates: rates)
+            if !missing.isEmpty {
+                warnings.append(
+                    Diagnostic(
+                        .missingRate, path: "rates",
+                        "the total in \(rates.currency.code) needs a rate for \(missing.map(\.code).joined(separator: ", ")); "
+                            + "add it to the trip's rates"))
+            }
+        }
+        warnings += Overlaps.warnings(trip.destinations)
         var grouped: [SectionKind: [PlannedDestination]] = [:]
-        for destination in trip.destinations {
-            let kind = Sections.kind(of: destination, today: today)
-            grouped[kind, default: []].append(plan(destination, tripTravel: trip.travel, options: options))
+        for destination in planned {
+            grouped[Sections.kind(of: destination.destination, today: today), default: []].append(destination)
         }
         let sections = SectionKind.allCases.map { kind in
             PlanSection(
                 kind: kind,
                 destinations: Sections.sorted(grouped[kind] ?? [], in: kind) { $0.destination })
         }
-        return Plan(
+        var result = Plan(
             title: trip.title, traveler: trip.traveler, today: today, sections: sections,
             preference: options.preference, defaultTravel: options.travel ?? trip.travel)
+        result.rates = trip.rates
+        result.totals = Totals.of(allDetours, rates: trip.rates)
+        result.budget = tripBudget
+        result.warnings = warnings
+        return result
+    }
+
+    /// A destination's days: its schedule, what is available and by how much it is exceeded.
+    static func lay(_ planned: inout PlannedDestination, dayHours: DayHours) {
+        planned.dayHours = dayHours
+        let placed = Schedule.place(planned.detours, in: planned.destination, dayHours: dayHours)
+        planned.schedule = placed.days
+        planned.unscheduled = placed.unscheduled
+        planned.availableMinutes = planned.destination.nights * dayHours.minutes
+        let used = planned.detours.reduce(0) { sum, detour in
+            sum + (detour.chosen.map { Budget.minutes(detour.tasks[$0]) } ?? 0)
+        }
+        planned.overByMinutes = max(0, used - planned.availableMinutes)
+    }
+
+    /// The warning for a budget the chosen sides exceed, if they do.
+    static func overBudget(_ outcome: BudgetOutcome, path: String) -> [Diagnostic] {
+        guard let spent = outcome.spent, !outcome.within else { return [] }
+        let over = Conversion.rounded(spent.amount - outcome.budget.amount, in: outcome.budget.currency)
+        let how = outcome.chose ? ", even at their cheapest" : ""
+        return [
+            Diagnostic(
+                .overBudget, path: path,
+                "the chosen sides cost \(spent.description), \(over.description) over the budget of "
+                    + "\(Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency).description)\(how)")
+        ]
+    }
+
+    /// The warning for chosen sides that fit on none of a stay's days.
+    static func unscheduledWarning(_ planned: PlannedDestination) -> Diagnostic {
+        let names = planned.unscheduled.map { planned.detours[$0.detour].tasks[$0.task].task.name }
+        let count = names.count == 1 ? "1 chosen side does" : "\(names.count) chosen sides do"
+        return Diagnostic(
+            .unscheduledSides, path: "destinations[\(planned.index)]",
+            "\(count) not fit on the \(planned.destination.nights) day\(planned.destination.nights == 1 ? "" : "s") of "
+                + "\(planned.dayHours.hoursText) h: "
+                + names.map { Quoting.quoted($0) }.joined(separator: ", "))
     }
 
     /// One destination with its detours compared.
     public static func plan(
-        _ destination: Destination, tripTravel: TravelMode = .walk, options: Options = Options()
+        _ destination: Destination, tripTravel: TravelMode = .walk, options: Options = Options(),
+        rates: ExchangeRates? = nil
     ) -> PlannedDestination {
         let detours = destination.detours.map { detour -> PlannedDetour in
             let tasks = detour.tasks.map { task in
                 plan(task, from: destination.location, mode: options.travel ?? task.travel ?? tripTravel)
             }
+            let recommendation = Comparison.recommendation(tasks, preference: options.preference, rates: rates)
+            // The chosen side is the recommendation, unless a budget chooses later.
             return PlannedDetour(
-                title: detour.title, tasks: tasks, better: Comparison.betterSides(tasks),
-                recommendation: Comparison.recommendation(tasks, preference: options.preference))
+                title: detour.title, tasks: tasks, better: Comparison.betterSides(tasks, rates: rates),
+                recommendation: recommendation, chosen: recommendation.side,
+                chosenBecause: recommendation.side == nil ? nil : .rule)
         }
         return PlannedDestination(destination: destination, detours: detours)
     }

@@ -16,6 +16,14 @@ public enum JSONReport {
             ("traveler", .string(plan.traveler?.text)),
             ("today", .string(plan.today.description)),
             ("travel", travel(plan)),
+            ("currency", .string(plan.rates?.currency.code)),
+            (
+                "rates",
+                .object(
+                    (plan.rates?.rates ?? [:]).sorted { $0.key.code < $1.key.code }.map { ($0.key.code, .number($0.value.description)) })
+            ),
+            ("totals", totals(plan.totals)),
+            ("budget", plan.budget.map(budget) ?? .null),
             ("sections", .array(plan.sections.map(section))),
             ("warnings", .array(warnings.map(warning))),
         ])
@@ -47,6 +55,55 @@ public enum JSONReport {
             ("departure", .string(destination.departure.description)),
             ("nights", .int(destination.nights)),
             ("detours", .array(planned.detours.map(detour))),
+            ("totals", totals(planned.totals)),
+            ("budget", planned.budget.map(budget) ?? .null),
+            ("day_hours", .number(planned.dayHours.hoursText)),
+            ("available_minutes", .int(planned.availableMinutes)),
+            ("over_by_minutes", .int(planned.overByMinutes)),
+            ("feasible", .bool(planned.isFeasible)),
+            ("schedule", .array(planned.schedule.map(day))),
+            ("unscheduled", .array(planned.unscheduled.map { .object([("detour", .int($0.detour)), ("task", .int($0.task))]) })),
+        ])
+    }
+
+    static func day(_ day: ScheduleDay) -> JSONOutput {
+        .object([
+            ("day", .string(day.day.description)),
+            (
+                "items",
+                .array(
+                    day.items.map { item in
+                        .object([
+                            ("detour", .int(item.detour)), ("task", .int(item.task)), ("minutes", .int(item.minutes)),
+                            ("days", .int(item.days)),
+                        ])
+                    })
+            ),
+        ])
+    }
+
+    static func money(_ money: Money) -> JSONOutput {
+        .object([("amount", .number(money.amountText)), ("currency", .string(money.currency.code))])
+    }
+
+    static func totals(_ totals: Totals) -> JSONOutput {
+        .object([
+            ("cost", .array(totals.costs.map(money))),
+            ("cost_in_currency", totals.costInCurrency.map(money) ?? .null),
+            ("minutes", .int(totals.minutes)),
+            ("chosen", .int(totals.chosen)),
+            ("undecided", .int(totals.undecided)),
+        ])
+    }
+
+    static func budget(_ outcome: BudgetOutcome) -> JSONOutput {
+        .object([
+            ("amount", .number(outcome.budget.amountText)),
+            ("currency", .string(outcome.budget.currency.code)),
+            ("spent", outcome.spent.map(money) ?? .null),
+            ("within", .bool(outcome.within)),
+            ("optimal", .bool(outcome.optimal)),
+            ("lower_bound_minutes", .int(outcome.lowerBoundMinutes)),
         ])
     }
 
@@ -66,6 +123,8 @@ public enum JSONReport {
             ),
             ("recommended", .int(detour.recommendation.side)),
             ("recommended_because", .string(Formatting.reason(detour.recommendation))),
+            ("chosen", .int(detour.chosen)),
+            ("chosen_because", .string(detour.chosenBecause?.rawValue)),
         ])
     }
 
@@ -74,16 +133,11 @@ public enum JSONReport {
         return .object([
             ("name", .string(task.name)),
             ("duration_minutes", .int(task.duration.minutes)),
-            (
-                "cost",
-                .object([
-                    ("amount", .number(task.cost.amountText)),
-                    ("currency", .string(task.cost.currency.code)),
-                ])
-            ),
+            ("cost", money(task.cost)),
             ("location", task.location.map(location) ?? .null),
-            ("distance_m", .int(planned.distanceMeters.map { Int($0.rounded()) })),
-            ("route_m", .int(planned.routeMeters.map { Int($0.rounded()) })),
+            // Millimetres: enough for scripts to sum and compare without the report's rounding.
+            ("distance_m", planned.distanceMeters.map { .number(Formatting.fixed($0, digits: 3)) } ?? .null),
+            ("route_m", planned.routeMeters.map { .number(Formatting.fixed($0, digits: 3)) } ?? .null),
             ("travel_mode", .string(planned.travelMode.rawValue)),
             ("travel_minutes", .int(planned.travelMinutes)),
             ("total_minutes", .int(planned.totalMinutes)),
