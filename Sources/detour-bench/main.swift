@@ -3,6 +3,13 @@
 //   detour-bench geodesic PAIRS.csv ROUNDS   (lines of "lat1,lon1,lat2,lon2")
 //
 // prints the number of inverse problems solved per second (median of ROUNDS) and a checksum.
+//
+//   detour-bench budget DETOURS ROUNDS
+//
+// plans one stay of DETOURS detours, every faster side dearer, under a budget of half what all the
+// faster sides would cost extra (a hard knapsack: minutes saved per euro all within a few per cent
+// of each other), and the same stay without a budget as the baseline; prints the median seconds of
+// each, whether the budget's choice is proven optimal, and its minutes against the proven bound.
 import DetourCore
 import Foundation
 
@@ -12,8 +19,12 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 4, arguments[1] == "budget", let count = Int(arguments[2]), let rounds = Int(arguments[3]) {
+    benchBudget(detours: count, rounds: max(1, rounds))
+    exit(0)
+}
 guard arguments.count == 4, arguments[1] == "geodesic", let rounds = Int(arguments[3]), rounds > 0 else {
-    fail("usage: detour-bench geodesic PAIRS.csv ROUNDS")
+    fail("usage: detour-bench geodesic PAIRS.csv ROUNDS | detour-bench budget DETOURS ROUNDS")
 }
 guard let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
 let pairs: [(Double, Double, Double, Double)] = text.split(separator: "\n").compactMap { line in
@@ -37,3 +48,53 @@ for _ in 0..<rounds {
 }
 rates.sort()
 print("\(Int(rates[rates.count / 2])) \(checksum)")
+
+func benchBudget(detours count: Int, rounds: Int) {
+    guard let eur = CurrencyCode("EUR"), let here = Coordinate(latitude: 0, longitude: 0),
+        let arrival = CalendarDay(iso: "2026-12-01"), let departure = CalendarDay(iso: "2026-12-31")
+    else { fail("cannot build the trip") }
+    // A fixed linear congruential sequence, so every run plans the same trip.
+    var state: UInt64 = 2026
+    func next(_ range: ClosedRange<Int>) -> Int {
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return range.lowerBound + Int((state >> 33) % UInt64(range.count))
+    }
+    var extra = 0
+    let detours = (0..<count).map { index -> Detour in
+        let saved = next(1_000...1_100)
+        let cost = saved + next(0...50)
+        extra += cost
+        func side(_ name: String, _ minutes: Int, _ euros: Int) -> DetourTask {
+            guard let duration = TaskDuration(minutes: minutes) else { fail("bad duration") }
+            return DetourTask(
+                name: name, duration: duration, cost: Money(amount: Decimal(euros), currency: eur), location: here,
+                pros: [], cons: [])
+        }
+        return Detour(tasks: [side("fast \(index)", 60, cost), side("slow \(index)", 60 + saved, 0)])
+    }
+    let stay = Destination(name: "Stay", location: here, arrival: arrival, departure: departure, detours: detours)
+    let budget = Money(amount: Decimal(extra / 2), currency: eur)
+    let withBudget = Trip(title: "Bench", traveler: nil, destinations: [stay], budget: budget)
+    let without = Trip(title: "Bench", traveler: nil, destinations: [stay])
+    func median(_ trip: Trip) -> (Double, Plan) {
+        var times: [Double] = []
+        var last: Plan?
+        for _ in 0..<rounds {
+            let clock = ContinuousClock()
+            var plan: Plan?
+            let elapsed = clock.measure { plan = Planner.plan(trip, today: arrival) }
+            last = plan
+            times.append(Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18)
+        }
+        times.sort()
+        guard let last else { fail("no plan") }
+        return (times[times.count / 2], last)
+    }
+    let (baseline, _) = median(without)
+    let (seconds, plan) = median(withBudget)
+    let outcome = plan.budget
+    let bound = outcome?.lowerBoundMinutes.map(String.init) ?? "-"
+    print(
+        "\(count) \(String(format: "%.4f", baseline)) \(String(format: "%.4f", seconds)) "
+            + "\(outcome?.optimal == true ? "optimal" : "bounded") \(plan.totals.minutes) \(bound)")
+}

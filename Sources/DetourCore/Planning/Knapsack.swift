@@ -73,15 +73,16 @@ public enum Knapsack {
             return left != right ? left > right : a < b
         }
         let sorted = candidates.map { items[$0] }
-        var search = BranchAndBound(items: sorted, capacity: capacity, nodeLimit: nodeLimit)
-        search.run()
-        var chosen = search.best
-        var optimal = search.complete
-        var bound = search.rootBound
-        if !optimal, sorted.count <= exactLimit {
-            chosen = MeetInTheMiddle.solve(sorted, capacity: capacity)
-            optimal = true
+        // Whole numbers are much faster than Decimal; use them when every weight scales exactly.
+        let found: (chosen: [Bool], optimal: Bool, bound: Int)
+        if let scaled = Scaled(sorted.map(\.weight), capacity: capacity) {
+            found = search(zip(scaled.weights, sorted).map { WeightedItem(weight: $0, value: $1.value) }, scaled.capacity, nodeLimit)
+        } else {
+            found = search(sorted.map { WeightedItem(weight: $0.weight, value: $0.value) }, capacity, nodeLimit)
         }
+        let chosen = found.chosen
+        let optimal = found.optimal
+        var bound = found.bound
         var value = freeValue
         var weight = Decimal(0)
         for (position, index) in candidates.enumerated() where chosen[position] {
@@ -94,10 +95,88 @@ public enum Knapsack {
     }
 }
 
+extension Knapsack {
+    /// Branch and bound, then meet-in-the-middle when that ran long on few enough items.
+    fileprivate static func search<Weight: KnapsackWeight>(
+        _ items: [WeightedItem<Weight>], _ capacity: Weight, _ nodeLimit: Int
+    ) -> (chosen: [Bool], optimal: Bool, bound: Int) {
+        var search = BranchAndBound(items: items, capacity: capacity, nodeLimit: nodeLimit)
+        search.run()
+        if !search.complete, items.count <= exactLimit {
+            return (MeetInTheMiddle.solve(items, capacity: capacity), true, search.rootBound)
+        }
+        return (search.best, search.complete, search.rootBound)
+    }
+}
+
+/// What the searches need of a weight: exact sums and comparisons, and the LP bound's fraction.
+fileprivate protocol KnapsackWeight: Comparable {
+    static var zero: Self { get }
+    static func + (lhs: Self, rhs: Self) -> Self
+    static func - (lhs: Self, rhs: Self) -> Self
+    /// ⌊value × self ÷ weight⌋, for `self` less than `weight`.
+    func fraction(of value: Int, over weight: Self) -> Int
+}
+
+extension Decimal: KnapsackWeight {
+    fileprivate static var zero: Decimal { 0 }
+
+    fileprivate func fraction(of value: Int, over weight: Decimal) -> Int {
+        var fraction = Decimal(value) * self / weight
+        var whole = Decimal()
+        NSDecimalRound(&whole, &fraction, 0, .down)
+        return NSDecimalNumber(decimal: whole).intValue
+    }
+}
+
+extension Int64: KnapsackWeight {
+    fileprivate func fraction(of value: Int, over weight: Int64) -> Int {
+        // value × self can pass 2⁶³; the quotient, below value, cannot.
+        let product = Int64(value).multipliedFullWidth(by: self)
+        return Int(weight.dividingFullWidth(product).quotient)
+    }
+}
+
+/// Weights and a capacity as whole numbers of their smallest decimal unit, when that is exact
+/// and every sum stays far from overflowing.
+private struct Scaled {
+    let weights: [Int64]
+    let capacity: Int64
+
+    init?(_ weights: [Decimal], capacity: Decimal) {
+        let places = (weights + [capacity]).map { max(0, -$0.exponent) }.max() ?? 0
+        guard places <= 18 else { return nil }
+        var factor = Decimal(1)
+        for _ in 0..<places { factor *= 10 }
+        func whole(_ value: Decimal) -> Int64? {
+            let scaled = value * factor
+            guard scaled < Decimal(Int64.max / 4) else { return nil }
+            let integer = NSDecimalNumber(decimal: scaled).int64Value
+            return Decimal(integer) == scaled ? integer : nil
+        }
+        var total = Decimal(0)
+        var scaled: [Int64] = []
+        for weight in weights {
+            guard let value = whole(weight) else { return nil }
+            total += weight * factor
+            scaled.append(value)
+        }
+        guard total < Decimal(Int64.max / 4), let capacity = whole(capacity) else { return nil }
+        self.weights = scaled
+        self.capacity = capacity
+    }
+}
+
+/// An item with its weight in the type the search runs on.
+private struct WeightedItem<Weight: KnapsackWeight> {
+    var weight: Weight
+    var value: Int
+}
+
 /// Depth-first branch and bound over items sorted by ratio.
-private struct BranchAndBound {
-    let items: [Knapsack.Item]
-    let capacity: Decimal
+private struct BranchAndBound<Weight: KnapsackWeight> {
+    let items: [WeightedItem<Weight>]
+    let capacity: Weight
     let nodeLimit: Int
     var best: [Bool]
     var bestValue = 0
@@ -106,7 +185,7 @@ private struct BranchAndBound {
     var rootBound = 0
     private var current: [Bool]
 
-    init(items: [Knapsack.Item], capacity: Decimal, nodeLimit: Int) {
+    init(items: [WeightedItem<Weight>], capacity: Weight, nodeLimit: Int) {
         self.items = items
         self.capacity = capacity
         self.nodeLimit = nodeLimit
@@ -116,20 +195,17 @@ private struct BranchAndBound {
 
     /// The LP relaxation's bound from item `start` on with `room` left: whole items by ratio,
     /// then the fitting fraction of the first that does not fit, rounded down (values are whole).
-    func bound(from start: Int, room: Decimal) -> Int {
+    func bound(from start: Int, room: Weight) -> Int {
         var room = room
         var value = 0
         var index = start
         while index < items.count, items[index].weight <= room {
-            room -= items[index].weight
+            room = room - items[index].weight
             value += items[index].value
             index += 1
         }
-        guard index < items.count, room > 0 else { return value }
-        var fraction = Decimal(items[index].value) * room / items[index].weight
-        var whole = Decimal()
-        NSDecimalRound(&whole, &fraction, 0, .down)
-        return value + NSDecimalNumber(decimal: whole).intValue
+        guard index < items.count, Weight.zero < room else { return value }
+        return value + room.fraction(of: items[index].value, over: items[index].weight)
     }
 
     mutating func run() {
@@ -137,7 +213,7 @@ private struct BranchAndBound {
         // The greedy fill is a first solution to beat.
         var room = capacity
         for (index, item) in items.enumerated() where item.weight <= room {
-            room -= item.weight
+            room = room - item.weight
             best[index] = true
             bestValue += item.value
         }
@@ -145,7 +221,7 @@ private struct BranchAndBound {
         search(0, room: capacity, value: 0)
     }
 
-    private mutating func search(_ index: Int, room: Decimal, value: Int) {
+    private mutating func search(_ index: Int, room: Weight, value: Int) {
         nodes += 1
         if nodes > nodeLimit {
             complete = false
@@ -169,14 +245,14 @@ private struct BranchAndBound {
 
 /// Every subset of each half, joined by binary search: exact in 2 × 2^(n/2) subsets.
 private enum MeetInTheMiddle {
-    struct Subset {
-        var weight: Decimal
+    struct Subset<Weight: KnapsackWeight> {
+        var weight: Weight
         var value: Int
         var mask: UInt64
     }
 
-    static func subsets(_ items: ArraySlice<Knapsack.Item>, capacity: Decimal) -> [Subset] {
-        var all = [Subset(weight: 0, value: 0, mask: 0)]
+    static func subsets<Weight>(_ items: ArraySlice<WeightedItem<Weight>>, capacity: Weight) -> [Subset<Weight>] {
+        var all = [Subset<Weight>(weight: .zero, value: 0, mask: 0)]
         for (bit, item) in items.enumerated() {
             let count = all.count
             for index in 0..<count {
@@ -189,7 +265,7 @@ private enum MeetInTheMiddle {
         return all
     }
 
-    static func solve(_ items: [Knapsack.Item], capacity: Decimal) -> [Bool] {
+    static func solve<Weight>(_ items: [WeightedItem<Weight>], capacity: Weight) -> [Bool] {
         let half = items.count / 2
         let left = subsets(items[..<half], capacity: capacity)
         var right = subsets(items[half...], capacity: capacity).sorted { $0.weight < $1.weight }
