@@ -40,14 +40,18 @@ struct Render: ParsableCommand {
     var prefer: Preference = .time
 
     func validate() throws {
-        if let output, format == nil, OutputFormat(fileName: output) == nil {
+        // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
+        // standard output does.
+        if let output, format == nil, OutputFormat(fileName: output) == nil,
+            case .file = try? Files.destination(of: output)
+        {
             throw ValidationError(
                 "cannot tell the format of '\(output)' from its extension; use .html, .md, .json or .gpx, or pass --format")
         }
         if let today, CalendarDay(iso: today) == nil {
             throw ValidationError("--today '\(today)' is not a calendar day (YYYY-MM-DD)")
         }
-        if let output, trip.input != "-", Files.sameFile(output, trip.input) {
+        if let output, Files.isTrip(output, input: trip.input) {
             throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
         }
     }
@@ -58,12 +62,12 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.ignoreBrokenPipeSignal()
+        StandardStreams.turnWriteSignalsIntoErrors()
         let day = try resolveToday()
         guard let reportFormat = outputFormat.report else {
             let (loaded, _) = try trip.loadTrip()
             do {
-                try write(try TripGPXWriter.write(loaded))
+                try Files.writeReport(try TripGPXWriter.write(loaded), to: output)
             } catch let error as TripGPXWriter.WriteError {
                 StandardStreams.writeError("error: cannot write GPX: \(error.message)\n")
                 throw ExitCodes.ioError
@@ -74,7 +78,7 @@ struct Render: ParsableCommand {
         let (loaded, warnings) = try trip.loadTrip()
         let plan = Planner.plan(loaded, today: day, options: Planner.Options(travel: travel, preference: prefer))
         let report = renderer.render(plan, warnings: warnings, as: reportFormat)
-        try write(report)
+        try Files.writeReport(report, to: output)
     }
 
     private func resolveToday() throws(ExitCode) -> CalendarDay {
@@ -117,30 +121,6 @@ struct Render: ParsableCommand {
         } catch {
             StandardStreams.writeError("error: \(Quoting.printable(error.description))\n")
             throw ExitCodes.badTemplates
-        }
-    }
-
-    private func write(_ report: String) throws(ExitCode) {
-        if let output {
-            do {
-                try Files.replace(output, with: report)
-            } catch {
-                StandardStreams.writeError("error: cannot write '\(Quoting.printable(output))': \(error.reason)\n")
-                throw ExitCodes.cannotCreate
-            }
-            return
-        }
-        do {
-            try StandardStreams.writeOutput(report)
-        } catch {
-            switch error {
-            case .brokenPipe:
-                // The reader stopped listening (`| head`): nothing to say, but not a success.
-                throw ExitCodes.ioError
-            case .failed(let reason):
-                StandardStreams.writeError("error: cannot write the report to standard output: \(reason)\n")
-                throw ExitCodes.ioError
-            }
         }
     }
 }
