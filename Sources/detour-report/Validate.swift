@@ -9,17 +9,14 @@ struct Validate: ParsableCommand {
     @OptionGroup var trip: TripOptions
 
     func run() throws {
+        StandardStreams.turnWriteSignalsIntoErrors()
         let (loaded, warnings) = try trip.loadTrip()
         let detours = loaded.destinations.reduce(0) { $0 + $1.detours.count }
         let summary =
             "\(trip.input == "-" ? "<stdin>" : trip.input): valid trip: "
             + "\(count(loaded.destinations.count, "destination")), \(count(detours, "detour")), "
             + "\(count(warnings.count, "warning"))"
-        do {
-            try StandardStreams.writeOutput(Quoting.printable(summary) + "\n")
-        } catch {
-            throw ExitCodes.ioError
-        }
+        try Files.writeReport(Quoting.printable(summary) + "\n", to: nil, printer: trip.printer)
     }
 
     private func count(_ value: Int, _ noun: String) -> String {
