@@ -1,3 +1,5 @@
+import ArgumentParser
+import DetourCore
 import DetourIO
 
 #if canImport(Glibc)
@@ -38,17 +40,19 @@ enum Files {
         return bytes
     }
 
-    /// Whether two paths name the same existing file (same device and inode).
-    static func sameFile(_ first: String, _ second: String) -> Bool {
-        var a = stat()
-        var b = stat()
-        guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
-        return a.st_dev == b.st_dev && a.st_ino == b.st_ino
+    /// Whether `output` is the trip's own file, `input` (standard input for `-`): the same
+    /// regular file (device and inode), which a report written there would replace.
+    static func isTrip(_ output: String, input: String) -> Bool {
+        var target = stat()
+        var source = stat()
+        guard output != "-", stat(output, &target) == 0, (target.st_mode & S_IFMT) == S_IFREG else { return false }
+        let known = input == "-" ? fstat(STDIN_FILENO, &source) == 0 : stat(input, &source) == 0
+        return known && target.st_dev == source.st_dev && target.st_ino == source.st_ino
     }
 
     /// Opens `path` (or standard input for `-`) for reading as a stream.
     static func open(_ path: String) throws(Failure) -> FileSource {
-        let descriptor = path == "-" ? STDIN_FILENO : Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? STDIN_FILENO : SystemCalls.openFile(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
         var info = stat()
         let known = fstat(descriptor, &info) == 0
@@ -60,48 +64,152 @@ enum Files {
         return FileSource(descriptor: descriptor, owned: path != "-", regularFileSize: size)
     }
 
-    /// Replaces `path` with `text` all at once, or leaves it as it was.
-    ///
-    /// The text goes to a new file beside the target, which is flushed to disk and then renamed
-    /// over the target, so a reader never sees half a report and a failure leaves no stray file.
-    /// An existing target keeps its permissions.
-    static func replace(_ path: String, with text: String) throws(Failure) {
-        let directory = path.lastIndex(of: "/").map { String(path[...$0]) } ?? "./"
-        let name = path.lastIndex(of: "/").map { String(path[path.index(after: $0)...]) } ?? path
-        guard !name.isEmpty else { throw Failure(reason: "it names a directory") }
-        var existing = stat()
-        let exists = stat(path, &existing) == 0
-        if exists, (existing.st_mode & S_IFMT) == S_IFDIR { throw Failure(reason: "it is a directory") }
-        let mode = exists ? existing.st_mode & 0o7777 : 0o666 & ~currentUmask()
+    /// Why a report could not be delivered, which decides the exit code.
+    enum DeliveryError: Error {
+        /// The target cannot be opened, created or replaced; nothing was written (exit 73).
+        case cannotCreate(String)
+        /// Writing began and failed part-way (exit 74).
+        case cutOff(StandardStreams.WriteError)
+    }
 
-        var template = Array("\(directory).\(name).XXXXXX".utf8CString)
+    /// Delivers `text` as ``deliver(_:to:)`` does, saying on standard error what went wrong.
+    ///
+    /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
+    /// a reader that went away (`| head`) ends it quietly, with 74 still.
+    static func writeReport(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
+        do {
+            try deliver(text, to: path)
+        } catch {
+            // The diagnostic names the output file, or detour-report itself for standard output.
+            let file = path.flatMap { $0 == "-" ? nil : $0 }
+            let target = file == nil ? "standard output" : "the file"
+            switch error {
+            case .cannotCreate(let reason):
+                printer.report(.cannotCreateOutput, "cannot create or replace \(target): \(reason)", file: file ?? "detour-report")
+                throw ExitCodes.cannotCreate
+            case .cutOff(.brokenPipe):
+                throw ExitCodes.ioError
+            case .cutOff(.failed(let reason)):
+                printer.report(.writeFailed, "writing to \(target) failed part-way: \(reason)", file: file ?? "detour-report")
+                throw ExitCodes.ioError
+            }
+        }
+    }
+
+    /// What an `-o` target is, which decides how the report gets there.
+    enum Destination {
+        /// Standard output, named `-` or by another name for the same file (`/dev/stdout`).
+        case standardOutput
+        /// A device, a FIFO, a terminal: written through, as the shell's `>` does.
+        case stream(String)
+        /// A regular file, new or replaced all at once with this mode, where the links end.
+        case file(String, mode: mode_t)
+    }
+
+    /// Where `path` (`nil` or `-` for standard output) sends a report.
+    static func destination(of path: String?) throws(DeliveryError) -> Destination {
+        guard let path, path != "-" else { return .standardOutput }
+        var target = stat()
+        guard stat(path, &target) == 0 else {
+            // A missing file, or a link to one: created where the links end.
+            guard errno == ENOENT else { throw .cannotCreate(systemReason()) }
+            return .file(finalTarget(of: path), mode: 0o666 & ~currentUmask())
+        }
+        let kind = target.st_mode & S_IFMT
+        if kind == S_IFDIR { throw .cannotCreate("it is a directory") }
+        var standardOutput = stat()
+        if fstat(STDOUT_FILENO, &standardOutput) == 0,
+            standardOutput.st_dev == target.st_dev, standardOutput.st_ino == target.st_ino
+        {
+            return .standardOutput
+        }
+        return kind == S_IFREG ? .file(finalTarget(of: path), mode: target.st_mode & 0o7777) : .stream(path)
+    }
+
+    /// Writes `text` to the `-o` target `path`, or to standard output for `nil` or `-`.
+    ///
+    /// A regular file (or a new one) is replaced all at once; through a symbolic link, the file it
+    /// finally points to is replaced and the link stays. Anything else is written through.
+    static func deliver(_ text: String, to path: String?) throws(DeliveryError) {
+        let bytes = Array(text.utf8)
+        switch try destination(of: path) {
+        case .standardOutput:
+            try writeThrough(bytes, to: STDOUT_FILENO)
+        case .file(let file, let mode):
+            try replace(file, with: bytes, mode: mode)
+        case .stream(let stream):
+            let descriptor = SystemCalls.openFile(stream, O_WRONLY | O_NOCTTY | O_CLOEXEC)
+            guard descriptor >= 0 else { throw .cannotCreate(systemReason()) }
+            defer { close(descriptor) }
+            try writeThrough(bytes, to: descriptor)
+        }
+    }
+
+    private static func writeThrough(_ bytes: [UInt8], to descriptor: Int32) throws(DeliveryError) {
+        do {
+            try StandardStreams.write(bytes, to: descriptor)
+        } catch {
+            throw .cutOff(error)
+        }
+    }
+
+    /// Replaces the regular file `path` with `bytes` all at once, or leaves it as it was.
+    ///
+    /// The bytes go to a new file beside the target, which is given `mode`, flushed to disk and
+    /// then renamed over the target, so a reader never sees half a report and a failure leaves
+    /// no stray file.
+    private static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(DeliveryError) {
+        let (directory, name) = split(path)
+        var template = Array("\(directory.isEmpty ? "./" : directory).\(name).XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }
             return mkstemp(base)
         }
-        guard descriptor >= 0 else { throw Failure(reason: systemReason()) }
+        guard descriptor >= 0 else { throw .cannotCreate(systemReason()) }
         let temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
         var finished = false
         defer {
             if !finished { unlink(temporary) }
         }
-        do {
-            try StandardStreams.write(Array(text.utf8), to: descriptor)
-        } catch {
-            close(descriptor)
-            switch error {
-            case .brokenPipe: throw Failure(reason: "the write was cut off")
-            case .failed(let reason): throw Failure(reason: reason)
-            }
-        }
-        guard fchmod(descriptor, mode) == 0, fsync(descriptor) == 0 else {
+        guard fchmod(descriptor, mode) == 0 else {
             let reason = systemReason()
             close(descriptor)
-            throw Failure(reason: reason)
+            throw .cannotCreate(reason)
         }
-        guard close(descriptor) == 0 else { throw Failure(reason: systemReason()) }
-        guard rename(temporary, path) == 0 else { throw Failure(reason: systemReason()) }
+        do {
+            try StandardStreams.write(bytes, to: descriptor)
+        } catch {
+            close(descriptor)
+            throw .cutOff(error)
+        }
+        guard fsync(descriptor) == 0 else {
+            let reason = systemReason()
+            close(descriptor)
+            throw .cutOff(.failed(reason))
+        }
+        guard close(descriptor) == 0 else { throw .cutOff(.failed(systemReason())) }
+        guard rename(temporary, path) == 0 else { throw .cannotCreate(systemReason()) }
         finished = true
+    }
+
+    /// Where the symbolic links starting at `path` end (`path` itself when it is no link).
+    private static func finalTarget(of path: String) -> String {
+        var current = path
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        // A longer chain is a loop, which rename then reports.
+        for _ in 0..<40 {
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return current }
+            let destination = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = destination.hasPrefix("/") ? destination : split(current).directory + destination
+        }
+        return current
+    }
+
+    /// A path's folder (with its final `/`, or empty) and its last component.
+    private static func split(_ path: String) -> (directory: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return ("", path) }
+        return (String(path[...slash]), String(path[path.index(after: slash)...]))
     }
 
     private static func currentUmask() -> mode_t {
@@ -134,7 +242,7 @@ final class FileSource: ByteSource {
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         while true {
-            let count = Glibc.read(descriptor, buffer.baseAddress, buffer.count)
+            let count = SystemCalls.readBytes(descriptor, buffer.baseAddress, buffer.count)
             if count >= 0 { return count }
             if errno != EINTR { throw Files.Failure(reason: Files.systemReason()) }
         }

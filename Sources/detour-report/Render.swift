@@ -47,11 +47,15 @@ struct Render: ParsableCommand {
     var dayHours: String?
 
     func validate() throws {
-        if let output, format == nil, OutputFormat(fileName: output) == nil {
+        // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
+        // standard output does.
+        if let output, format == nil, OutputFormat(fileName: output) == nil,
+            case .file = try? Files.destination(of: output)
+        {
             throw ValidationError(
                 "cannot tell the format of '\(output)' from its extension; use .html, .md, .json or .gpx, or pass --format")
         }
-        if let output, trip.input != "-", Files.sameFile(output, trip.input) {
+        if let output, Files.isTrip(output, input: trip.input) {
             throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
         }
     }
@@ -62,12 +66,12 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        StandardStreams.ignoreBrokenPipeSignal()
+        StandardStreams.turnWriteSignalsIntoErrors()
         let day = try resolveToday()
         guard let reportFormat = outputFormat.report else {
             let (loaded, _) = try trip.loadTrip()
             do {
-                try write(try TripGPXWriter.write(loaded))
+                try Files.writeReport(try TripGPXWriter.write(loaded), to: output, printer: trip.printer)
             } catch let error as TripGPXWriter.WriteError {
                 trip.printer.report(.writeFailed, "cannot write GPX: \(error.message)", file: "detour-report")
                 throw ExitCodes.ioError
@@ -81,7 +85,7 @@ struct Render: ParsableCommand {
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
         trip.printer.print(plan.warnings)
         let report = renderer.render(plan, warnings: warnings + plan.warnings, as: reportFormat)
-        try write(report)
+        try Files.writeReport(report, to: output, printer: trip.printer)
     }
 
     /// `--day-hours`, checked by the same rule as a trip's `day_hours`.
@@ -149,29 +153,6 @@ struct Render: ParsableCommand {
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
-    private func write(_ report: String) throws(ExitCode) {
-        if let output {
-            do {
-                try Files.replace(output, with: report)
-            } catch {
-                StandardStreams.writeError("error: cannot write '\(Quoting.printable(output))': \(error.reason)\n")
-                throw ExitCodes.cannotCreate
-            }
-            return
-        }
-        do {
-            try StandardStreams.writeOutput(report)
-        } catch {
-            switch error {
-            case .brokenPipe:
-                // The reader stopped listening (`| head`): nothing to say, but not a success.
-                throw ExitCodes.ioError
-            case .failed(let reason):
-                StandardStreams.writeError("error: cannot write the report to standard output: \(reason)\n")
-                throw ExitCodes.ioError
-            }
-        }
-    }
 }
 
 /// What `--format` can ask for: a report, or the trip itself as GPX.

@@ -14,14 +14,11 @@ enum StandardStreams {
         case failed(String)
     }
 
-    /// Makes a closed pipe an error return from `write` rather than a fatal signal.
-    static func ignoreBrokenPipeSignal() {
+    /// Makes a closed pipe and a file-size limit error returns from `write` rather than fatal
+    /// signals, so a failed write is reported and its temporary file removed.
+    static func turnWriteSignalsIntoErrors() {
         signal(SIGPIPE, SIG_IGN)
-    }
-
-    /// Writes all of `text` to standard output.
-    static func writeOutput(_ text: String) throws(WriteError) {
-        try write(Array(text.utf8), to: STDOUT_FILENO)
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Writes `text` to standard error, ignoring failures: there is nowhere left to report them.
@@ -35,7 +32,7 @@ enum StandardStreams {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = Glibc.write(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let written = SystemCalls.writeBytes(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno == EPIPE ? .brokenPipe : .failed(String(cString: strerror(errno)))

@@ -9,6 +9,7 @@ struct Validate: ParsableCommand {
     @OptionGroup var trip: TripOptions
 
     func run() throws {
+        StandardStreams.turnWriteSignalsIntoErrors()
         let (loaded, tripWarnings) = try trip.loadTrip()
         // What planning finds (budgets, rates, days) is worth knowing before rendering too.
         let planWarnings = Planner.plan(loaded, today: CalendarDay.unixEpoch).warnings
@@ -19,11 +20,7 @@ struct Validate: ParsableCommand {
             "\(trip.input == "-" ? "<stdin>" : trip.input): valid trip: "
             + "\(count(loaded.destinations.count, "destination")), \(count(detours, "detour")), "
             + "\(count(warnings.count, "warning"))"
-        do {
-            try StandardStreams.writeOutput(Quoting.printable(summary) + "\n")
-        } catch {
-            throw ExitCodes.ioError
-        }
+        try Files.writeReport(Quoting.printable(summary) + "\n", to: nil, printer: trip.printer)
     }
 
     private func count(_ value: Int, _ noun: String) -> String {

@@ -95,6 +95,56 @@ import Testing
         #expect(!result.stderr.contains("error:"))
     }
 
+    @Test func aWriteCutShortByAFileSizeLimitExits74AndLeavesNoTemporaryFile() throws {
+        let folder = scratch.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("plan.html")
+        try Data("old\n".utf8).write(to: target)
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        // One 512-byte block: the report's first write fails part-way with EFBIG (and SIGXFSZ,
+        // which must not kill the binary before it has removed its temporary file).
+        let result = try cli.run(
+            ["-c", "ulimit -f 1; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, sample, target.path], viaShell: true)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("plan.html: error: writing to the file failed part-way: File too large [write-failed]"))
+        #expect(result.stdout.isEmpty)
+        #expect(try String(contentsOf: target, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plan.html"])
+    }
+
+    @Test func aFullDeviceTargetExits74WithTheReason() throws {
+        let full = DeviceNodes.device("full", in: scratch)
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let result = try cli.run([sample, "-o", full])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("No space left on device"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func validateToAFullStandardOutputSaysSoAndExits74() throws {
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let result = try cli.run(["-c", "exec \"$0\" validate \"$1\" > /dev/full", cli.executable.path, sample], viaShell: true)
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("No space left on device"))
+    }
+
+    @Test func validateToAClosedPipeExits74() throws {
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let process = Process()
+        process.executableURL = cli.executable
+        process.arguments = ["validate", sample]
+        let pipe = Pipe()
+        // The reading end is closed before the binary starts, so its first write meets no reader.
+        try pipe.fileHandleForReading.close()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationReason == .exit)
+        #expect(process.terminationStatus == 74)
+    }
+
     @Test func anOversizedTripNamesTheLimitAndTheFlag() throws {
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
         let small = try cli.run([sample, "--max-input-mib", "1"])

@@ -1,0 +1,24 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `open(2)`, `read(2)` and `write(2)` under names that detour-report's own `open`, `read` and
+/// `write` methods do not hide, so no call has to name a platform's module.
+enum SystemCalls {
+    /// `open(2)` with a creation mode (used only with `O_CREAT`).
+    static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
+        open(path, flags, mode)
+    }
+
+    /// `read(2)`.
+    static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+        read(descriptor, buffer, count)
+    }
+
+    /// `write(2)`.
+    static func writeBytes(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+        write(descriptor, buffer, count)
+    }
+}
