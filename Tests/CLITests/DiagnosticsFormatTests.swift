@@ -73,3 +73,28 @@ import Testing
         #expect(lines.allSatisfy { $0.hasPrefix(trip + ":") && $0.hasSuffix("]") })
     }
 }
+
+/// `--day-hours H`: one length of day for every stay, checked by the trip's own rule.
+@Suite struct DayHoursOptionTests {
+    let cli: CommandRunner
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+    }
+
+    @Test func theOptionOverridesEveryStayAndFollowsTheRule() throws {
+        let sample = Fixtures.samples.appendingPathComponent("nordic-budget.json").path
+        let result = try cli.run([sample, "--today", "2026-11-22", "--format", "json", "--day-hours", "4.5"])
+        #expect(result.status == 0)
+        let report = try #require(try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any])
+        let sections = try #require(report["sections"] as? [[String: Any]])
+        let stays = sections.flatMap { ($0["destinations"] as? [[String: Any]]) ?? [] }
+        #expect(stays.count == 2)
+        #expect(stays.allSatisfy { ($0["day_hours"] as? NSNumber)?.doubleValue == 4.5 })
+        #expect(stays.allSatisfy { ($0["available_minutes"] as? Int) == 3 * 270 })
+        let bad = try cli.run([sample, "--day-hours", "25"])
+        #expect(bad.status == 64)
+        #expect(bad.stdout.isEmpty)
+        #expect(bad.stderr == "detour-report: error: --day-hours: day hours \"25\" is not more than 0 and at most 24 [bad-day-hours]\n")
+    }
+}

@@ -94,11 +94,21 @@ import Testing
 
     @Test func markdownTablesHaveTheHeadersColumnCountOnEveryRow() throws {
         let markdown = try render(.markdown)
-        let rows = markdown.split(separator: "\n").filter { $0.hasPrefix("|") }
-        #expect(rows.count == 18)  // two detours, nine rows each
-        for row in rows {
-            #expect(MarkdownCheck.unescapedPipes(String(row)) == 4, "\(row)")
+        // Tables are runs of lines starting with a pipe; every row has its header's columns.
+        var tables: [[Substring]] = []
+        var previousWasRow = false
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            let isRow = line.hasPrefix("|")
+            if isRow, previousWasRow { tables[tables.count - 1].append(line) } else if isRow { tables.append([line]) }
+            previousWasRow = isRow
         }
+        for table in tables {
+            let columns = MarkdownCheck.unescapedPipes(String(table[0]))
+            for row in table { #expect(MarkdownCheck.unescapedPipes(String(row)) == columns, "\(row)") }
+        }
+        // The overview (header, rule, one row per stay), then two detours of nine rows each.
+        #expect(tables.map(\.count) == [2 + 2, 9, 9])
+        #expect(tables.map { MarkdownCheck.unescapedPipes(String($0[0])) } == [7, 4, 4])
         #expect(markdown.contains("Lisbon \\| Baixa"))
         #expect(markdown.contains("\\<script\\>"))
         #expect(!markdown.replacingOccurrences(of: "\\<", with: "").contains("<script"))

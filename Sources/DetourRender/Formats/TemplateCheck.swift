@@ -81,7 +81,34 @@ extension TemplateScope {
         keys: [
             "number": .number, "title": userText, "isDraft": .flag, "sides": .list(.object(side)),
             "left": .object(side), "right": .object(side), "recommended": userText, "hasRecommendation": .flag,
-            "recommendationReason": typedText,
+            "recommendationReason": typedText, "chosen": userText, "hasChosen": .flag, "chosenByBudget": .flag,
+        ])
+    /// ``ScheduleDayModel``.
+    public static let scheduleDay = TemplateScope(
+        name: "ScheduleDayModel",
+        keys: ["day": typedText, "items": .list(userText), "note": typedText, "hasNote": .flag])
+    /// ``StayPlanModel``.
+    public static let stayPlan = TemplateScope(
+        name: "StayPlanModel",
+        keys: [
+            "totals": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag,
+            "days": .list(.object(scheduleDay)), "hasDays": .flag, "unscheduled": .list(userText), "hasUnscheduled": .flag,
+        ])
+    /// ``StayRowModel``.
+    public static let stayRow = TemplateScope(
+        name: "StayRowModel",
+        keys: [
+            "name": userText, "dates": typedText, "nights": typedText, "chosen": typedText, "hours": typedText,
+            "overHours": .flag, "cost": typedText,
+        ])
+    /// ``OverviewModel``.
+    public static let overview = TemplateScope(
+        name: "OverviewModel",
+        keys: [
+            "firstDay": typedText, "lastDay": typedText, "nights": typedText, "hasStays": .flag,
+            "stays": .list(.object(stayRow)), "costs": .list(typedText), "hasCosts": .flag, "costInCurrency": typedText,
+            "hasCostInCurrency": .flag, "total": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag, "chosen": typedText,
+            "warnings": typedText, "hasWarnings": .flag,
         ])
     /// ``MapMark``.
     public static let mark = TemplateScope(
@@ -104,7 +131,7 @@ extension TemplateScope {
         keys: [
             "name": userText, "arrival": typedText, "departure": typedText, "arrivalISO": typedText,
             "departureISO": typedText, "nights": typedText, "coordinate": typedText, "pageBreakBefore": .flag,
-            "map": .object(map), "detours": .list(.object(detour)), "hasDetours": .flag,
+            "map": .object(map), "detours": .list(.object(detour)), "hasDetours": .flag, "plan": .object(stayPlan),
         ])
     /// ``SectionModel``.
     public static let section = TemplateScope(
@@ -120,6 +147,7 @@ extension TemplateScope {
             "title": userText, "traveler": userText, "today": typedText, "todayISO": typedText,
             "sections": .list(.object(section)), "warnings": .list(.object(warning)), "hasWarnings": .flag,
             "footnotes": .list(typedText), "destinationCount": .number, "destinationSummary": typedText,
+            "overview": .object(overview),
         ])
 }
 

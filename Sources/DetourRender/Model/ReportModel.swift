@@ -23,6 +23,8 @@ public struct ReportModel: Sendable {
     public var destinationCount: Int
     /// The assumptions behind travel times and the recommendation rule, one line each.
     public var footnotes: [String]
+    /// The overview the report opens with.
+    public var overview: OverviewModel
 
     /// Builds the model of `plan`, with the warnings found while reading it.
     public init(plan: Plan, warnings: [Diagnostic]) {
@@ -37,6 +39,7 @@ public struct ReportModel: Sendable {
         self.warnings = warnings.map(WarningModel.init)
         destinationCount = plan.sections.reduce(0) { $0 + $1.destinations.count }
         footnotes = ReportModel.footnotes(plan)
+        overview = OverviewModel(plan, warningCount: warnings.count)
     }
 
     static func footnotes(_ plan: Plan) -> [String] {
@@ -115,6 +118,8 @@ public struct DestinationModel: Sendable {
     public var map: MapModel
     /// Its detours.
     public var detours: [DetourModel]
+    /// Its totals, budget and schedule.
+    public var plan: StayPlanModel
 
     init(_ planned: PlannedDestination, pageBreakBefore: Bool) {
         let destination = planned.destination
@@ -128,6 +133,7 @@ public struct DestinationModel: Sendable {
         self.pageBreakBefore = pageBreakBefore
         detours = planned.detours.enumerated().map { DetourModel($1, number: $0 + 1) }
         map = MapModel(center: destination.location, detours: planned.detours)
+        plan = StayPlanModel(planned)
     }
 }
 
@@ -145,6 +151,10 @@ public struct DetourModel: Sendable {
     public var recommended: String
     /// Why that side, or why none.
     public var recommendationReason: String
+    /// `1B Munch Museum`, the side chosen for the plan, or empty while undecided.
+    public var chosen: String
+    /// Whether a budget chose a side other than the recommended one.
+    public var chosenByBudget: Bool
 
     init(_ detour: PlannedDetour, number: Int) {
         self.number = number
@@ -156,6 +166,12 @@ public struct DetourModel: Sendable {
             recommended = ""
         }
         recommendationReason = Formatting.reason(detour.recommendation)
+        if let side = detour.chosen, side < detour.tasks.count {
+            chosen = "\(number)\(side == 0 ? "A" : "B") \(detour.tasks[side].task.name)"
+        } else {
+            chosen = ""
+        }
+        chosenByBudget = detour.chosenBecause == .budget
         sides = (0..<Detour.sides).map { index in
             let label = "\(number)\(index == 0 ? "A" : "B")"
             guard index < detour.tasks.count else { return SideModel(undecided: label) }
@@ -273,6 +289,7 @@ extension ReportModel: MustacheParent {
         case "hasWarnings": return !warnings.isEmpty
         case "footnotes": return footnotes
         case "destinationCount": return destinationCount
+        case "overview": return overview
         case "destinationSummary": return destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations"
         default: return nil
         }
@@ -307,6 +324,7 @@ extension DestinationModel: MustacheParent {
         case "map": return map
         case "detours": return detours
         case "hasDetours": return !detours.isEmpty
+        case "plan": return plan
         default: return nil
         }
     }
@@ -324,6 +342,9 @@ extension DetourModel: MustacheParent {
         case "recommended": return recommended
         case "hasRecommendation": return !recommended.isEmpty
         case "recommendationReason": return recommendationReason
+        case "chosen": return chosen
+        case "hasChosen": return !chosen.isEmpty
+        case "chosenByBudget": return chosenByBudget
         default: return nil
         }
     }

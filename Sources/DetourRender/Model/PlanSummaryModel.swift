@@ -1,0 +1,229 @@
+import DetourCore
+import Mustache
+
+/// The overview a report opens with: the trip's days, one row per stay, totals, the budget line
+/// and how many warnings there are.
+public struct OverviewModel: Sendable {
+    /// The first arrival, formatted; empty for a trip with no stay.
+    public var firstDay: String
+    /// The last departure, formatted.
+    public var lastDay: String
+    /// `9 nights` from the first arrival to the last departure.
+    public var nights: String
+    /// One row per stay, in the trip's order.
+    public var stays: [StayRowModel]
+    /// The chosen sides' cost in each currency: `445.00 SEK`.
+    public var costs: [String]
+    /// The cost in the trip's currency, when every rate is declared: `54.11 EUR`.
+    public var costInCurrency: String
+    /// The chosen sides' cost in a line: `445.00 SEK + 200.00 NOK (54.11 EUR)`.
+    public var total: String
+    /// The trip's budget line, or empty.
+    public var budget: String
+    /// Whether the trip's budget is exceeded.
+    public var overBudget: Bool
+    /// `6 of 6 detours chosen, 15h 11m in all`.
+    public var chosen: String
+    /// `2 warnings, listed at the end`, or empty.
+    public var warnings: String
+
+    init(_ plan: Plan, warningCount: Int) {
+        let stays = plan.sections.flatMap(\.destinations).sorted { $0.index < $1.index }
+        let first = stays.map(\.destination.arrival).min()
+        let last = stays.map(\.destination.departure).max()
+        firstDay = first.map(Formatting.day) ?? ""
+        lastDay = last.map(Formatting.day) ?? ""
+        nights = first.flatMap { first in last.map { Formatting.nights(first.days(to: $0)) } } ?? ""
+        self.stays = stays.map(StayRowModel.init)
+        costs = plan.totals.costs.map(Formatting.money)
+        costInCurrency = plan.totals.costInCurrency.map(Formatting.money) ?? ""
+        total = Formatting.cost(plan.totals)
+        budget = plan.budget.map(Formatting.budget) ?? ""
+        overBudget = plan.budget.map { !$0.within } ?? false
+        let totals = plan.totals
+        chosen =
+            "\(totals.chosen) of \(totals.chosen + totals.undecided) detours chosen, "
+            + "\(Formatting.minutes(totals.minutes)) in all"
+        warnings =
+            warningCount == 0 ? "" : "\(warningCount) warning\(warningCount == 1 ? "" : "s"), listed at the end"
+    }
+}
+
+/// One stay in the overview.
+public struct StayRowModel: Sendable {
+    /// The stay's name.
+    public var name: String
+    /// `Tue 1 Dec – Fri 4 Dec 2026`.
+    public var dates: String
+    /// `3 nights`.
+    public var nights: String
+    /// `3 chosen, 0 undecided`.
+    public var chosen: String
+    /// `7h 40m of 24h`.
+    public var hours: String
+    /// Whether the chosen sides need more hours than the stay has, or some fit on no day.
+    public var overHours: Bool
+    /// `445.00 SEK (38.76 EUR)`.
+    public var cost: String
+
+    init(_ planned: PlannedDestination) {
+        let destination = planned.destination
+        name = destination.name
+        dates = "\(Formatting.day(destination.arrival)) – \(Formatting.day(destination.departure))"
+        nights = Formatting.nights(destination.nights)
+        chosen = "\(planned.totals.chosen) chosen, \(planned.totals.undecided) undecided"
+        hours = "\(Formatting.hours(planned.totals.minutes)) of \(Formatting.hours(planned.availableMinutes))"
+        overHours = planned.overByMinutes > 0 || !planned.isFeasible
+        cost = Formatting.cost(planned.totals)
+    }
+}
+
+/// What a destination adds to its detours in the report: totals, budget and schedule.
+public struct StayPlanModel: Sendable {
+    /// `Chosen: 445.00 SEK (38.76 EUR), 7h 40m of 24h (8h a day)`.
+    public var totals: String
+    /// The stay's budget line, or empty.
+    public var budget: String
+    /// Whether its budget is exceeded.
+    public var overBudget: Bool
+    /// One entry per day of the stay.
+    public var days: [ScheduleDayModel]
+    /// Chosen sides that fit on no day: `2A Long hike (14h)`.
+    public var unscheduled: [String]
+
+    init(_ planned: PlannedDestination) {
+        totals =
+            "\(Formatting.cost(planned.totals)), \(Formatting.hours(planned.totals.minutes)) of "
+            + "\(Formatting.hours(planned.availableMinutes)) (\(Formatting.hours(planned.dayHours.minutes)) a day)"
+            + (planned.overByMinutes > 0 ? ", \(Formatting.hours(planned.overByMinutes)) over" : "")
+        budget = planned.budget.map(Formatting.budget) ?? ""
+        overBudget = planned.budget.map { !$0.within } ?? false
+        func label(_ item: ScheduleItem) -> String {
+            let task = planned.detours[item.detour].tasks[item.task].task
+            let span = item.days > 1 ? ", \(item.days) days" : ""
+            return "\(item.detour + 1)\(item.task == 0 ? "A" : "B") \(task.name) (\(Formatting.minutes(item.minutes))\(span))"
+        }
+        days = planned.schedule.map { day in
+            ScheduleDayModel(
+                day: Formatting.day(day.day), items: day.items.map(label),
+                note: day.coveredByEarlier ? "taken by the day before" : (day.items.isEmpty ? "free" : ""))
+        }
+        unscheduled = planned.unscheduled.map(label)
+    }
+}
+
+/// One day of a stay's schedule.
+public struct ScheduleDayModel: Sendable {
+    /// `Tue 1 Dec 2026`.
+    public var day: String
+    /// The sides placed on it: `1A Vasa Museum (3h 11m)`.
+    public var items: [String]
+    /// `free`, `taken by the day before`, or empty.
+    public var note: String
+}
+
+extension Formatting {
+    /// Minutes as hours and minutes, never days, for hours of a day: `24h`, `19h 30m`, `45m`.
+    static func hours(_ minutes: Int) -> String {
+        let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
+        if hours == 0 { return "\(rest)m" }
+        return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
+    }
+
+    /// `445.00 SEK + 200.00 NOK (54.11 EUR)`, or `nothing chosen`.
+    static func cost(_ totals: Totals) -> String {
+        guard !totals.costs.isEmpty else { return "nothing to pay" }
+        let each = totals.costs.map(money).joined(separator: " + ")
+        guard let converted = totals.costInCurrency, totals.costs.count > 1 || totals.costs.first?.currency != converted.currency
+        else { return each }
+        return "\(each) (\(money(converted)))"
+    }
+
+    /// `Budget 16.00 EUR: 15.35 EUR spent, within; the least time, proven`.
+    static func budget(_ outcome: BudgetOutcome) -> String {
+        let spent = outcome.spent.map { "\(money($0)) spent" } ?? "spent unknown (a rate is missing)"
+        let standing = outcome.within ? "within" : "over"
+        var text = "Budget \(money(Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency))): \(spent), \(standing)"
+        if !outcome.chose {
+            text += "; checked only, since stays have budgets of their own"
+        } else if outcome.within {
+            if outcome.optimal {
+                text += "; the least time, proven"
+            } else if let bound = outcome.lowerBoundMinutes {
+                text += "; the best found, and no choice takes less than \(minutes(bound))"
+            }
+        } else {
+            text += "; the cheapest sides are chosen"
+        }
+        return text
+    }
+}
+
+// Explicit lookups, as for the rest of the report model.
+
+extension OverviewModel: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "firstDay": return firstDay
+        case "lastDay": return lastDay
+        case "nights": return nights
+        case "hasStays": return !stays.isEmpty
+        case "stays": return stays
+        case "costs": return costs
+        case "hasCosts": return !costs.isEmpty
+        case "costInCurrency": return costInCurrency
+        case "total": return total
+        case "hasCostInCurrency": return !costInCurrency.isEmpty
+        case "budget": return budget
+        case "hasBudget": return !budget.isEmpty
+        case "overBudget": return overBudget
+        case "chosen": return chosen
+        case "warnings": return warnings
+        case "hasWarnings": return !warnings.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension StayRowModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "name": return name
+        case "dates": return dates
+        case "nights": return nights
+        case "chosen": return chosen
+        case "hours": return hours
+        case "overHours": return overHours
+        case "cost": return cost
+        default: return nil
+        }
+    }
+}
+
+extension StayPlanModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "totals": return totals
+        case "budget": return budget
+        case "hasBudget": return !budget.isEmpty
+        case "overBudget": return overBudget
+        case "days": return days
+        case "hasDays": return !days.isEmpty
+        case "unscheduled": return unscheduled
+        case "hasUnscheduled": return !unscheduled.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension ScheduleDayModel: MustacheParent {
+    public func child(named key: String) -> Any? {
+        switch key {
+        case "day": return day
+        case "items": return items
+        case "note": return note
+        case "hasNote": return !note.isEmpty
+        default: return nil
+        }
+    }
+}
