@@ -33,8 +33,9 @@ public struct ReportRenderer: Sendable {
         self.templates = templates
     }
 
-    /// The report of `plan` in `format`, with the trip file's warnings.
-    public func render(_ plan: Plan, warnings: [Diagnostic], as format: ReportFormat) -> String {
+    /// The report of `plan` in `format`, with the trip file's warnings and then the plan's own.
+    public func render(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> String {
+        let warnings = tripWarnings + plan.warnings
         switch format {
         case .json:
             return JSONReport.document(plan: plan, warnings: warnings).serialized()
