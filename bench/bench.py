@@ -8,6 +8,7 @@ with peak resident memory from the kernel (wait4's ru_maxrss).
 import os
 import statistics
 import subprocess
+import tempfile
 import sys
 import time
 
@@ -17,12 +18,15 @@ WORK = os.path.join(ROOT, ".build", "bench")
 
 
 def run(argv, stdout=subprocess.DEVNULL):
-    start = time.perf_counter()
-    proc = subprocess.Popen(argv, stdout=stdout, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    err = proc.stderr.read().decode("utf-8", "replace")
-    proc.stderr.close()
+    # Standard error goes to a file, not a pipe: a run with thousands of warnings would fill a
+    # pipe nobody reads while we wait for the process, and never end.
+    with tempfile.TemporaryFile() as errors:
+        start = time.perf_counter()
+        proc = subprocess.Popen(argv, stdout=stdout, stderr=errors)
+        _, status, usage = os.wait4(proc.pid, 0)
+        elapsed = time.perf_counter() - start
+        errors.seek(0)
+        err = errors.read().decode("utf-8", "replace")
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         sys.exit(f"{argv} failed with {proc.returncode}: {err[:2000]}")
