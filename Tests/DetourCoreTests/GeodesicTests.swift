@@ -7,7 +7,7 @@ import Testing
 @Suite struct GeodesicTests {
     struct Reference: Sendable, CustomTestStringConvertible {
         var kind: String
-        var lat1, lon1, lat2, lon2, metres: Double
+        var lat1, lon1, lat2, lon2, metres, azimuth1, azimuth2: Double
         var testDescription: String { "\(kind) (\(lat1), \(lon1)) → (\(lat2), \(lon2))" }
     }
 
@@ -17,10 +17,13 @@ import Testing
         guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         return text.split(separator: "\n").dropFirst(2).compactMap { line in
             let fields = line.split(separator: ",").map(String.init)
-            guard fields.count == 6, let lat1 = Double(fields[1]), let lon1 = Double(fields[2]),
-                let lat2 = Double(fields[3]), let lon2 = Double(fields[4]), let metres = Double(fields[5])
+            guard fields.count == 8, let lat1 = Double(fields[1]), let lon1 = Double(fields[2]),
+                let lat2 = Double(fields[3]), let lon2 = Double(fields[4]), let metres = Double(fields[5]),
+                let azimuth1 = Double(fields[6]), let azimuth2 = Double(fields[7])
             else { return nil }
-            return Reference(kind: fields[0], lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, metres: metres)
+            return Reference(
+                kind: fields[0], lat1: lat1, lon1: lon1, lat2: lat2, lon2: lon2, metres: metres,
+                azimuth1: azimuth1, azimuth2: azimuth2)
         }
     }()
 
@@ -37,6 +40,38 @@ import Testing
     func agreesWithGeographicLibToAMillimetre(_ reference: Reference) {
         let metres = Geodesic.wgs84.inverse(reference.lat1, reference.lon1, reference.lat2, reference.lon2)
         #expect(abs(metres - reference.metres) < 0.001, "got \(metres), GeographicLib \(reference.metres)")
+    }
+
+    /// The difference between two directions in degrees, the short way round.
+    static func angleApart(_ a: Double, _ b: Double) -> Double {
+        abs((a - b).remainder(dividingBy: 360))
+    }
+
+    @Test(arguments: table)
+    func azimuthsAgreeWithGeographicLib(_ reference: Reference) throws {
+        let first = try #require(Coordinate(latitude: reference.lat1, longitude: reference.lon1))
+        let second = try #require(Coordinate(latitude: reference.lat2, longitude: reference.lon2))
+        let line = Geodesic.wgs84.line(from: first, to: second)
+        #expect(abs(line.distance - reference.metres) < 0.001)
+        // On a line of a few metres the azimuth is ill-conditioned: there, ask that the direction
+        // miss the far end by under a micrometre instead.
+        let tolerance = max(1e-9, 1e-6 / max(reference.metres, 1e-3) * 180 / .pi)
+        #expect(Self.angleApart(line.initialAzimuth, reference.azimuth1) < tolerance, "got \(line.initialAzimuth)")
+        #expect(Self.angleApart(line.finalAzimuth, reference.azimuth2) < tolerance, "got \(line.finalAzimuth)")
+    }
+
+    @Test func azimuthsPointTheWayOneExpectsOnAGlobe() throws {
+        func azimuth(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) throws -> Double {
+            let a = try #require(Coordinate(latitude: lat1, longitude: lon1))
+            let b = try #require(Coordinate(latitude: lat2, longitude: lon2))
+            return Geodesy.line(from: a, to: b).initialAzimuth
+        }
+        #expect(try azimuth(10, 20, 11, 20) == 0)  // due north
+        #expect(try azimuth(10, 20, 9, 20) == 180)  // due south
+        #expect(try azimuth(0, 20, 0, 21) == 90)  // east along the equator
+        #expect(try azimuth(0, 179.5, 0, -179.5) == 90)  // east across the antimeridian
+        #expect(try azimuth(0, -179.5, 0, 179.5) == -90)  // west across it
+        #expect(try azimuth(89.9, 0, 89.9, 180) == 0)  // over the pole: north first
     }
 
     @Test func theWorstErrorOverTheTableIsFarBelowAMillimetre() {

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the built `detour-report` binary, as a user would, and captures what it did.
+/// Runs the built `detour-report` binary, as a user would, and captures what it did; or any
+/// other command a test needs.
 public struct CommandRunner: Sendable {
     /// What one run produced.
     public struct Result: Sendable {
@@ -16,6 +17,11 @@ public struct CommandRunner: Sendable {
 
     /// The binary.
     public let executable: URL
+
+    /// Runs `executable` instead: another command a test needs (see ``Tool/path(_:)``).
+    public init(executable: URL) {
+        self.executable = executable
+    }
 
     /// Finds the binary SwiftPM built beside the test bundle, or returns `nil`.
     public init?() {

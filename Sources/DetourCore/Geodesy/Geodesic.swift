@@ -52,7 +52,26 @@ public struct Geodesic: Sendable {
     }
 
     /// The geodesic distance in metres between (lat1, lon1) and (lat2, lon2), in degrees.
-    public func inverse(_ lat1In: Double, _ lon1: Double, _ lat2In: Double, _ lon2: Double) -> Double {
+    public func inverse(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        solve(lat1, lon1, lat2, lon2).s12
+    }
+
+    /// The shortest path from `first` to `second`: its length and the azimuths at both ends.
+    ///
+    /// Where the direction is not determined (coincident points, a point at a pole) the azimuths
+    /// follow GeographicLib's conventions, so they still agree with it.
+    public func line(from first: Coordinate, to second: Coordinate) -> GeodesicLine {
+        let solution = solve(first.latitude, first.longitude, second.latitude, second.longitude)
+        return GeodesicLine(
+            distance: solution.s12,
+            initialAzimuth: GeodesicMath.atan2d(solution.salp1, solution.calp1),
+            finalAzimuth: GeodesicMath.atan2d(solution.salp2, solution.calp2))
+    }
+
+    /// The inverse problem: distance, and the sine and cosine of the azimuth at each end.
+    private func solve(
+        _ lat1In: Double, _ lon1: Double, _ lat2In: Double, _ lon2: Double
+    ) -> (s12: Double, salp1: Double, calp1: Double, salp2: Double, calp2: Double) {
         typealias M = GeodesicMath
         var (lon12, lon12s) = M.angDiff(lon1, lon2)
         var lonsign: Double = lon12.sign == .minus ? -1 : 1
@@ -91,11 +110,17 @@ public struct Geodesic: Sendable {
 
         var scratch = Scratch()
         var s12x = Double.nan
+        var salp1 = 0.0
+        var calp1 = 0.0
+        var salp2 = 0.0
+        var calp2 = 0.0
         var meridian = lat1 == -90 || slam12 == 0
         if meridian {
             // Along a meridian: head to the target longitude, arriving heading north.
-            let calp1 = clam12
-            let calp2 = 1.0
+            calp1 = clam12
+            salp1 = slam12
+            calp2 = 1.0
+            salp2 = 0.0
             let ssig1 = sbet1
             let csig1 = calp1 * cbet1
             let ssig2 = sbet2
@@ -117,11 +142,13 @@ public struct Geodesic: Sendable {
 
         if !meridian, sbet1 == 0, f <= 0 || lon12s >= f * 180 {
             // Along the equator.
+            (salp1, calp1, salp2, calp2) = (1, 0, 1, 0)
             s12x = a * lam12
         } else if !meridian {
             let start = inverseStart(sbet1, cbet1, dn1, sbet2, cbet2, dn2, lam12, slam12, clam12, &scratch)
-            var salp1 = start.salp1
-            var calp1 = start.calp1
+            salp1 = start.salp1
+            calp1 = start.calp1
+            (salp2, calp2) = (start.salp2, start.calp2)
             if start.sig12 >= 0 {
                 // Short lines: the start is the solution.
                 s12x = start.sig12 * b * start.dnm
@@ -177,9 +204,19 @@ public struct Geodesic: Sendable {
                     result.eps, result.sig12, result.ssig1, result.csig1, dn1, result.ssig2, result.csig2, dn2,
                     reducedLength: false, &scratch)
                 s12x = s12 * b
+                (salp2, calp2) = (result.salp2, result.calp2)
             }
         }
-        return 0 + s12x
+        if swapp < 0 {
+            swap(&salp1, &salp2)
+            swap(&calp1, &calp2)
+        }
+        // Undo the reflections that put the problem in its canonical quadrant.
+        salp1 *= swapp * lonsign
+        calp1 *= swapp * latsign
+        salp2 *= swapp * lonsign
+        calp2 *= swapp * latsign
+        return (0 + s12x, salp1, calp1, salp2, calp2)
     }
 
     // MARK: - The pieces of the inverse problem
@@ -224,6 +261,8 @@ public struct Geodesic: Sendable {
         var sig12 = -1.0
         var salp1 = 0.0
         var calp1 = 0.0
+        var salp2 = Double.nan
+        var calp2 = Double.nan
         var dnm = Double.nan
     }
 
@@ -260,6 +299,9 @@ public struct Geodesic: Sendable {
         let ssig12 = hypot(salp1, calp1)
         let csig12 = sbet1 * sbet2 + cbet1 * cbet2 * comg12
         if shortline && ssig12 < etol2 {
+            // Really short lines: the azimuth at the far end too.
+            let calp2Raw = sbet12 - cbet1 * sbet2 * (comg12 >= 0 ? M.sq(somg12) / (1 + comg12) : 1 - comg12)
+            (start.salp2, start.calp2) = M.norm(cbet1 * somg12, calp2Raw)
             start.sig12 = atan2(ssig12, csig12)
         } else if abs(n) >= 0.1 || csig12 >= 0 || ssig12 >= 6 * abs(n) * .pi * M.sq(cbet1) {
             // Nothing better than the spherical guess above.
@@ -304,6 +346,8 @@ public struct Geodesic: Sendable {
         var csig2 = 0.0
         var eps = 0.0
         var dlam12 = Double.nan
+        var salp2 = 0.0
+        var calp2 = 0.0
     }
 
     /// The longitude difference reached by leaving point 1 at azimuth alp1, minus the target's.
@@ -346,8 +390,10 @@ public struct Geodesic: Sendable {
             M.sinCosSeries(true, ssig2, csig2, $0) - M.sinCosSeries(true, ssig1, csig1, $0)
         }
         let domg12 = -f * a3f(eps) * salp0 * (sig12 + b312)
+        let salp2 = cbet2 != cbet1 ? salp0 / cbet2 : salp1
         var result = LambdaResult(
             lam12: eta + domg12, sig12: sig12, ssig1: ssig1, csig1: csig1, ssig2: ssig2, csig2: csig2, eps: eps)
+        (result.salp2, result.calp2) = M.norm(salp2, calp2)
         if diffp {
             if calp2 == 0 {
                 result.dlam12 = -2 * f1 * dn1 / sbet1

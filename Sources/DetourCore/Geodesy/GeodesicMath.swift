@@ -58,6 +58,27 @@ enum GeodesicMath {
         return (d, t)
     }
 
+    /// atan2(y, x) in degrees, in (-180, 180], exact at multiples of 90°.
+    static func atan2d(_ y0: Double, _ x0: Double) -> Double {
+        var (y, x) = (y0, x0)
+        var q = 0
+        if abs(y) > abs(x) {
+            (x, y) = (y, x)
+            q = 2
+        }
+        if x.sign == .minus {
+            q += 1
+            x = -x
+        }
+        let angle = atan2(y, x) * 180 / .pi
+        switch q {
+        case 1: return (y.sign == .minus ? -180 : 180) - angle
+        case 2: return 90 - angle
+        case 3: return -90 + angle
+        default: return angle
+        }
+    }
+
     /// Sine and cosine of x degrees, exact at multiples of 90°.
     static func sincosd(_ x: Double) -> (s: Double, c: Double) {
         var r = fmod(x, 360)

@@ -115,14 +115,15 @@ extension TemplateScope {
         name: "MapMark",
         keys: [
             "x": typedText, "y": typedText, "labelX": typedText, "labelY": typedText, "label": typedText,
-            "fromX": typedText, "fromY": typedText, "route": typedText, "hasRoute": .flag,
+            "fromX": typedText, "fromY": typedText, "route": typedText, "hasRoute": .flag, "pin": typedText,
+            "hasLabel": .flag,
         ])
     /// ``MapModel``.
     public static let map = TemplateScope(
         name: "MapModel",
         keys: [
             "width": .number, "height": .number, "center": .object(mark), "marks": .list(.object(mark)),
-            "hasMarks": .flag, "scaleBarLength": typedText, "scaleBarLabel": typedText, "scaleBarX1": typedText,
+            "hasMarks": .flag, "listed": .list(.object(mark)), "hasListed": .flag, "scaleBarLength": typedText, "scaleBarLabel": typedText, "scaleBarX1": typedText,
             "scaleBarX2": typedText, "scaleBarY": typedText, "scaleLabelY": typedText,
         ])
     /// ``DestinationModel``.

@@ -4,22 +4,24 @@ import Mustache
 
 /// A small sketch map of a destination and its task locations, as SVG geometry.
 ///
-/// The projection is local equirectangular around the destination (east and north in metres),
-/// which is faithful at the scale of a city and honest enough at the scale of a region; the
-/// scale bar is drawn in the same metres, so distances can be read off the map.
+/// The projection is azimuthal equidistant, centred on the stay: each point is drawn at its
+/// geodesic distance from the stay, in the direction of the geodesic's azimuth there. Distances
+/// from the stay are therefore true at any scale (the scale bar measures them), and the map stays
+/// right near the poles and across the antimeridian, where a grid of latitude and longitude breaks.
 public struct MapModel: Sendable {
     /// The drawing's width in SVG units.
     public static let width = 320.0
     /// The drawing's height in SVG units.
     public static let height = 200.0
     private static let padding = 28.0
-    private static let metresPerDegreeLatitude = 110_574.0
-    private static let metresPerDegreeLongitudeAtEquator = 111_319.49
 
     /// The destination's mark.
     public var center: MapMark
     /// One mark for each task with a location, labelled like its side (`1A`).
     public var marks: [MapMark]
+    /// The marks whose label found no free place on the map: their pins are numbered instead and
+    /// they are listed below the map.
+    public var listed: [MapMark]
     /// The scale bar's length in SVG units.
     public var scaleBarLength: String
     /// The scale bar's label, `500 m`.
@@ -32,6 +34,8 @@ public struct MapModel: Sendable {
     public var scaleBarY: String
     /// Where the label sits.
     public var scaleLabelY: String
+    /// SVG units per metre of true distance from the stay.
+    let unitsPerMetre: Double
 
     init(center location: Coordinate, detours: [PlannedDetour]) {
         var points: [(label: String, east: Double, north: Double, route: [(Double, Double)])] = []
@@ -50,18 +54,12 @@ public struct MapModel: Sendable {
         let reachEast = max(allEast.map(abs).max() ?? 0, 200)
         let reachNorth = max(allNorth.map(abs).max() ?? 0, 200)
         let unitsPerMetre = min(halfWidth / reachEast, halfHeight / reachNorth)
+        self.unitsPerMetre = unitsPerMetre
         let cx = MapModel.width / 2
         let cy = MapModel.height / 2
         let centerMark = MapMark(x: cx, y: cy, label: "")
         center = centerMark
-        marks = points.map {
-            var mark = MapMark(x: cx + $0.east * unitsPerMetre, y: cy - $0.north * unitsPerMetre, label: $0.label)
-            (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
-            mark.route = $0.route.map {
-                Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + "," + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
-            }.joined(separator: " ")
-            return mark
-        }
+
         let metres = MapModel.niceLength(atMost: 90 / unitsPerMetre)
         let length = metres * unitsPerMetre
         scaleBarLength = Formatting.fixed(length, digits: 1)
@@ -70,21 +68,44 @@ public struct MapModel: Sendable {
         scaleBarX2 = Formatting.fixed(10 + length, digits: 1)
         scaleBarY = Formatting.fixed(MapModel.height - 10, digits: 1)
         scaleLabelY = Formatting.fixed(MapModel.height - 14, digits: 1)
+
+        let pins = points.map { (x: cx + $0.east * unitsPerMetre, y: cy - $0.north * unitsPerMetre) }
+        let scaleLabel = MapLabels.box(for: scaleBarLabel, x: 10, y: MapModel.height - 14 - MapLabels.baseline)
+        let scaleBar = MapBox(x: 8, y: scaleLabel.y, width: max(length, scaleLabel.width) + 4, height: 17)
+        let spots = MapLabels.place(
+            labels: points.map(\.label), at: pins,
+            reserved: [scaleBar, MapBox.around(cx, cy, radius: MapLabels.pinRadius)],
+            within: MapBox(x: 0, y: 0, width: MapModel.width, height: MapModel.height))
+        var listed: [MapMark] = []
+        marks = zip(points, zip(pins, spots)).map { point, placement in
+            let (pin, spot) = placement
+            var mark = MapMark(x: pin.x, y: pin.y, label: point.label)
+            (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
+            mark.route = point.route.map {
+                Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + "," + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
+            }.joined(separator: " ")
+            if let spot {
+                mark.labelBox = spot
+                mark.labelX = Formatting.fixed(spot.x, digits: 1)
+                mark.labelY = Formatting.fixed(spot.y + MapLabels.baseline, digits: 1)
+            } else {
+                mark.pin = "\(listed.count + 1)"
+                listed.append(mark)
+            }
+            return mark
+        }
+        self.listed = listed
     }
 
-    /// Metres east and north of `origin`.
+    /// Metres east and north of `origin` on the azimuthal equidistant projection centred there:
+    /// the geodesic distance from `origin`, in the direction of its azimuth at `origin`.
     static func project(_ point: Coordinate, around origin: Coordinate) -> (east: Double, north: Double) {
-        var dLon = point.longitude - origin.longitude
-        if dLon > 180 { dLon -= 360 }
-        if dLon < -180 { dLon += 360 }
-        let cosLat = cos(origin.latitude * .pi / 180)
-        return (
-            dLon * cosLat * metresPerDegreeLongitudeAtEquator,
-            (point.latitude - origin.latitude) * metresPerDegreeLatitude
-        )
+        let line = Geodesy.line(from: origin, to: point)
+        let azimuth = line.initialAzimuth * .pi / 180
+        return (line.distance * sin(azimuth), line.distance * cos(azimuth))
     }
 
-    /// The largest 1, 2 or 5 times a power of ten that is at most `limit` metres (at least 1 m).
+/// The largest 1, 2 or 5 times a power of ten that is at most `limit` metres (at least 1 m).
     static func niceLength(atMost limit: Double) -> Double {
         var power = 1.0
         while power * 10 <= limit { power *= 10 }
@@ -101,9 +122,9 @@ public struct MapMark: Sendable {
     public var x: String
     /// Vertical position, formatted.
     public var y: String
-    /// Where the label goes.
+    /// Where the label starts (its left end).
     public var labelX: String
-    /// Where the label goes.
+    /// Where the label's baseline is.
     public var labelY: String
     /// `1A`.
     public var label: String
@@ -113,12 +134,16 @@ public struct MapMark: Sendable {
     public var fromY = ""
     /// The task's path as SVG polyline points (`x,y x,y …`), or empty when it has none.
     public var route = ""
+    /// The number drawn on the pin when its label found no free place (`1`), else empty.
+    public var pin = ""
+    /// The area the label takes, when it is drawn on the map.
+    var labelBox: MapBox?
 
     init(x: Double, y: Double, label: String) {
         self.x = Formatting.fixed(x, digits: 1)
         self.y = Formatting.fixed(y, digits: 1)
-        self.labelX = Formatting.fixed(x + 6, digits: 1)
-        self.labelY = Formatting.fixed(y - 6, digits: 1)
+        self.labelX = self.x
+        self.labelY = self.y
         self.label = label
     }
 }
@@ -131,6 +156,8 @@ extension MapModel: MustacheParent {
         case "center": return center
         case "marks": return marks
         case "hasMarks": return !marks.isEmpty
+        case "listed": return listed
+        case "hasListed": return !listed.isEmpty
         case "scaleBarLength": return scaleBarLength
         case "scaleBarLabel": return scaleBarLabel
         case "scaleBarX1": return scaleBarX1
@@ -154,6 +181,8 @@ extension MapMark: MustacheParent {
         case "fromY": return fromY
         case "route": return route
         case "hasRoute": return !route.isEmpty
+        case "pin": return pin
+        case "hasLabel": return pin.isEmpty
         default: return nil
         }
     }

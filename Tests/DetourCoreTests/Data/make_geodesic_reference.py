@@ -2,7 +2,8 @@
 """Writes geodesic-reference.csv: WGS84 geodesic distances from GeographicLib for the Swift tests.
 
 Run with `pip install geographiclib` done; the output is committed, the package is not needed
-to run the tests. Columns: kind, lat1, lon1, lat2, lon2, s12 (metres, 17 significant digits).
+to run the tests. Columns: kind, lat1, lon1, lat2, lon2, s12 (metres, 17 significant digits),
+azi1, azi2 (degrees clockwise from north at each end).
 """
 import csv
 import math
@@ -16,8 +17,9 @@ rng = random.Random(20261122)
 
 
 def row(kind, lat1, lon1, lat2, lon2):
-    s12 = WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE)["s12"]
-    return [kind, repr(lat1), repr(lon1), repr(lat2), repr(lon2), repr(s12)]
+    solution = WGS84.Inverse(lat1, lon1, lat2, lon2, Geodesic.DISTANCE | Geodesic.AZIMUTH)
+    return [kind, repr(lat1), repr(lon1), repr(lat2), repr(lon2), repr(solution["s12"]),
+            repr(solution["azi1"]), repr(solution["azi2"])]
 
 
 def uniform_point():
@@ -59,9 +61,9 @@ for _ in range(40):  # nearly antipodal, where Vincenty's iteration fails
                     round(((lon + 180 + rng.uniform(-0.5, 0.5)) + 180) % 360 - 180, 7)))
 
 with open(sys.argv[1] if len(sys.argv) > 1 else "geodesic-reference.csv", "w", newline="") as out:
-    out.write("# WGS84 geodesic distances from GeographicLib %s (Python), made by make_geodesic_reference.py\n"
+    out.write("# WGS84 geodesic distances and azimuths from GeographicLib %s (Python), made by make_geodesic_reference.py\n"
               % __import__("geographiclib").__version__)
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["kind", "lat1", "lon1", "lat2", "lon2", "s12"])
+    writer.writerow(["kind", "lat1", "lon1", "lat2", "lon2", "s12", "azi1", "azi2"])
     writer.writerows(rows)
 print(len(rows), "rows")
