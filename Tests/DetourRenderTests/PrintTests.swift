@@ -15,7 +15,7 @@ import Testing
     }
 
     /// The most pages a sample may print on, on either paper.
-    static let maxPages = ["scandinavia-rail.json": 5]
+    static let maxPages = ["scandinavia-rail.json": 6]
 
     /// The narrowest a map may print: 8 cm, in PDF points.
     static let minMapWidth = 8 / 2.54 * 72
