@@ -20,19 +20,21 @@ case "$target" in
     FuzzGPX) seeds=(../samples/*.gpx ../Tests/Corpus/gpx-real/*.gpx ../Tests/Corpus/hostile/*.gpx ../Tests/Twins/*.gpx) ;;
     *)       seeds=(../samples/*.json ../Tests/Corpus/hostile/*.json ../Tests/Twins/*.json) ;;
 esac
+# What a run grows lives in .corpus/ (ignored), so a run that is killed keeps it for the next.
+grown=".corpus/$target"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
-mkdir -p "$scratch/seeds" "$scratch/grown" "$scratch/merged"
+mkdir -p "$scratch/seeds" "$grown" "$scratch/merged"
 cp "${seeds[@]}" "$scratch/seeds/" 2>/dev/null || true
-cp "$corpus"/* "$scratch/grown/" 2>/dev/null || true
+cp -n "$corpus"/* "$grown/" 2>/dev/null || true
 export SWIFT_BACKTRACE=enable=no
 common=(-max_len=65536 -rss_limit_mb=2048 -artifact_prefix=findings/"$target"-)
 status=0
 if [ "$jobs" -gt 1 ]; then
-    "$binary" "$scratch/grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" \
+    "$binary" "$grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" \
         -fork="$jobs" -ignore_crashes=0 -print_final_stats=1 || status=$?
 else
-    "$binary" "$scratch/grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" -print_final_stats=1 || status=$?
+    "$binary" "$grown" "$scratch/seeds" -max_total_time="$seconds" "${common[@]}" -print_final_stats=1 || status=$?
 fi
 # 72 is libFuzzer's exit after an interrupt (Ctrl-C): the run stopped early, nothing was found.
 if [ "$status" -ne 0 ] && [ "$status" -ne 72 ]; then
@@ -40,7 +42,7 @@ if [ "$status" -ne 0 ] && [ "$status" -ne 72 ]; then
     exit "$status"
 fi
 # Keep only what adds coverage: the committed corpus stays small.
-"$binary" -merge=1 "$scratch/merged" "$scratch/grown" "$scratch/seeds" "${common[@]}" >/dev/null 2>&1
+"$binary" -merge=1 "$scratch/merged" "$grown" "$scratch/seeds" "${common[@]}" >/dev/null 2>&1
 rm -f "$corpus"/*
 cp "$scratch/merged"/* "$corpus"/ 2>/dev/null || true
 echo "fuzz: $target corpus kept: $(ls "$corpus" | wc -l) files, $(du -sh "$corpus" | cut -f1)"
