@@ -6,7 +6,7 @@ import PackageDescription
 // -> template) -> bytes. Only the `detour-report` executable touches files, streams and exit codes.
 let package = Package(
     name: "detour-report",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detour-report", targets: ["detour-report"]),
         .library(name: "DetourCore", targets: ["DetourCore"]),
@@ -32,6 +32,8 @@ let package = Package(
             resources: [
                 .embedInCode("report.html.mustache"),
                 .embedInCode("report.md.mustache"),
+                .embedInCode("index.html.mustache"),
+                .embedInCode("index.md.mustache"),
             ]
         ),
         .target(

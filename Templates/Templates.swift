@@ -7,5 +7,7 @@ public enum BundledTemplates {
     public static let files: [String: String] = [
         "report.html.mustache": String(decoding: PackageResources.report_html_mustache, as: UTF8.self),
         "report.md.mustache": String(decoding: PackageResources.report_md_mustache, as: UTF8.self),
+        "index.html.mustache": String(decoding: PackageResources.index_html_mustache, as: UTF8.self),
+        "index.md.mustache": String(decoding: PackageResources.index_md_mustache, as: UTF8.self),
     ]
 }

@@ -132,39 +132,46 @@ import Testing
 
     /// Every key the check knows is one the model answers, with a value of that kind.
     @Test func theCheckKnowsTheModelsKeys() throws {
-        var unanswered: [String] = []
-        var visited: Set<String> = []
-        func visit(_ value: Any, as expected: TemplateValue, at path: String) {
-            switch expected {
-            case .text:
-                if !(value is String) { unanswered.append("\(path) is not text") }
-            case .flag:
-                if !(value is Bool) { unanswered.append("\(path) is not a flag") }
-            case .number:
-                if !(value is Int) { unanswered.append("\(path) is not a number") }
-            case .position:
-                unanswered.append("\(path) is a position")
-            case .list(let element):
-                guard let list = value as? [Any] else { return unanswered.append("\(path) is not a list") }
-                for (index, item) in list.enumerated() { visit(item, as: element, at: "\(path)[\(index)]") }
-            case .object(let scope):
-                guard let parent = value as? MustacheParent else { return unanswered.append("\(path) has no keys") }
-                visited.insert(scope.name)
-                for (key, kind) in scope.keys.sorted(by: { $0.key < $1.key }) {
-                    guard let child = parent.child(named: key) else {
-                        unanswered.append("\(scope.name).\(key) at \(path)")
-                        continue
-                    }
-                    visit(child, as: kind, at: "\(path).\(key)")
-                }
-            }
-        }
-        visit(try Self.model(), as: .object(.report), at: "report")
-        #expect(unanswered == [])
+        var check = ModelKeyCheck()
+        check.visit(try Self.model(), as: .object(.report), at: "report")
+        #expect(check.unanswered == [])
         let scopes: [TemplateScope] = [
             .report, .section, .destination, .map, .mark, .detour, .side, .warning, .overview, .stayRow, .stayPlan,
             .scheduleDay,
         ]
-        #expect(visited == Set(scopes.map(\.name)), "the trip leaves a part of the model empty")
+        #expect(check.visited == Set(scopes.map(\.name)), "the trip leaves a part of the model empty")
+    }
+}
+
+/// Walks a model as a template would, by the check's table of keys, noting every key the model
+/// does not answer or answers with a value of another kind.
+struct ModelKeyCheck {
+    var unanswered: [String] = []
+    var visited: Set<String> = []
+
+    mutating func visit(_ value: Any, as expected: TemplateValue, at path: String) {
+        switch expected {
+        case .text:
+            if !(value is String) { unanswered.append("\(path) is not text") }
+        case .flag:
+            if !(value is Bool) { unanswered.append("\(path) is not a flag") }
+        case .number:
+            if !(value is Int) { unanswered.append("\(path) is not a number") }
+        case .position:
+            unanswered.append("\(path) is a position")
+        case .list(let element):
+            guard let list = value as? [Any] else { return unanswered.append("\(path) is not a list") }
+            for (index, item) in list.enumerated() { visit(item, as: element, at: "\(path)[\(index)]") }
+        case .object(let scope):
+            guard let parent = value as? MustacheParent else { return unanswered.append("\(path) has no keys") }
+            visited.insert(scope.name)
+            for (key, kind) in scope.keys.sorted(by: { $0.key < $1.key }) {
+                guard let child = parent.child(named: key) else {
+                    unanswered.append("\(scope.name).\(key) at \(path)")
+                    continue
+                }
+                visit(child, as: kind, at: "\(path).\(key)")
+            }
+        }
     }
 }

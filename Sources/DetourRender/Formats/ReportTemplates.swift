@@ -45,6 +45,12 @@ public struct ReportTemplates: Sendable {
     public static let markdownName = "report.md.mustache"
     /// Every template file a report needs.
     public static let requiredNames = [htmlName, markdownName]
+    /// The HTML template of a batch run's index.
+    public static let indexHTMLName = "index.html.mustache"
+    /// The Markdown template of a batch run's index.
+    public static let indexMarkdownName = "index.md.mustache"
+    /// The index templates, which a `--templates` folder may leave out: the built-in ones serve.
+    public static let indexNames = [indexHTMLName, indexMarkdownName]
 
     /// The templates built into the binary.
     public static let bundled: Result<ReportTemplates, LoadError> = {
@@ -55,6 +61,11 @@ public struct ReportTemplates: Sendable {
         }
     }()
 
+    /// The built-in templates with the index templates among `files` put in their place.
+    public static func bundled(index files: [String: String]) throws(LoadError) -> ReportTemplates {
+        try ReportTemplates(files: BundledTemplates.files.merging(files.filter { indexNames.contains($0.key) }) { $1 })
+    }
+
     let library: MustacheLibrary
 
     /// What the templates do that a report should not rely on: keys the report model lacks,
@@ -62,7 +73,10 @@ public struct ReportTemplates: Sendable {
     public let warnings: [TemplateWarning]
 
     /// The content type each report template must declare to escape user text for its format.
-    public static let contentTypes = [htmlName: "DETOUR_HTML", markdownName: "DETOUR_MARKDOWN"]
+    public static let contentTypes = [
+        htmlName: "DETOUR_HTML", markdownName: "DETOUR_MARKDOWN", indexHTMLName: "DETOUR_HTML",
+        indexMarkdownName: "DETOUR_MARKDOWN",
+    ]
 
     /// Compiles templates from file names and their text.
     ///
@@ -70,10 +84,14 @@ public struct ReportTemplates: Sendable {
     /// (`{{> name}}`). Templates that would exhaust the stack while rendering (partials that
     /// include each other more than 32 levels deep, sections nested more than 100 levels deep)
     /// are refused before the template engine parses them.
-    public init(files: [String: String]) throws(LoadError) {
+    public init(files given: [String: String]) throws(LoadError) {
         ContentTypes.register()
-        for name in ReportTemplates.requiredNames where files[name] == nil {
+        for name in ReportTemplates.requiredNames where given[name] == nil {
             throw .missing(name)
+        }
+        var files = given
+        for name in ReportTemplates.indexNames where files[name] == nil {
+            files[name] = BundledTemplates.files[name]
         }
         var library = MustacheLibrary()
         var tags: [String: [TemplateTag]] = [:]
@@ -97,7 +115,10 @@ public struct ReportTemplates: Sendable {
         try check.checkDynamicPartials()
         try check.checkIncludes()
         for name in ReportTemplates.requiredNames {
-            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "")
+            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "", scope: .report)
+        }
+        for name in ReportTemplates.indexNames {
+            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "", scope: .index)
         }
         self.library = library
         self.warnings = check.warnings
@@ -105,6 +126,15 @@ public struct ReportTemplates: Sendable {
 
     func render(_ model: ReportModel, template name: String) -> String {
         library.render(model, withTemplate: name) ?? ""
+    }
+
+    /// The index of a batch run as HTML or Markdown (`nil` for JSON, which is ``TripIndex/json()``).
+    public func renderIndex(_ index: TripIndex, as format: ReportFormat) -> String {
+        switch format {
+        case .html: return library.render(IndexModel(index), withTemplate: ReportTemplates.indexHTMLName) ?? ""
+        case .markdown: return library.render(IndexModel(index), withTemplate: ReportTemplates.indexMarkdownName) ?? ""
+        case .json: return index.json()
+        }
     }
 }
 

@@ -142,6 +142,21 @@ extension TemplateScope {
             "destinations": .list(.object(destination)), "isEmpty": .flag, "pageBreakBefore": .flag,
         ])
     /// ``ReportModel``: where every template starts.
+    public static let indexLink = TemplateScope(name: "IndexLinkModel", keys: ["label": typedText, "href": typedText])
+
+    public static let indexRow = TemplateScope(
+        name: "IndexRowModel",
+        keys: [
+            "title": userText, "source": userText, "dates": typedText, "hasDates": .flag, "stays": typedText,
+            "status": typedText, "isWritten": .flag, "warnings": typedText, "hasWarnings": .flag, "note": userText,
+            "hasNote": .flag, "links": .list(.object(indexLink)), "hasLinks": .flag,
+        ])
+
+    /// The model of a batch run's index.
+    public static let index = TemplateScope(
+        name: "IndexModel",
+        keys: ["summary": typedText, "trips": .list(.object(indexRow)), "hasTrips": .flag])
+
     public static let report = TemplateScope(
         name: "ReportModel",
         keys: [
@@ -252,8 +267,8 @@ struct TemplateCheck {
 
     /// Walks the template `root` from the report model, as it will render, warning about keys the
     /// model lacks and user text that would not be escaped with `contentType`.
-    mutating func walk(root: String, contentType: String) {
-        walk(file: root, frames: [Frame(value: .object(.report), inSequence: false)], contentType: contentType)
+    mutating func walk(root: String, contentType: String, scope: TemplateScope) {
+        walk(file: root, frames: [Frame(value: .object(scope), inSequence: false)], contentType: contentType)
     }
 
     private mutating func walk(file: String, frames: [Frame], contentType expected: String) {

@@ -1,0 +1,137 @@
+import DetourCore
+import Mustache
+
+/// What `index.html.mustache` and `index.md.mustache` show: one row per trip of a batch run.
+public struct IndexModel: Sendable {
+    /// The run in one line: `198 written, 2 invalid, 0 unreadable`.
+    public var summary: String
+    /// One row per trip, sorted by name.
+    public var trips: [IndexRowModel]
+
+    /// The rows of `index`.
+    public init(_ index: TripIndex) {
+        summary = index.summary
+        trips = index.entries.map(IndexRowModel.init)
+    }
+}
+
+/// One trip in the index.
+public struct IndexRowModel: Sendable {
+    /// The trip's title, or its file name when it has none (an invalid trip).
+    public var title: String
+    /// The trip file as given.
+    public var source: String
+    /// `2026-05-02 – 2026-05-09`, or empty when there are no stays.
+    public var dates: String
+    /// `3 stays`, or empty for a trip that was not read.
+    public var stays: String
+    /// `written`, `invalid`, `unreadable` or `failed`.
+    public var status: String
+    /// `2 warnings`, or empty.
+    public var warnings: String
+    /// The first error, for a trip with no reports.
+    public var note: String
+    /// A link to each report.
+    public var links: [IndexLinkModel]
+
+    init(_ entry: TripIndex.Entry) {
+        title = entry.title ?? entry.source
+        source = entry.source
+        switch (entry.firstDay, entry.lastDay) {
+        case (let first?, let last?): dates = first == last ? first : "\(first) – \(last)"
+        default: dates = ""
+        }
+        stays = entry.stays.map { $0 == 1 ? "1 stay" : "\($0) stays" } ?? ""
+        status = entry.status.rawValue
+        warnings = entry.warnings == 0 ? "" : entry.warnings == 1 ? "1 warning" : "\(entry.warnings) warnings"
+        note = entry.firstError ?? ""
+        links = entry.reports.map(IndexLinkModel.init)
+    }
+}
+
+/// A link from the index to one report.
+public struct IndexLinkModel: Sendable {
+    /// `HTML`, `Markdown`, `JSON` or `GPX`.
+    public var label: String
+    /// The report's file relative to the index, percent-encoded: only letters, digits and
+    /// `-._~/%` remain, which neither HTML attributes nor Markdown link destinations read
+    /// specially, so templates may write it unescaped.
+    public var href: String
+
+    init(_ report: TripIndex.Entry.Report) {
+        label =
+            switch report.format {
+            case "html": "HTML"
+            case "markdown": "Markdown"
+            case "json": "JSON"
+            case "gpx": "GPX"
+            default: report.format
+            }
+        href = IndexLinkModel.percentEncoded(report.file)
+    }
+
+    /// `file` as a relative URL: every byte but RFC 3986's unreserved characters and `/` is
+    /// percent-encoded, so a trip named `a b#1.json` links to `a%20b%231.html`. Written here
+    /// rather than with Foundation's `urlPathAllowed`, which leaves `;`, `=`, `&`, `'`, `(` and `)`
+    /// as they are: Markdown link destinations and HTML attributes read those, and the set is then
+    /// one small table, the same on every platform.
+    static func percentEncoded(_ file: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for byte in file.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(byte)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 15)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+}
+
+// MARK: - Template lookup
+
+extension IndexModel: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "summary": return summary
+        case "trips": return trips
+        case "hasTrips": return !trips.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension IndexRowModel: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "title": return title
+        case "source": return source
+        case "dates": return dates
+        case "hasDates": return !dates.isEmpty
+        case "stays": return stays
+        case "status": return status
+        case "isWritten": return status == TripIndex.Entry.Status.written.rawValue
+        case "warnings": return warnings
+        case "hasWarnings": return !warnings.isEmpty
+        case "note": return note
+        case "hasNote": return !note.isEmpty
+        case "links": return links
+        case "hasLinks": return !links.isEmpty
+        default: return nil
+        }
+    }
+}
+
+extension IndexLinkModel: MustacheParent {
+    public func child(named name: String) -> Any? {
+        switch name {
+        case "label": return label
+        case "href": return href
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,197 @@
+import DetourCore
+import Foundation
+
+/// What a batch run did with each trip: the data behind `OUT/index.html`, `index.md` and
+/// `index.json`.
+///
+/// A batch run writes `index.json` beside its reports (or `index.K-of-N.json` for one shard), so
+/// `detour-report index OUT/` can list the trips of several runs, or of every shard of one job,
+/// without reading a trip again.
+public struct TripIndex: Sendable, Equatable {
+    /// The format tag of `index.json`.
+    public static let format = "detour-report-index/1"
+
+    /// One trip of the run, in the sorted order of the inputs.
+    public struct Entry: Sendable, Equatable {
+        /// What became of the trip.
+        public enum Status: String, Sendable, CaseIterable {
+            /// Every report asked for was written.
+            case written
+            /// The trip has errors; no report was written.
+            case invalid
+            /// The trip file could not be read.
+            case unreadable
+            /// The trip is valid but a report could not be written.
+            case failed
+        }
+
+        /// A report written for the trip: its format and its file, relative to the index.
+        public struct Report: Sendable, Equatable {
+            /// `html`, `markdown`, `json` or `gpx`.
+            public var format: String
+            /// The file, relative to the output folder, with `/` between folders.
+            public var file: String
+
+            public init(format: String, file: String) {
+                self.format = format
+                self.file = file
+            }
+        }
+
+        /// The trip file as it was given (or found in a folder given).
+        public var source: String
+        /// The reports' name without extension, relative to the output folder (`lisbon`,
+        /// `europe/oslo`).
+        public var name: String
+        public var status: Status
+        /// The trip's title, when it was valid.
+        public var title: String?
+        /// The first arrival and the last departure, `YYYY-MM-DD`, when it has stays.
+        public var firstDay: String?
+        public var lastDay: String?
+        /// How many destinations the trip has, when it was valid.
+        public var stays: Int?
+        /// How many warnings reading, checking and planning it gave.
+        public var warnings: Int
+        /// The first error, for an invalid, unreadable or unwritten trip, as the printer writes it.
+        public var firstError: String?
+        /// The reports written, in the order of `--format`.
+        public var reports: [Report]
+
+        public init(
+            source: String, name: String, status: Status, title: String? = nil, firstDay: String? = nil,
+            lastDay: String? = nil, stays: Int? = nil, warnings: Int = 0, firstError: String? = nil,
+            reports: [Report] = []
+        ) {
+            self.source = source
+            self.name = name
+            self.status = status
+            self.title = title
+            self.firstDay = firstDay
+            self.lastDay = lastDay
+            self.stays = stays
+            self.warnings = warnings
+            self.firstError = firstError
+            self.reports = reports
+        }
+
+        /// The entry of a valid trip: title, first and last day, stays.
+        public init(source: String, name: String, trip: Trip, warnings: Int, reports: [Report]) {
+            let arrivals = trip.destinations.map(\.arrival)
+            let departures = trip.destinations.map(\.departure)
+            self.init(
+                source: source, name: name, status: .written, title: trip.title,
+                firstDay: arrivals.min()?.description, lastDay: departures.max()?.description,
+                stays: trip.destinations.count, warnings: warnings, reports: reports)
+        }
+    }
+
+    /// Every trip, sorted by name.
+    public var entries: [Entry]
+
+    public init(entries: [Entry]) {
+        self.entries = entries.sorted { ($0.name, $0.source) < ($1.name, $1.source) }
+    }
+
+    /// How many trips have each status.
+    public func count(_ status: Entry.Status) -> Int {
+        entries.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
+    }
+
+    /// The run in one line: `198 written, 2 invalid, 0 unreadable`, and `, 1 failed` when a
+    /// report could not be written.
+    public var summary: String {
+        var text = "\(count(.written)) written, \(count(.invalid)) invalid, \(count(.unreadable)) unreadable"
+        let failed = count(.failed)
+        if failed > 0 { text += ", \(failed) failed" }
+        return text
+    }
+
+    /// Whether any trip has a report in `format`.
+    public func has(_ format: String) -> Bool {
+        entries.contains { $0.reports.contains { $0.format == format } }
+    }
+}
+
+// MARK: - index.json
+
+extension TripIndex {
+    /// The index as JSON: `{"format": "detour-report-index/1", "summary": …, "trips": [...]}`.
+    public func json() -> String {
+        JSONOutput.object([
+            ("format", .string(TripIndex.format)),
+            ("summary", .string(summary)),
+            ("trips", .array(entries.map(\.json))),
+        ]).serialized()
+    }
+
+    /// Why an `index.json` could not be read back.
+    public struct ReadError: Error, Sendable, Equatable {
+        public var message: String
+    }
+
+    /// Reads an index written by ``json()``.
+    public static func read(_ bytes: [UInt8]) throws(ReadError) -> TripIndex {
+        let document: StoredIndex
+        do {
+            document = try JSONDecoder().decode(StoredIndex.self, from: Data(bytes))
+        } catch {
+            throw ReadError(message: "not an index written by detour-report (\(TripIndex.format))")
+        }
+        guard document.format == TripIndex.format else {
+            throw ReadError(message: "its format is \(Quoting.quoted(document.format)), not \(TripIndex.format)")
+        }
+        var entries: [Entry] = []
+        for trip in document.trips {
+            guard let status = Entry.Status(rawValue: trip.status) else {
+                throw ReadError(message: "trip \(Quoting.quoted(trip.name)) has an unknown status \(Quoting.quoted(trip.status))")
+            }
+            entries.append(
+                Entry(
+                    source: trip.source, name: trip.name, status: status, title: trip.title, firstDay: trip.first_day,
+                    lastDay: trip.last_day, stays: trip.stays, warnings: trip.warnings, firstError: trip.first_error,
+                    reports: trip.reports.map { Entry.Report(format: $0.format, file: $0.file) }))
+        }
+        return TripIndex(entries: entries)
+    }
+
+    /// The shape of `index.json`, for reading it back.
+    private struct StoredIndex: Decodable {
+        struct StoredReport: Decodable {
+            var format: String
+            var file: String
+        }
+        // The JSON spelling, as written.
+        struct StoredEntry: Decodable {
+            var source: String
+            var name: String
+            var status: String
+            var title: String?
+            var first_day: String?
+            var last_day: String?
+            var stays: Int?
+            var warnings: Int
+            var first_error: String?
+            var reports: [StoredReport]
+        }
+        var format: String
+        var trips: [StoredEntry]
+    }
+}
+
+extension TripIndex.Entry {
+    var json: JSONOutput {
+        .object([
+            ("source", .string(source)),
+            ("name", .string(name)),
+            ("status", .string(status.rawValue)),
+            ("title", .string(title)),
+            ("first_day", .string(firstDay)),
+            ("last_day", .string(lastDay)),
+            ("stays", .int(stays)),
+            ("warnings", .int(warnings)),
+            ("first_error", .string(firstError)),
+            ("reports", .array(reports.map { .object([("format", .string($0.format)), ("file", .string($0.file))]) })),
+        ])
+    }
+}

@@ -1,0 +1,52 @@
+import DetourCore
+import DetourRender
+import Foundation
+import Mustache
+import Testing
+
+/// The index of a batch run: its JSON reads back, its templates use only what the model has.
+@Suite struct TripIndexTests {
+    static let index = TripIndex(entries: [
+        .init(
+            source: "trips/b.json", name: "b", status: .written, title: "B <&> \"trip\"", firstDay: "2026-12-01",
+            lastDay: "2026-12-05", stays: 1, warnings: 2,
+            reports: [.init(format: "html", file: "b.html"), .init(format: "markdown", file: "b.md")]),
+        .init(source: "trips/a b#1.json", name: "a b#1", status: .invalid, firstError: "1:11: error: title: must be a string [wrong-type]"),
+        .init(source: "gone.json", name: "gone", status: .unreadable, firstError: "error: cannot read the trip"),
+    ])
+
+    @Test func entriesAreSortedByNameAndCounted() {
+        #expect(Self.index.entries.map(\.name) == ["a b#1", "b", "gone"])
+        #expect(Self.index.summary == "1 written, 1 invalid, 1 unreadable")
+        var failed = Self.index
+        failed.entries[1].status = .failed
+        #expect(failed.summary == "0 written, 1 invalid, 1 unreadable, 1 failed")
+    }
+
+    @Test func theJSONReadsBackToTheSameIndex() throws {
+        let text = Self.index.json()
+        #expect(try TripIndex.read(Array(text.utf8)) == Self.index)
+        #expect(throws: TripIndex.ReadError.self) { try TripIndex.read(Array("{\"format\": \"x\", \"trips\": []}".utf8)) }
+        #expect(throws: TripIndex.ReadError.self) { try TripIndex.read(Array("[]".utf8)) }
+    }
+
+    @Test func linksArePercentEncodedAndUserTextEscaped() throws {
+        let templates = try ReportTemplates.bundled.get()
+        let html = templates.renderIndex(Self.index, as: .html)
+        #expect(html.contains("B &lt;&amp;&gt; &quot;trip&quot;"))
+        #expect(html.contains("<a href=\"b.html\">HTML</a><a href=\"b.md\">Markdown</a>"))
+        #expect(html.contains("<span class=\"status invalid\">invalid</span>"))
+        let markdown = templates.renderIndex(Self.index, as: .markdown)
+        #expect(markdown.contains("[Markdown](b.md)"))
+        #expect(markdown.contains("| trips\\/a b\\#1\\.json |"), "\(markdown)")
+        #expect(templates.warnings.isEmpty)
+    }
+
+    /// Every key the index templates may use is one the index model answers.
+    @Test func theCheckKnowsTheIndexModelsKeys() throws {
+        var check = ModelKeyCheck()
+        check.visit(IndexModel(Self.index), as: .object(.index), at: "index")
+        #expect(check.unanswered == [])
+        #expect(check.visited == ["IndexModel", "IndexRowModel", "IndexLinkModel"])
+    }
+}
