@@ -17,7 +17,7 @@ struct DetourReport: ParsableCommand {
             unusable --templates.
             """,
         version: "detour-report 0.1.0 (libxml2 \(LibXML2.dottedVersion))",
-        subcommands: [Render.self, Validate.self],
+        subcommands: [Render.self, Validate.self, Index.self],
         defaultSubcommand: Render.self
     )
 }

@@ -24,8 +24,14 @@ struct DiagnosticPrinter {
     /// not the trip (a template, the output).
     func print(_ diagnostics: [Diagnostic], file: String? = nil) {
         guard !diagnostics.isEmpty else { return }
+        StandardStreams.writeError(text(diagnostics, file: file))
+    }
+
+    /// The lines ``print(_:file:)`` would write, for a caller that writes them later (a batch run
+    /// prints each trip's diagnostics in input order, whichever worker finished first).
+    func text(_ diagnostics: [Diagnostic], file: String? = nil) -> String {
         let name = file ?? self.file
-        StandardStreams.writeError(diagnostics.map { line($0, file: name) + "\n" }.joined())
+        return diagnostics.map { line($0, file: name) + "\n" }.joined()
     }
 
     /// Prints one problem with no position in a file, such as an unreadable input or output.

@@ -50,6 +50,19 @@ enum Files {
         return known && target.st_dev == source.st_dev && target.st_ino == source.st_ino
     }
 
+    /// A file's device and inode: what tells two names for one file.
+    struct Identity: Hashable {
+        var device: UInt64
+        var inode: UInt64
+    }
+
+    /// The identity of the file at `path`, when there is one.
+    static func identity(of path: String) -> Identity? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        return Identity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
     /// Opens `path` (or standard input for `-`) for reading as a stream.
     static func open(_ path: String) throws(Failure) -> FileSource {
         let descriptor = path == "-" ? STDIN_FILENO : SystemCalls.openFile(path, O_RDONLY | O_CLOEXEC)
@@ -212,11 +225,35 @@ enum Files {
         return (String(path[...slash]), String(path[path.index(after: slash)...]))
     }
 
-    private static func currentUmask() -> mode_t {
+    private static func currentUmask() -> mode_t { processUmask }
+
+    /// The process's umask, read once: reading it means setting it, which must not happen while
+    /// a batch run's workers create files. ``prepareForThreads()`` reads it before they start.
+    private static let processUmask: mode_t = {
         let mask = umask(0)
         umask(mask)
         return mask
+    }()
+
+    /// Reads what must be read on one thread before several write files.
+    static func prepareForThreads() {
+        _ = processUmask
     }
+
+    /// Creates `path` and any folders above it that are missing (`mkdir -p`); true when it is
+    /// a folder afterwards.
+    static func makeFolders(_ path: String) -> Bool {
+        if path.isEmpty || BatchInputs.isDirectory(path) { return true }
+        if let slash = path.lastIndex(of: "/"), slash != path.startIndex,
+            !makeFolders(String(path[..<slash]))
+        {
+            return false
+        }
+        return mkdir(path, 0o777) == 0 || (errno == EEXIST && BatchInputs.isDirectory(path))
+    }
+
+    /// The system's reason for the last failed call, as a sentence.
+    static func lastSystemReason() -> String { systemReason() }
 
     fileprivate static func systemReason() -> String {
         String(cString: strerror(errno))

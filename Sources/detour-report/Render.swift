@@ -4,10 +4,17 @@ import DetourIO
 import DetourRender
 import Foundation
 
-/// `detour-report [render] TRIP`: the main job, a trip in and a report out.
+/// `detour-report [render] TRIP`: the main job, a trip in and a report out; with `-d OUT`, any
+/// number of trips into a folder, on every core.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON.")
+        abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON.",
+        discussion: """
+            With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
+            inside, or below with -r) into OUT, one report per trip and format, plus OUT/index.html \
+            (and index.md with Markdown) listing them all. One bad trip does not stop the others; the \
+            exit code is the most serious one met (74, 73, 66, 65, then 0).
+            """)
 
     @OptionGroup var trip: TripOptions
 
@@ -18,8 +25,33 @@ struct Render: ParsableCommand {
             valueName: "file"))
     var output: String?
 
-    @Option(help: "The output format: html, markdown or json (reports), or gpx (the trip itself, for a phone or GPS).")
-    var format: OutputFormat?
+    @Option(
+        help: ArgumentHelp(
+            "The output format: html, markdown or json (reports), or gpx (the trip itself, for a phone or GPS); with -d, a comma list such as html,markdown,json.",
+            valueName: "format"))
+    var format: FormatList?
+
+    @Option(
+        name: [.customShort("d"), .customLong("output-dir")],
+        help: ArgumentHelp("Write each trip's reports into this folder, named after the trip (lisbon.json -> DIR/lisbon.html).", valueName: "dir"))
+    var outputDir: String?
+
+    @Flag(name: [.customShort("r"), .customLong("recursive")], help: "With -d, also render the trips in folders inside the folders given.")
+    var recursive = false
+
+    @Option(
+        name: [.customShort("j"), .customLong("jobs")],
+        help: ArgumentHelp("With -d, render this many trips at once (default: one per core).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "With -d, render only the K-th (from 0) of N parts of the sorted trips, and write OUT/index.K-of-N.json for 'detour-report index'.",
+            valueName: "K/N"))
+    var shard: String?
+
+    @Flag(help: "With -d, print no progress line and no summary; problems are still printed.")
+    var quiet = false
 
     @Option(
         help: ArgumentHelp(
@@ -47,6 +79,7 @@ struct Render: ParsableCommand {
     var dayHours: String?
 
     func validate() throws {
+        try validateBatch()
         // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
         // standard output does.
         if let output, format == nil, OutputFormat(fileName: output) == nil,
@@ -62,11 +95,12 @@ struct Render: ParsableCommand {
 
     /// The format: the option, else the output file's extension, else HTML.
     var outputFormat: OutputFormat {
-        format ?? output.flatMap { OutputFormat(fileName: $0) } ?? .html
+        format?.formats.first ?? output.flatMap { OutputFormat(fileName: $0) } ?? .html
     }
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
+        if outputDir != nil { return try runBatch() }
         let day = try resolveToday()
         guard let reportFormat = outputFormat.report else {
             let (loaded, _) = try trip.loadTrip()
@@ -89,7 +123,7 @@ struct Render: ParsableCommand {
     }
 
     /// `--day-hours`, checked by the same rule as a trip's `day_hours`.
-    private func resolveDayHours() throws(ExitCode) -> DayHours? {
+    func resolveDayHours() throws(ExitCode) -> DayHours? {
         guard let dayHours else { return nil }
         do {
             return try DayHours.parse(dayHours)
@@ -99,7 +133,7 @@ struct Render: ParsableCommand {
         }
     }
 
-    private func resolveToday() throws(ExitCode) -> CalendarDay {
+    func resolveToday() throws(ExitCode) -> CalendarDay {
         do {
             return try Today.resolve(
                 option: today,
@@ -127,13 +161,17 @@ struct Render: ParsableCommand {
             ?? CalendarDay.unixEpoch
     }
 
-    private func loadTemplates() throws(ExitCode) -> ReportTemplates {
+    func loadTemplates() throws(ExitCode) -> ReportTemplates {
         do throws(ReportTemplates.LoadError) {
             guard let folder = templates else { return try ReportTemplates.bundled.get() }
             var files: [String: String] = [:]
-            for name in ReportTemplates.requiredNames {
+            for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-                guard let bytes = try? Files.read(path, limit: 1 << 20) else { throw .missing(path) }
+                guard let bytes = try? Files.read(path, limit: 1 << 20) else {
+                    // The index templates are optional: the built-in ones serve.
+                    if ReportTemplates.indexNames.contains(name) { continue }
+                    throw .missing(path)
+                }
                 files[name] = String(decoding: bytes, as: UTF8.self)
             }
             let loaded = try ReportTemplates(files: files)
@@ -153,6 +191,25 @@ struct Render: ParsableCommand {
         return folder.hasSuffix("/") ? folder + name : folder + "/" + name
     }
 
+}
+
+/// `--format`: one format, or with `-d` a comma list of them (`html,markdown,json`).
+struct FormatList: ExpressibleByArgument, Equatable {
+    /// The formats, in the order given, each once.
+    var formats: [OutputFormat]
+
+    init?(argument: String) {
+        var formats: [OutputFormat] = []
+        for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
+            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let format = OutputFormat(rawValue: name == "md" ? "markdown" : name) else { return nil }
+            if !formats.contains(format) { formats.append(format) }
+        }
+        guard !formats.isEmpty else { return nil }
+        self.formats = formats
+    }
+
+    static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
 }
 
 /// What `--format` can ask for: a report, or the trip itself as GPX.

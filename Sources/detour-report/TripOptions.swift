@@ -5,8 +5,14 @@ import Foundation
 
 /// The options every command that reads a trip takes.
 struct TripOptions: ParsableArguments {
-    @Argument(help: ArgumentHelp("The trip file (JSON or GPX), or - for standard input.", valueName: "trip"))
-    var input: String
+    @Argument(
+        help: ArgumentHelp(
+            "The trip file (JSON or GPX), or - for standard input; with -d, any number of trips and folders of trips.",
+            valueName: "trip"))
+    var inputs: [String] = []
+
+    /// The one trip of a command that reads one.
+    var input: String { inputs.first ?? "-" }
 
     @Option(
         help: ArgumentHelp(
@@ -35,6 +41,9 @@ struct TripOptions: ParsableArguments {
     }
 
     mutating func validate() throws {
+        if inputs.isEmpty {
+            throw ValidationError("Missing expected argument '<trip>'")
+        }
         if let maxInputMib, !(1...1_048_576).contains(maxInputMib) {
             throw ValidationError("--max-input-mib must be between 1 and 1048576")
         }
@@ -49,28 +58,43 @@ struct TripOptions: ParsableArguments {
     ///
     /// Throws the exit code to end with when the trip cannot be read or is invalid.
     func loadTrip() throws(ExitCode) -> (trip: Trip, warnings: [Diagnostic]) {
-        let outcome: TripValidator.Outcome?
-        do throws(Files.Failure) {
-            if declaredFormat == .gpx {
-                // GPX streams: a track of millions of points never sits in memory whole.
-                outcome = TripLoader.loadGPX(try Files.open(input), name: input, limits: limits)
-            } else if let bytes = try Files.read(input, limit: limits.maxJSONBytes) {
-                let format = declaredFormat ?? TripFormat(sniffing: Array(bytes.prefix(64)))
-                outcome = TripLoader.load(bytes, format: format, limits: limits)
-            } else {
-                outcome = nil
-            }
-        } catch {
-            printer.report(.readFailed, "cannot read the trip: \(error.reason)")
+        let outcome: TripValidator.Outcome
+        switch TripOptions.read(input, format: inputFormat, limits: limits) {
+        case .unreadable(let diagnostic):
+            printer.print([diagnostic])
             throw ExitCodes.noInput
-        }
-        guard let outcome else {
-            printer.print([ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes)])
-            throw ExitCodes.invalidTrip
+        case .read(let read):
+            outcome = read
         }
         printer.print(outcome.diagnostics)
         guard let trip = outcome.trip else { throw ExitCodes.invalidTrip }
         return (trip, outcome.diagnostics.warnings)
+    }
+
+    /// What reading a trip file gave: the file could not be read, or the reader's and the
+    /// validator's findings (a file over the size limit is an invalid trip, as JSON says).
+    enum Reading {
+        case unreadable(Diagnostic)
+        case read(TripValidator.Outcome)
+    }
+
+    /// Reads and validates the trip at `path`, printing nothing.
+    static func read(_ path: String, format inputFormat: TripFormat?, limits: ReadLimits) -> Reading {
+        let declared = inputFormat ?? TripFormat(fileName: path)
+        do throws(Files.Failure) {
+            if declared == .gpx {
+                // GPX streams: a track of millions of points never sits in memory whole.
+                return .read(TripLoader.loadGPX(try Files.open(path), name: path, limits: limits))
+            } else if let bytes = try Files.read(path, limit: limits.maxJSONBytes) {
+                let format = declared ?? TripFormat(sniffing: Array(bytes.prefix(64)))
+                return .read(TripLoader.load(bytes, format: format, limits: limits))
+            } else {
+                let tooLarge = ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes)
+                return .read(TripValidator.Outcome(trip: nil, diagnostics: [tooLarge]))
+            }
+        } catch {
+            return .unreadable(Diagnostic(.readFailed, "cannot read the trip: \(error.reason)"))
+        }
     }
 }
 

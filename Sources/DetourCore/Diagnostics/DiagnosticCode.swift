@@ -153,6 +153,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case cannotCreateOutput = "cannot-create-output"
     /// Writing the output failed part-way.
     case writeFailed = "write-failed"
+    /// Two trips of a batch run would write reports of the same name.
+    case outputNameClash = "output-name-clash"
+    /// A file `detour-report index` reads is not an index a batch run wrote.
+    case indexUnreadable = "index-unreadable"
+    /// `detour-report index` found some shards of a job but not all.
+    case indexShardMissing = "index-shard-missing"
     /// A template file given with `--templates` is missing.
     case templateMissing = "template-missing"
     /// A template does not compile, or would nest or include too deeply to render.
@@ -167,7 +173,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
             .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .templateUnescaped, .templateUnknownKey, .overBudget,
-            .missingRate, .overlappingStays, .unscheduledSides:
+            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing:
             return .warning
         default:
             return .error

@@ -1,0 +1,169 @@
+import DetourCore
+import DetourIO
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The trips of a batch run: the files and folders given, expanded, sorted, named and sharded.
+struct BatchInputs {
+    /// One trip to render.
+    struct Job: Sendable, Equatable {
+        /// The trip file, as given or as found in a folder given (`trips/oslo.json`).
+        var source: String
+        /// Its reports' name without extension, relative to the output folder: the file's name
+        /// for a file given, its path inside the folder for a folder given (`europe/oslo`).
+        var name: String
+    }
+
+    /// Every trip, sorted by source path (byte order), each once.
+    var jobs: [Job]
+
+    /// Expands `inputs`: a file is one trip; a folder is every `*.json` and `*.gpx` directly in it
+    /// (and in its subfolders with `recursive`), hidden files left out. A name that does not
+    /// exist stays a trip, which will be reported unreadable.
+    init(_ inputs: [String], recursive: Bool) {
+        var jobs: [Job] = []
+        for input in inputs {
+            if BatchInputs.isDirectory(input) {
+                let root = input.hasSuffix("/") ? String(input.dropLast()) : input
+                BatchInputs.collect(folder: root, relative: "", recursive: recursive, into: &jobs)
+            } else {
+                jobs.append(Job(source: input, name: BatchInputs.stem(of: BatchInputs.lastComponent(input))))
+            }
+        }
+        var seen: Set<String> = []
+        self.jobs = jobs.filter { seen.insert($0.source).inserted }.sorted {
+            $0.source.utf8.lexicographicallyPrecedes($1.source.utf8)
+        }
+    }
+
+    /// The K-th of N parts of the sorted list (K from 0): every N-th trip from the K-th, so each
+    /// part gets trips from all over the list and the parts stay within one trip of each other.
+    func shard(_ shard: Shard) -> [Job] {
+        jobs.enumerated().filter { $0.offset % shard.count == shard.index }.map(\.element)
+    }
+
+    /// Reports that would land on the same file, or on the index: each pair once, as a message.
+    ///
+    /// Names are compared without regard to case as well: a folder of reports written here may
+    /// be checked out on a disk that does not tell `Oslo.html` from `oslo.html`.
+    func clashes(reserved: Set<String>) -> [String] {
+        var owners: [String: Job] = [:]
+        var messages: [String] = []
+        for job in jobs {
+            let key = job.name.lowercased()
+            if reserved.contains(key) {
+                messages.append(
+                    "\(BatchInputs.named(job.source)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses")
+            } else if let owner = owners[key] {
+                let same = owner.name == job.name ? "the same name" : "names that differ only in case"
+                messages.append(
+                    "\(BatchInputs.named(owner.source)) and \(BatchInputs.named(job.source)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders")
+            } else {
+                owners[key] = job
+            }
+        }
+        return messages
+    }
+
+    /// A file name in a message: quoted whole (file names are not cut short, unlike user text),
+    /// control characters made visible.
+    static func named(_ path: String) -> String {
+        "\"" + Quoting.printable(path) + "\""
+    }
+
+    /// `--shard K/N`.
+    struct Shard: Sendable, Equatable {
+        /// K, from 0 to N - 1.
+        var index: Int
+        /// N, at least 1.
+        var count: Int
+
+        /// Parses `K/N` with `0 <= K < N`.
+        init?(_ text: String) {
+            let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
+                (0..<count).contains(index)
+            else { return nil }
+            self.index = index
+            self.count = count
+        }
+
+        /// The index fragment this shard writes: `index.2-of-8.json`.
+        var indexFileName: String { "index.\(index)-of-\(count).json" }
+    }
+
+    // MARK: - Files
+
+    private static func collect(folder: String, relative: String, recursive: Bool, into jobs: inout [Job]) {
+        let path = relative.isEmpty ? folder : folder + "/" + relative
+        for entry in entries(of: path) where !entry.hasPrefix(".") {
+            let source = path + "/" + entry
+            let inner = relative.isEmpty ? entry : relative + "/" + entry
+            switch kind(of: source) {
+            case .directory where recursive:
+                collect(folder: folder, relative: inner, recursive: recursive, into: &jobs)
+            case .file where isTripName(entry):
+                jobs.append(Job(source: source, name: stem(of: inner)))
+            default:
+                break
+            }
+        }
+    }
+
+    /// The names in a folder, sorted; empty when it cannot be listed (its trips are then none).
+    private static func entries(of folder: String) -> [String] {
+        guard let directory = opendir(folder) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
+    private enum Kind { case file, directory, other }
+
+    /// What `path` is; a folder reached through a symbolic link is not descended into, so a link
+    /// to a parent folder cannot loop.
+    private static func kind(of path: String) -> Kind {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .other }
+        switch info.st_mode & S_IFMT {
+        case S_IFDIR: return .directory
+        case S_IFREG: return .file
+        case S_IFLNK:
+            var target = stat()
+            return stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG ? .file : .other
+        default: return .other
+        }
+    }
+
+    /// `*.json` and `*.gpx`, in any case: what a folder's trips are called.
+    private static func isTripName(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.hasSuffix(".json") || lowered.hasSuffix(".gpx")
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    private static func lastComponent(_ path: String) -> String {
+        path.split(separator: "/").last.map(String.init) ?? path
+    }
+
+    /// `europe/oslo.json` → `europe/oslo`: the name without its last extension.
+    private static func stem(of name: String) -> String {
+        let last = lastComponent(name)
+        guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return name }
+        return String(name.dropLast(last.distance(from: dot, to: last.endIndex)))
+    }
+}

@@ -1,0 +1,267 @@
+import ArgumentParser
+import DetourCore
+import DetourIO
+import DetourRender
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What every trip of a batch run shares: compiled templates, options, the output folder.
+struct BatchSettings: Sendable {
+    /// The formats to write for each trip, in order.
+    var formats: [OutputFormat]
+    /// The output folder, without a trailing `/`.
+    var folder: String
+    /// The templates, compiled once for the run.
+    var renderer: ReportRenderer
+    var options: Planner.Options
+    var today: CalendarDay
+    var inputFormat: TripFormat?
+    var limits: ReadLimits
+    var diagnostics: DiagnosticPrinter.Format
+}
+
+/// What became of one trip.
+struct BatchResult: Sendable {
+    var entry: TripIndex.Entry
+    /// Its diagnostics as the printer writes them, printed in input order.
+    var messages: String
+    /// 0, 65 (invalid), 66 (unreadable), 73 or 74 (a report not written).
+    var exitCode: Int32
+}
+
+/// Renders the trips of a batch run on several threads.
+///
+/// Each trip is read, checked, planned and written by one worker, start to end; the output
+/// bytes depend on the trip alone, so they are the same whatever the number of workers. Workers
+/// take the next trip from a shared counter, so a long trip does not hold up a queue.
+enum BatchRun {
+    /// Renders `jobs` with `workers` threads, reporting each trip to `console` as it ends.
+    static func run(_ jobs: [BatchInputs.Job], settings: BatchSettings, workers: Int, console: BatchConsole)
+        -> [BatchResult]
+    {
+        let shared = Shared(count: jobs.count)
+        let group = DispatchGroup()
+        for _ in 0..<max(1, min(workers, jobs.count)) {
+            group.enter()
+            let thread = Thread {
+                defer { group.leave() }
+                while let index = shared.take(), index < jobs.count {
+                    let result = process(jobs[index], settings: settings)
+                    shared.store(result, at: index)
+                    console.finished(index, source: jobs[index].source, messages: result.messages)
+                }
+            }
+            // Templates render recursively; give workers the main thread's stack, not 512 KiB.
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+        group.wait()
+        return shared.results()
+    }
+
+    /// The counter and the results the workers share.
+    private final class Shared: Sendable {
+        private let next = Mutex(0)
+        private let slots: Mutex<[BatchResult?]>
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            slots = Mutex(Array(repeating: nil, count: count))
+        }
+
+        func take() -> Int? {
+            next.withLock { value in
+                guard value < count else { return nil }
+                defer { value += 1 }
+                return value
+            }
+        }
+
+        func store(_ result: BatchResult, at index: Int) {
+            slots.withLock { $0[index] = result }
+        }
+
+        func results() -> [BatchResult] {
+            slots.withLock { $0.compactMap { $0 } }
+        }
+    }
+
+    /// Reads, checks, plans and writes one trip.
+    static func process(_ job: BatchInputs.Job, settings: BatchSettings) -> BatchResult {
+        let printer = DiagnosticPrinter(file: job.source, format: settings.diagnostics)
+        let outcome: TripValidator.Outcome
+        switch TripOptions.read(job.source, format: settings.inputFormat, limits: settings.limits) {
+        case .unreadable(let diagnostic):
+            let entry = TripIndex.Entry(
+                source: job.source, name: job.name, status: .unreadable,
+                firstError: BatchRun.firstError(diagnostic, file: job.source))
+            return BatchResult(entry: entry, messages: printer.text([diagnostic]), exitCode: ExitCodes.noInput.rawValue)
+        case .read(let read):
+            outcome = read
+        }
+        var messages = printer.text(outcome.diagnostics)
+        guard let trip = outcome.trip else {
+            let first = outcome.diagnostics.first { $0.severity == .error }
+            let entry = TripIndex.Entry(
+                source: job.source, name: job.name, status: .invalid, warnings: outcome.diagnostics.warnings.count,
+                firstError: first.map { BatchRun.firstError($0, file: job.source) })
+            return BatchResult(entry: entry, messages: messages, exitCode: ExitCodes.invalidTrip.rawValue)
+        }
+        let plan = Planner.plan(trip, today: settings.today, options: settings.options)
+        messages += printer.text(plan.warnings)
+        let warnings = outcome.diagnostics.warnings
+        var reports: [TripIndex.Entry.Report] = []
+        for format in settings.formats {
+            let file = job.name + "." + format.fileExtension
+            let path = settings.folder + "/" + file
+            let failure: (diagnostic: Diagnostic, code: ExitCode)?
+            switch write(format, of: plan, trip: trip, warnings: warnings, settings: settings, to: path) {
+            case .none: failure = nil
+            case .cannotCreate(let reason):
+                failure = (Diagnostic(.cannotCreateOutput, "cannot create or replace the file: \(reason)"), ExitCodes.cannotCreate)
+            case .cutOff(let reason):
+                failure = (Diagnostic(.writeFailed, "writing the file failed part-way: \(reason)"), ExitCodes.ioError)
+            }
+            if let failure {
+                messages += printer.text([failure.diagnostic], file: path)
+                var entry = TripIndex.Entry(
+                    source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count,
+                    reports: reports)
+                entry.status = .failed
+                entry.firstError = Quoting.printable(failure.diagnostic.formatted(file: path))
+                return BatchResult(entry: entry, messages: messages, exitCode: failure.code.rawValue)
+            }
+            reports.append(TripIndex.Entry.Report(format: format.rawValue, file: file))
+        }
+        let entry = TripIndex.Entry(
+            source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count,
+            reports: reports)
+        return BatchResult(entry: entry, messages: messages, exitCode: 0)
+    }
+
+    /// A diagnostic as the index shows it: as printed, without the trip file's name in front
+    /// (the index shows the file beside it), control characters quoted.
+    static func firstError(_ diagnostic: Diagnostic, file: String) -> String {
+        let line = diagnostic.formatted(file: file)
+        let name = Diagnostic.displayName(file) + ":"
+        return Quoting.printable(line.hasPrefix(name) ? String(line.dropFirst(name.count)) : line)
+    }
+
+    private enum WriteOutcome {
+        case none
+        case cannotCreate(String)
+        case cutOff(String)
+    }
+
+    private static func write(
+        _ format: OutputFormat, of plan: Plan, trip: Trip, warnings: [Diagnostic], settings: BatchSettings,
+        to path: String
+    ) -> WriteOutcome {
+        let text: String
+        if let report = format.report {
+            text = settings.renderer.render(plan, warnings: warnings, as: report)
+        } else {
+            do {
+                text = try TripGPXWriter.write(trip)
+            } catch {
+                return .cutOff(error.message)
+            }
+        }
+        if let slash = path.lastIndex(of: "/"), !Files.makeFolders(String(path[..<slash])) {
+            return .cannotCreate(Files.lastSystemReason())
+        }
+        do {
+            try Files.deliver(text, to: path)
+            return .none
+        } catch {
+            switch error {
+            case .cannotCreate(let reason): return .cannotCreate(reason)
+            case .cutOff(.brokenPipe): return .cutOff("the reader went away")
+            case .cutOff(.failed(let reason)): return .cutOff(reason)
+            }
+        }
+    }
+
+    /// The most serious of the trips' exit codes: a report not written (74, then 73) over an
+    /// unreadable trip (66) over an invalid one (65) over success.
+    static func mostSerious(_ codes: [Int32]) -> ExitCode {
+        let order: [Int32] = [0, 65, 66, 73, 74]
+        let worst = codes.max { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
+        return ExitCode(worst ?? 0)
+    }
+}
+
+/// Standard error during a batch run: each trip's diagnostics in input order, whatever order the
+/// workers finish in, and on a terminal a progress line that updates in place.
+final class BatchConsole: Sendable {
+    private struct State {
+        var waiting: [Int: String] = [:]
+        var next = 0
+        var done = 0
+    }
+
+    private let state = Mutex(State())
+    private let total: Int
+    private let showsProgress: Bool
+    private let columns: Int
+
+    init(total: Int, showsProgress: Bool) {
+        self.total = total
+        self.showsProgress = showsProgress
+        let width = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? 80
+        columns = max(20, width)
+    }
+
+    /// Trip `index` (of the sorted list) ended with `messages`.
+    func finished(_ index: Int, source: String, messages: String) {
+        state.withLock { state in
+            state.waiting[index] = messages
+            state.done += 1
+            var out = ""
+            while let ready = state.waiting.removeValue(forKey: state.next) {
+                out += ready
+                state.next += 1
+            }
+            if showsProgress {
+                // Clear the line, print what is due, then draw the progress line again.
+                out = "\r\u{1B}[K" + out + progressLine(done: state.done, source: source)
+            }
+            if !out.isEmpty { StandardStreams.writeError(out) }
+        }
+    }
+
+    /// Removes the progress line before the summary.
+    func end() {
+        if showsProgress { StandardStreams.writeError("\r\u{1B}[K") }
+    }
+
+    /// `[ 37/200] trips/oslo.json`, cut from the left to fit the terminal.
+    private func progressLine(done: Int, source: String) -> String {
+        let width = String(total).count
+        let count = String(repeating: " ", count: max(0, width - String(done).count)) + String(done)
+        let prefix = "[\(count)/\(total)] "
+        var name = Quoting.printable(source)
+        let room = columns - 1 - prefix.count
+        if name.count > room { name = "…" + name.suffix(max(0, room - 1)) }
+        return prefix + name
+    }
+}
+
+extension OutputFormat {
+    /// The extension of a report file in this format.
+    var fileExtension: String {
+        switch self {
+        case .html: return "html"
+        case .markdown: return "md"
+        case .json: return "json"
+        case .gpx: return "gpx"
+        }
+    }
+}

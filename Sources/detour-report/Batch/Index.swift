@@ -1,0 +1,139 @@
+import ArgumentParser
+import DetourCore
+import DetourRender
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `detour-report index OUT/`: the index of a folder of reports, joined from the parts that the
+/// shards of a job wrote (`index.K-of-N.json`), or rewritten from its `index.json`.
+struct Index: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write OUT/index.html (and index.md, index.json) for a folder that batch runs rendered into.",
+        discussion: """
+            Joins the index.K-of-N.json files that `render -d OUT --shard K/N` wrote, one per shard, \
+            into one index; without them, rewrites the index from OUT/index.json. Warns when a shard \
+            of a job is missing.
+            """)
+
+    @Argument(help: ArgumentHelp("The folder the reports were rendered into.", valueName: "dir"))
+    var folder: String
+
+    @Option(help: ArgumentHelp("How problems are written to standard error: text (default) or json.", valueName: "format"))
+    var diagnostics: DiagnosticPrinter.Format = .text
+
+    @Option(
+        help: ArgumentHelp(
+            "Load index.html.mustache and index.md.mustache from this folder instead of the built-in ones.",
+            valueName: "dir"))
+    var templates: String?
+
+    func run() throws {
+        StandardStreams.turnWriteSignalsIntoErrors()
+        let folder = self.folder.count > 1 && self.folder.hasSuffix("/") ? String(self.folder.dropLast()) : self.folder
+        let printer = DiagnosticPrinter(file: folder, format: diagnostics)
+        let names = Index.listing(folder)
+        guard let names else {
+            printer.report(.readFailed, "cannot read the folder: \(Files.lastSystemReason())")
+            throw ExitCodes.noInput
+        }
+        let parts = names.compactMap(ShardPart.init).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+        let files = parts.isEmpty ? (names.contains("index.json") ? ["index.json"] : []) : parts.map(\.fileName)
+        guard !files.isEmpty else {
+            printer.report(.indexUnreadable, "no index.json or index.K-of-N.json here: render into it with -d first")
+            throw ExitCodes.noInput
+        }
+        for missing in ShardPart.missing(parts) {
+            printer.report(.indexShardMissing, "shard \(missing) has not written its index; its trips are not listed")
+        }
+        var entries: [TripIndex.Entry] = []
+        for name in files {
+            let path = folder + "/" + name
+            let bytes: [UInt8]?
+            do {
+                bytes = try Files.read(path, limit: 1 << 30)
+            } catch {
+                printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path)
+                throw ExitCodes.noInput
+            }
+            do throws(TripIndex.ReadError) {
+                entries += try TripIndex.read(bytes ?? []).entries
+            } catch {
+                printer.report(.indexUnreadable, error.message, file: path)
+                throw ExitCodes.invalidTrip
+            }
+        }
+        var owners: [String: String] = [:]
+        for entry in entries {
+            if let other = owners.updateValue(entry.source, forKey: entry.name.lowercased()) {
+                printer.report(
+                    .outputNameClash,
+                    "\(BatchInputs.named(other)) and \(BatchInputs.named(entry.source)) are both listed as \(BatchInputs.named(entry.name)); were two jobs rendered into one folder?")
+                throw ExitCodes.invalidTrip
+            }
+        }
+        let templates = try loadTemplates(printer: printer)
+        for (name, text) in IndexFiles.render(TripIndex(entries: entries), templates: templates) {
+            try Files.writeReport(text, to: folder + "/" + name, printer: printer)
+        }
+    }
+
+    private func loadTemplates(printer: DiagnosticPrinter) throws(ExitCode) -> ReportTemplates {
+        do throws(ReportTemplates.LoadError) {
+            guard let templates else { return try ReportTemplates.bundled.get() }
+            var files: [String: String] = [:]
+            for name in ReportTemplates.indexNames {
+                let path = templates.hasSuffix("/") ? templates + name : templates + "/" + name
+                if let bytes = try? Files.read(path, limit: 1 << 20) { files[name] = String(decoding: bytes, as: UTF8.self) }
+            }
+            let loaded = try ReportTemplates.bundled(index: files)
+            for warning in loaded.warnings { printer.print([warning.diagnostic], file: warning.file) }
+            return loaded
+        } catch {
+            printer.print([error.diagnostic], file: error.file)
+            throw ExitCodes.badTemplates
+        }
+    }
+
+    /// The names in `folder`, or `nil` when it cannot be listed.
+    private static func listing(_ folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
+        }
+        return names
+    }
+
+    /// `index.K-of-N.json`: the index one shard wrote.
+    struct ShardPart: Equatable {
+        var index: Int
+        var count: Int
+        var fileName: String { "index.\(index)-of-\(count).json" }
+
+        init?(_ fileName: String) {
+            guard fileName.hasPrefix("index."), fileName.hasSuffix(".json") else { return nil }
+            let middle = fileName.dropFirst("index.".count).dropLast(".json".count)
+            let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
+            guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]),
+                (0..<count).contains(index), fileName == "index.\(index)-of-\(count).json"
+            else { return nil }
+            self.index = index
+            self.count = count
+        }
+
+        /// `K/N` for every shard of each job seen whose part is not there.
+        static func missing(_ parts: [ShardPart]) -> [String] {
+            var missing: [String] = []
+            for count in Set(parts.map(\.count)).sorted() {
+                let present = Set(parts.filter { $0.count == count }.map(\.index))
+                missing += (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
+            }
+            return missing
+        }
+    }
+}

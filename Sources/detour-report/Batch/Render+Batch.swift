@@ -1,0 +1,159 @@
+import ArgumentParser
+import DetourCore
+import DetourIO
+import DetourRender
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension Render {
+    /// The options of a batch run make sense only together with `-d`, and not with `-o`.
+    func validateBatch() throws {
+        guard let outputDir else {
+            let batchOnly = [
+                ("-r", recursive), ("-j", jobs != nil), ("--shard", shard != nil), ("--quiet", quiet),
+            ].filter(\.1).map(\.0)
+            if let option = batchOnly.first {
+                throw ValidationError("\(option) needs -d DIR: it sets how a folder of trips is rendered")
+            }
+            if trip.inputs.count > 1 {
+                throw ValidationError("several trips need -d DIR, a folder to write their reports into")
+            }
+            if (format?.formats.count ?? 0) > 1 {
+                throw ValidationError("several formats need -d DIR: standard output or -o takes one report")
+            }
+            if BatchInputs.isDirectory(trip.input) {
+                throw ValidationError("'\(trip.input)' is a folder; give -d DIR to render every trip in it")
+            }
+            return
+        }
+        if output != nil {
+            throw ValidationError("-o and -d cannot be used together: -d names each report after its trip")
+        }
+        if outputDir.isEmpty { throw ValidationError("-d needs a folder") }
+        if trip.inputs.contains("-") {
+            throw ValidationError("-d cannot read standard input (-): a report is named after its trip file")
+        }
+        if let jobs, !(1...1024).contains(jobs) {
+            throw ValidationError("-j must be between 1 and 1024")
+        }
+        if let shard, BatchInputs.Shard(shard) == nil {
+            throw ValidationError("--shard must be K/N with 0 <= K < N, such as 0/4; got '\(shard)'")
+        }
+    }
+
+    /// `render TRIP… -d OUT`: every trip into `OUT`, on `-j` threads, then the index and a summary.
+    func runBatch() throws {
+        guard let outputDir else { return }
+        let folder = outputDir.count > 1 && outputDir.hasSuffix("/") ? String(outputDir.dropLast()) : outputDir
+        let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
+        let day = try resolveToday()
+        let hours = try resolveDayHours()
+        let templates = try loadTemplates()
+        let formats = format?.formats ?? [.html]
+        let inputs = BatchInputs(trip.inputs, recursive: recursive)
+        let shard = shard.flatMap(BatchInputs.Shard.init)
+
+        // Every shard checks the whole list, so a clash stops each part of a job the same way.
+        var clashes = inputs.clashes(reserved: ["index"])
+        clashes += Render.outputsOverInputs(inputs.jobs, formats: formats, folder: folder)
+        if !clashes.isEmpty {
+            for message in clashes { printer.report(.outputNameClash, message) }
+            throw ExitCodes.usage
+        }
+        Files.prepareForThreads()
+        guard Files.makeFolders(folder) else {
+            printer.report(.cannotCreateOutput, "cannot create the folder: \(Files.lastSystemReason())", file: folder)
+            throw ExitCodes.cannotCreate
+        }
+
+        let jobs = shard.map(inputs.shard) ?? inputs.jobs
+        let settings = BatchSettings(
+            formats: formats, folder: folder, renderer: ReportRenderer(templates: templates),
+            options: Planner.Options(travel: travel, preference: prefer, dayHours: hours), today: day,
+            inputFormat: trip.inputFormat, limits: trip.limits, diagnostics: trip.diagnostics)
+        let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
+        let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console)
+        console.end()
+
+        let index = TripIndex(entries: results.map(\.entry))
+        let indexCode = Render.writeIndex(index, shard: shard, folder: folder, templates: templates, printer: printer)
+        if !quiet { Render.printSummary(index, format: trip.diagnostics) }
+        let code = BatchRun.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
+        if code != ExitCodes.success { throw code }
+    }
+
+    /// Reports that would be written over one of the trips being read (`-d` into the trips'
+    /// own folder with `--format gpx` or `json`).
+    static func outputsOverInputs(_ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: String) -> [String] {
+        var inputs: [Files.Identity: String] = [:]
+        for job in jobs {
+            if let identity = Files.identity(of: job.source) { inputs[identity] = job.source }
+        }
+        var messages: [String] = []
+        for job in jobs {
+            for format in formats {
+                let path = folder + "/" + job.name + "." + format.fileExtension
+                if let identity = Files.identity(of: path), let source = inputs[identity] {
+                    messages.append("the \(format.rawValue) report of \(BatchInputs.named(job.source)) would replace the trip \(BatchInputs.named(source)); write into another folder")
+                }
+            }
+        }
+        return messages
+    }
+
+    /// Writes `index.json`, `index.html` and, when Markdown reports were written, `index.md`; a
+    /// shard writes only its part, `index.K-of-N.json`, for `detour-report index` to join.
+    static func writeIndex(
+        _ index: TripIndex, shard: BatchInputs.Shard?, folder: String, templates: ReportTemplates,
+        printer: DiagnosticPrinter
+    ) -> ExitCode {
+        var files: [(String, String)] = []
+        if let shard {
+            files.append((shard.indexFileName, index.json()))
+        } else {
+            files = IndexFiles.render(index, templates: templates)
+        }
+        var worst = ExitCodes.success
+        for (name, text) in files {
+            do {
+                try Files.writeReport(text, to: folder + "/" + name, printer: printer)
+            } catch {
+                if worst == ExitCodes.success || error == ExitCodes.ioError { worst = error }
+            }
+        }
+        return worst
+    }
+
+    /// `198 written, 2 invalid, 0 unreadable` on standard error; with `--diagnostics json`, the
+    /// same counts as one JSON object, so the stream stays JSON Lines.
+    static func printSummary(_ index: TripIndex, format: DiagnosticPrinter.Format) {
+        switch format {
+        case .text:
+            StandardStreams.writeError(index.summary + "\n")
+        case .json:
+            var fields: [(String, JSONOutput)] = [("summary", .string(index.summary))]
+            for status in TripIndex.Entry.Status.allCases {
+                fields.append((status.rawValue, .int(index.count(status))))
+            }
+            StandardStreams.writeError(JSONOutput.object(fields).serializedLine() + "\n")
+        }
+    }
+}
+
+/// The index files of a folder of reports.
+enum IndexFiles {
+    /// `index.json`, `index.html`, and `index.md` when any trip has a Markdown report.
+    static func render(_ index: TripIndex, templates: ReportTemplates) -> [(String, String)] {
+        var files = [("index.json", index.json()), ("index.html", templates.renderIndex(index, as: .html))]
+        if index.has(OutputFormat.markdown.rawValue) {
+            files.append(("index.md", templates.renderIndex(index, as: .markdown)))
+        }
+        return files
+    }
+}

@@ -1,0 +1,252 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `render TRIP… -d OUT`: many trips in one run, on the real binary.
+@Suite struct BatchTests {
+    let cli: CommandRunner
+    let scratch: URL
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-batch-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+    }
+
+    /// A folder of trips: the JSON samples, `count` copies of Lisbon under other names, and the
+    /// extra files given (name: text).
+    func trips(copies count: Int = 0, extra: [String: String] = [:]) throws -> URL {
+        let folder = scratch.appendingPathComponent("trips-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for name in Fixtures.sampleTrips() {
+            let url = Fixtures.samples.appendingPathComponent(name)
+            try FileManager.default.copyItem(at: url, to: folder.appendingPathComponent(url.lastPathComponent))
+        }
+        let lisbon = Fixtures.samples.appendingPathComponent("lisbon-city-break.json")
+        for number in 0..<count {
+            try FileManager.default.copyItem(at: lisbon, to: folder.appendingPathComponent("copy-\(number).json"))
+        }
+        for (name, text) in extra {
+            let url = folder.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(text.utf8).write(to: url)
+        }
+        return folder
+    }
+
+    func out(_ name: String = UUID().uuidString) -> URL {
+        scratch.appendingPathComponent("out-\(name)")
+    }
+
+    /// Every file under `folder`, by relative path, with its bytes.
+    func files(in folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = try #require(FileManager.default.enumerator(atPath: folder.path))
+        for case let relative as String in enumerator {
+            var isDirectory: ObjCBool = false
+            let path = folder.appendingPathComponent(relative).path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                result[relative] = try Data(contentsOf: URL(fileURLWithPath: path))
+            }
+        }
+        return result
+    }
+
+    func index(in folder: URL) throws -> [[String: Any]] {
+        let data = try Data(contentsOf: folder.appendingPathComponent("index.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        #expect(object["format"] as? String == "detour-report-index/1")
+        return try #require(object["trips"] as? [[String: Any]])
+    }
+
+    static let today = ["--today", "2026-11-22"]
+
+    @Test func aBadTripAmongGoodOnesGetsNoReportButAnIndexEntryAndTheExitCode() throws {
+        let folder = try trips(extra: ["broken.json": "{\"title\": 3}"])
+        let target = out()
+        let result = try cli.run([folder.path, "-d", target.path] + Self.today)
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let written = try files(in: target)
+        #expect(written["broken.html"] == nil)
+        for file in Fixtures.sampleTrips() {
+            let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
+            #expect(written["\(name).html"] != nil, "\(name).html missing")
+        }
+        #expect(result.stderr.contains("\(folder.path)/broken.json:1:11: error: title: must be a string"), "\(result.stderr)")
+        let count = Fixtures.sampleTrips().count
+        #expect(result.stderr.hasSuffix("\(count) written, 1 invalid, 0 unreadable\n"), "\(result.stderr)")
+        let broken = try #require(try index(in: target).first { $0["name"] as? String == "broken" })
+        #expect(broken["status"] as? String == "invalid")
+        #expect((broken["first_error"] as? String)?.hasPrefix("1:1: error: destinations:") == true, "\(broken)")
+        #expect((broken["reports"] as? [Any])?.isEmpty == true)
+        let html = String(decoding: try #require(written["index.html"]), as: UTF8.self)
+        #expect(html.contains("<span class=\"status invalid\">invalid</span>"))
+        #expect(html.contains("1:1: error: destinations: a trip needs a list of destinations"))
+        #expect(html.contains("<a href=\"lisbon-city-break.html\">HTML</a>"))
+    }
+
+    @Test func anUnreadableTripOutranksAnInvalidOneAndTheRestAreWritten() throws {
+        let folder = try trips(extra: ["broken.json": "{\"title\": 3}"])
+        let target = out()
+        let missing = scratch.appendingPathComponent("missing.json").path
+        let result = try cli.run([folder.path, missing, "-d", target.path, "--quiet"] + Self.today)
+        #expect(result.status == 66, "\(result.stderr)")
+        #expect(result.stderr.contains("\(missing): error: cannot read the trip: No such file or directory [read-failed]"))
+        #expect(!result.stderr.contains("written,"), "--quiet prints no summary")
+        let entry = try #require(try index(in: target).first { $0["name"] as? String == "missing" })
+        #expect(entry["status"] as? String == "unreadable")
+        #expect(try files(in: target)["lisbon-city-break.html"] != nil)
+    }
+
+    @Test func outputsAreTheSameBytesWhateverTheNumberOfWorkers() throws {
+        let folder = try trips(copies: 12, extra: ["broken.json": "{\"title\": 3}", "warned.json": "{\"title\": \"W\", \"destinations\": [], \"odd\": 1}"])
+        var outputs: [[String: Data]] = []
+        var errors: [String] = []
+        for jobs in ["1", "2", "5"] {
+            let target = out("j\(jobs)")
+            let result = try cli.run(
+                [folder.path, "-d", target.path, "-j", jobs, "--format", "html,markdown,json,gpx"] + Self.today)
+            #expect(result.status == 65, "\(result.stderr)")
+            outputs.append(try files(in: target))
+            errors.append(result.stderr)
+        }
+        #expect(outputs[0].count == (Fixtures.sampleTrips().count + 13) * 4 + 3, "\(outputs[0].keys.sorted())")
+        #expect(outputs[0] == outputs[1])
+        #expect(outputs[0] == outputs[2])
+        // Diagnostics come in input order, whichever worker finished first.
+        #expect(errors[0] == errors[1])
+        #expect(errors[0] == errors[2])
+        #expect(errors[0].contains("warned.json:1:36: warning: odd: unknown key"), "\(errors[0])")
+    }
+
+    @Test func aReportIsTheSameAsTheOneTripCommandWrites() throws {
+        let folder = try trips()
+        let target = out()
+        _ = try cli.run([folder.path, "-d", target.path, "--format", "md,json"] + Self.today)
+        let single = try cli.run([folder.appendingPathComponent("scandinavia-rail.json").path, "--format", "markdown"] + Self.today)
+        #expect(try Data(contentsOf: target.appendingPathComponent("scandinavia-rail.md")) == single.stdout)
+        let written = try files(in: target)
+        #expect(written["index.md"] != nil, "Markdown reports get a Markdown index")
+        #expect(written.keys.filter { $0.hasSuffix(".html") } == ["index.html"])
+    }
+
+    @Test func shardsSplitTheSortedListAndTheirIndexesJoinIntoTheWholeRunsIndex() throws {
+        let folder = try trips(copies: 7, extra: ["broken.json": "{\"title\": 3}"])
+        let whole = out("whole")
+        _ = try cli.run([folder.path, "-d", whole.path, "--format", "html,markdown", "--quiet"] + Self.today)
+        let sharded = out("sharded")
+        var seen: [String] = []
+        for part in 0..<3 {
+            let result = try cli.run(
+                [folder.path, "-d", sharded.path, "--shard", "\(part)/3", "--format", "html,markdown", "--quiet"] + Self.today)
+            #expect([0, 65].contains(result.status), "\(result.stderr)")
+            let data = try Data(contentsOf: sharded.appendingPathComponent("index.\(part)-of-3.json"))
+            let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let names = try #require(object["trips"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+            #expect(names.count >= 3 && names.count <= 4, "every third trip: \(names)")
+            seen += names
+        }
+        let all = try index(in: whole).compactMap { $0["name"] as? String }
+        #expect(seen.sorted() == all.sorted(), "each trip in exactly one shard")
+        #expect(!FileManager.default.fileExists(atPath: sharded.appendingPathComponent("index.html").path), "a shard writes only its part")
+        let joined = try cli.run(["index", sharded.path])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        for name in ["index.json", "index.html", "index.md"] {
+            #expect(
+                try Data(contentsOf: sharded.appendingPathComponent(name)) == Data(contentsOf: whole.appendingPathComponent(name)),
+                "\(name) joined from the shards differs from the whole run's")
+        }
+        var report = try files(in: sharded)
+        report = report.filter { !$0.key.hasPrefix("index") }
+        #expect(report == (try files(in: whole)).filter { !$0.key.hasPrefix("index") })
+
+        try FileManager.default.removeItem(at: sharded.appendingPathComponent("index.1-of-3.json"))
+        let partial = try cli.run(["index", sharded.path])
+        #expect(partial.status == 0)
+        #expect(partial.stderr.contains("warning: shard 1/3 has not written its index; its trips are not listed [index-shard-missing]"), "\(partial.stderr)")
+    }
+
+    @Test func clashingNamesStopTheRunBeforeAnythingIsWritten() throws {
+        let folder = try trips(extra: ["Lisbon-City-Break.gpx": "<gpx/>", "sub/x.json": "{}"])
+        let target = out()
+        let result = try cli.run([folder.path, folder.appendingPathComponent("sub/x.json").path, "-d", target.path] + Self.today)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("Lisbon-City-Break.gpx\" and \"\(folder.path)/lisbon-city-break.json\" would write reports of names that differ only in case"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: target.path), "nothing is written, not even the folder")
+
+        let index = try cli.run([try trips(extra: ["index.json": "{}"]).path, "-d", out().path])
+        #expect(index.status == 64)
+        #expect(index.stderr.contains("which the run's index uses [output-name-clash]"), "\(index.stderr)")
+    }
+
+    @Test func aReportNeverReplacesATripOfTheRun() throws {
+        let folder = try trips()
+        let before = try files(in: folder)
+        let result = try cli.run([folder.path, "-d", folder.path, "--format", "json"] + Self.today)
+        #expect(result.status == 64, "\(result.stderr)")
+        #expect(result.stderr.contains("would replace the trip"), "\(result.stderr)")
+        #expect(try files(in: folder) == before)
+    }
+
+    @Test func foldersInsideFoldersAreRenderedWithRecursiveOnly() throws {
+        let folder = try trips(extra: ["europe/oslo trip#1.json": try String(contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)])
+        let flat = out()
+        _ = try cli.run([folder.path, "-d", flat.path] + Self.today)
+        #expect(try files(in: flat).keys.contains { $0.hasPrefix("europe") } == false)
+        let deep = out()
+        let result = try cli.run([folder.path, "-r", "-d", deep.path] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: deep.appendingPathComponent("europe/oslo trip#1.html").path))
+        // The index links to it, percent-encoded, and the link leads to the file.
+        let html = String(decoding: try Data(contentsOf: deep.appendingPathComponent("index.html")), as: UTF8.self)
+        #expect(html.contains("<a href=\"europe/oslo%20trip%231.html\">HTML</a>"), "\(html)")
+        #expect(FileManager.default.fileExists(atPath: deep.appendingPathComponent("europe/oslo trip#1.html").path))
+    }
+
+    @Test func batchOptionsNeedAnOutputFolder() throws {
+        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
+        let cases: [([String], String)] = [
+            ([sample, sample], "several trips need -d DIR"),
+            ([sample, "--format", "html,json"], "several formats need -d DIR"),
+            ([sample, "-j", "2"], "-j needs -d DIR"),
+            ([sample, "--shard", "0/2"], "--shard needs -d DIR"),
+            ([Fixtures.samples.path], "is a folder; give -d DIR"),
+            ([sample, "-d", out().path, "-o", "x.html"], "-o and -d cannot be used together"),
+            ([sample, "-d", out().path, "--shard", "2/2"], "--shard must be K/N with 0 <= K < N"),
+            ([sample, "-d", out().path, "-j", "0"], "-j must be between 1 and 1024"),
+            (["-", "-d", out().path], "-d cannot read standard input"),
+        ]
+        for (arguments, message) in cases {
+            let result = try cli.run(arguments)
+            #expect(result.status == 64, "\(arguments)")
+            #expect(result.stderr.contains(message), "\(arguments): \(result.stderr)")
+        }
+    }
+
+    @Test func noProgressLineWhenStandardErrorIsNotATerminal() throws {
+        let folder = try trips(copies: 3)
+        let result = try cli.run([folder.path, "-d", out().path] + Self.today)
+        #expect(result.status == 0)
+        #expect(!result.stderr.contains("\r"))
+        #expect(!result.stderr.contains("\u{1B}"))
+        #expect(result.stderr == "\(Fixtures.sampleTrips().count + 3) written, 0 invalid, 0 unreadable\n" || result.stderr.contains("warning"), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: Tool.usable("script"), "needs script (util-linux) to give the run a terminal"))
+    func aProgressLineOnATerminalUpdatesInPlace() throws {
+        let folder = try trips(copies: 8)
+        let total = Fixtures.sampleTrips().count + 8
+        #expect(total >= 10 && total < 100, "the count is padded to the total's width")
+        let command = "'\(cli.executable.path)' '\(folder.path)' -d '\(out().path)' -j 1 --today 2026-11-22 2>&1"
+        let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
+        let result = try script.run(["-qec", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.output.contains("[ 1/\(total)] "), "\(result.output.debugDescription)")
+        #expect(result.output.contains("\r\u{1B}[K[ 2/\(total)] "), "\(result.output.debugDescription)")
+        #expect(result.output.contains("[\(total)/\(total)]"))
+        #expect(result.output.contains("\r\u{1B}[K\(total) written, 0 invalid, 0 unreadable"), "\(result.output.debugDescription)")
+        let quiet = try script.run(["-qec", command.replacingOccurrences(of: " -j 1", with: " -j 1 --quiet"), "/dev/null"])
+        #expect(!quiet.output.contains("[ 1/"))
+    }
+}
