@@ -48,6 +48,23 @@ import Testing
         #expect(messages(sameDay) == ["destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-01"])
     }
 
+    /// A mistyped year made a stay of 370,000 days, whose report took minutes and 17 MB.
+    @Test func aStayOfMoreThan366NightsIsRefused() {
+        let year = Draft.trip([Draft.destination(arrival: "2026-01-01", departure: "2027-01-02")])
+        #expect(messages(year) == [])
+        let longer = Draft.trip([Draft.destination(arrival: "2026-01-01", departure: "2027-01-03")])
+        #expect(messages(longer) == ["destinations[0].departure: the stay lasts 367 nights, more than the limit of 366; is a year mistyped?"])
+        let typo = Draft.trip([Draft.destination(arrival: "1013-11-18", departure: "2026-11-20")])
+        #expect(codes(typo) == ["destinations[0].departure: stay-too-long"])
+    }
+
+    @Test func theTripsNightsAreLimitedInAllOnceAtTheStayPastTheLimit() {
+        let stays = (0..<4).map { _ in Draft.destination(arrival: "2026-12-01", departure: "2026-12-11") }
+        let limits = TripLimits(maxStayNights: 366, maxNights: 25)
+        #expect(codes(Draft.trip(stays), limits: limits) == ["destinations[2].departure: too-many-nights"])
+        #expect(codes(Draft.trip(Array(stays.prefix(2))), limits: limits) == [])
+    }
+
     @Test func anImpossibleDateIsNamedNotRolledOver() {
         let draft = Draft.trip([Draft.destination(arrival: "2026-02-30", departure: "2026-03-02")])
         #expect(messages(draft) == ["destinations[0].arrival: arrival \"2026-02-30\" is not a calendar day (YYYY-MM-DD)"])

@@ -131,6 +131,10 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case tooManyTasks = "too-many-tasks"
     /// More path points than the limit.
     case tooManyPathPoints = "too-many-path-points"
+    /// A stay lasts more nights than one stay may.
+    case stayTooLong = "stay-too-long"
+    /// The trip's stays last more nights in all than a trip may.
+    case tooManyNights = "too-many-nights"
 
     // MARK: Planning
 

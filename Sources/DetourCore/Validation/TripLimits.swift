@@ -15,6 +15,11 @@ public struct TripLimits: Sendable, Hashable {
     public var maxTasks: Int
     /// The most path points a trip may have, over all its paths.
     public var maxPathPoints: Int
+    /// The most nights one stay may last. The plan lays out every day of a stay, so a typo in a
+    /// year (`1026` for `2026`) would otherwise give a report of hundreds of thousands of days.
+    public var maxStayNights: Int
+    /// The most nights a trip may have, over all its stays.
+    public var maxNights: Int
 
     /// The defaults, generous for any real trip.
     public static let standard = TripLimits()
@@ -22,12 +27,15 @@ public struct TripLimits: Sendable, Hashable {
     /// Creates limits.
     public init(
         maxTextBytes: Int = 10_000, maxDestinations: Int = 100_000, maxDetours: Int = 1_000_000,
-        maxTasks: Int = 1_000_000, maxPathPoints: Int = 5_000_000
+        maxTasks: Int = 1_000_000, maxPathPoints: Int = 5_000_000, maxStayNights: Int = 366,
+        maxNights: Int = 1_000_000
     ) {
         self.maxTextBytes = maxTextBytes
         self.maxDestinations = maxDestinations
         self.maxDetours = maxDetours
         self.maxTasks = maxTasks
         self.maxPathPoints = maxPathPoints
+        self.maxStayNights = maxStayNights
+        self.maxNights = maxNights
     }
 }

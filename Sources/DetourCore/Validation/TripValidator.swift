@@ -61,6 +61,7 @@ private struct Checker {
     var detourCount = 0
     var taskCount = 0
     var pointCount = 0
+    var nightCount = 0
 
     init(limits: TripLimits) {
         self.limits = limits
@@ -173,6 +174,9 @@ private struct Checker {
                 .departureNotAfterArrival, place, "departure", draft.departure.position,
                 "departure \(departure) is not after arrival \(arrival)")
         }
+        if let arrival, let departure, departure > arrival {
+            nights(arrival.days(to: departure), place, draft.departure.position)
+        }
         let budget = money(draft.budget, place, "budget", required: nil)
         let dayHours = dayHours(draft.dayHours, place)
         var detours: [Detour] = []
@@ -232,6 +236,23 @@ private struct Checker {
             let code: DiagnosticCode = error == .outOfRange ? .coordinateOutOfRange : .badCoordinate
             report(code, place, name(), position, Coordinate.message(for: error, text: text, axis: axis))
             return nil
+        }
+    }
+
+    /// A stay's nights against the limits on one stay and on the whole trip.
+    mutating func nights(_ nights: Int, _ place: Place, _ position: SourcePosition?) {
+        if nights > limits.maxStayNights {
+            report(
+                .stayTooLong, place, "departure", position,
+                "the stay lasts \(nights) nights, more than the limit of \(limits.maxStayNights); is a year mistyped?")
+            return
+        }
+        let before = nightCount
+        nightCount += nights
+        if nightCount > limits.maxNights, before <= limits.maxNights {
+            report(
+                .tooManyNights, place, "departure", position,
+                "the trip's stays last more than \(limits.maxNights) nights in all, the limit")
         }
     }
 
