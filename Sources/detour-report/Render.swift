@@ -113,7 +113,7 @@ struct Render: ParsableCommand {
             return
         }
         let hours = try resolveDayHours()
-        let renderer = ReportRenderer(templates: try loadTemplates())
+        let renderer = ReportRenderer(templates: try loadTemplates(for: reportFormat))
         let (loaded, warnings) = try trip.loadTrip()
         let plan = Planner.plan(
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
@@ -161,9 +161,18 @@ struct Render: ParsableCommand {
             ?? CalendarDay.unixEpoch
     }
 
-    func loadTemplates() throws(ExitCode) -> ReportTemplates {
+    /// The templates: from `--templates`, all of them, checked; else the built-in one `format`
+    /// needs (none for JSON), or all of them for a batch run (`nil`).
+    func loadTemplates(for format: ReportFormat? = nil) throws(ExitCode) -> ReportTemplates {
         do throws(ReportTemplates.LoadError) {
-            guard let folder = templates else { return try ReportTemplates.bundled.get() }
+            guard let folder = templates else {
+                switch format {
+                case .html: return try ReportTemplates.builtIn([ReportTemplates.htmlName])
+                case .markdown: return try ReportTemplates.builtIn([ReportTemplates.markdownName])
+                case .json: return try ReportTemplates.builtIn([])
+                case nil: return try ReportTemplates.bundled.get()
+                }
+            }
             var files: [String: String] = [:]
             for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name

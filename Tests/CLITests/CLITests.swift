@@ -57,9 +57,13 @@ import Testing
         #expect(result.status == 66)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("nope.json: error: cannot read the trip: No such file or directory"))
-        let directory = try cli.run([scratch.path])
+        let directory = try cli.run(["validate", scratch.path])
         #expect(directory.status == 66)
         #expect(directory.stderr.contains("it is a directory"))
+        // Rendering a folder without -d is a usage error that says how to render a folder.
+        let folder = try cli.run([scratch.path])
+        #expect(folder.status == 64)
+        #expect(folder.stderr.contains("is a folder; give -d DIR to render every trip in it"), "\(folder.stderr)")
     }
 
     @Test(arguments: [

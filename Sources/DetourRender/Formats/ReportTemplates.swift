@@ -61,6 +61,30 @@ public struct ReportTemplates: Sendable {
         }
     }()
 
+    /// Only the built-in templates `names`, compiled without the checks ``init(files:)`` runs.
+    ///
+    /// Compiling a template costs a single report more than rendering a small trip (the
+    /// template engine's parser is slow on long lines), so a run compiles what it renders and no
+    /// more. The checks would find nothing: the tests run them on every built-in template.
+    public static func builtIn(_ names: [String]) throws(LoadError) -> ReportTemplates {
+        ContentTypes.register()
+        var library = MustacheLibrary()
+        for name in names {
+            guard let text = BundledTemplates.files[name] else { throw .missing(name) }
+            do {
+                library.register(try MustacheTemplate(string: text), named: name)
+            } catch {
+                throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
+            }
+        }
+        return ReportTemplates(library: library, warnings: [])
+    }
+
+    private init(library: MustacheLibrary, warnings: [TemplateWarning]) {
+        self.library = library
+        self.warnings = warnings
+    }
+
     /// The built-in templates with the index templates among `files` put in their place.
     public static func bundled(index files: [String: String]) throws(LoadError) -> ReportTemplates {
         try ReportTemplates(files: BundledTemplates.files.merging(files.filter { indexNames.contains($0.key) }) { $1 })

@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+"""Benchmarks a batch run (`detour-report TRIPS/ -d OUT`) against its baselines, measured in the
+same run:
+
+- 200 trips the size of the samples, with `-j 1` and with `-j 2` (the speed-up of a second core);
+- the same 200 trips as 200 separate processes, one after another, as a shell loop would run them;
+- one sample end to end (`detour-report samples/lisbon-city-break.json > /dev/null`), next to
+  `detour-report --version`, the floor of starting the process at all.
+
+Each command runs several times, alternating, and the medians are printed.
+"""
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import ROOT, WORK, build_release, run  # noqa: E402
+
+SAMPLES = ["lisbon-city-break.json", "nordic-budget.json", "scandinavia-rail.json", "andes-drafts.json"]
+
+
+def make_trips(folder, count):
+    """`count` trips: the JSON samples, copied round-robin under numbered names."""
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for number in range(count):
+        sample = SAMPLES[number % len(SAMPLES)]
+        shutil.copyfile(os.path.join(ROOT, "samples", sample), os.path.join(folder, f"trip-{number:03}-{sample}"))
+
+
+def timed(argv):
+    return run(argv)[0]
+
+
+def main():
+    runs = int(os.environ.get("BENCH_RUNS", "5"))
+    count = int(os.environ.get("BENCH_TRIPS", "200"))
+    os.makedirs(WORK, exist_ok=True)
+    binary = build_release("detour-report")
+    trips = os.path.join(WORK, f"batch-{count}")
+    out = os.path.join(WORK, "batch-out")
+    make_trips(trips, count)
+    files = sorted(os.path.join(trips, name) for name in os.listdir(trips))
+    today = ["--today", "2026-11-22"]
+
+    def batch(jobs):
+        shutil.rmtree(out, ignore_errors=True)
+        return timed([binary, trips, "-d", out, "-j", str(jobs), "--quiet"] + today)
+
+    def separate():
+        shutil.rmtree(out, ignore_errors=True)
+        os.makedirs(out)
+        start = time.perf_counter()
+        for path in files:
+            name = os.path.splitext(os.path.basename(path))[0]
+            run([binary, path, "-o", os.path.join(out, name + ".html")] + today)
+        return time.perf_counter() - start
+
+    sample = os.path.join(ROOT, "samples", "lisbon-city-break.json")
+    measures = {
+        f"{count} trips, one batch run, -j 1": lambda: batch(1),
+        f"{count} trips, one batch run, -j 2": lambda: batch(2),
+        f"{count} trips, {count} separate processes": separate,
+        "one sample end to end (HTML)": lambda: timed([binary, sample] + today),
+        "baseline: detour-report --version": lambda: timed([binary, "--version"]),
+    }
+    times = {name: [] for name in measures}
+    for _ in range(runs):
+        for name, measure in measures.items():
+            times[name].append(measure())
+    median = {name: statistics.median(values) for name, values in times.items()}
+    print(f"bench: median of {runs} runs, {os.cpu_count()} cores")
+    for name, value in median.items():
+        print(f"  {name:<44} {value * 1000:9.1f} ms")
+    one, two = median[f"{count} trips, one batch run, -j 1"], median[f"{count} trips, one batch run, -j 2"]
+    apart = median[f"{count} trips, {count} separate processes"]
+    print(f"  -j 2 against -j 1: {one / two:.2f}x faster (target: at least 1.7x)")
+    print(f"  one batch run (-j 2) against {count} processes: {apart / two:.1f}x faster (target: at least 5x)")
+    floor = median["baseline: detour-report --version"]
+    end = median["one sample end to end (HTML)"]
+    print(f"  one sample: {end * 1000:.1f} ms, of which starting the process is {floor * 1000:.1f} ms (target: under 20 ms)")
+
+
+if __name__ == "__main__":
+    main()
