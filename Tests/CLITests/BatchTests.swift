@@ -100,7 +100,13 @@ import Testing
     }
 
     @Test func outputsAreTheSameBytesWhateverTheNumberOfWorkers() throws {
-        let folder = try trips(copies: 12, extra: ["broken.json": "{\"title\": 3}", "warned.json": "{\"title\": \"W\", \"destinations\": [], \"odd\": 1}"])
+        let gpx = try String(contentsOf: Fixtures.samples.appendingPathComponent("nordic-budget.gpx"), encoding: .utf8)
+        let folder = try trips(
+            copies: 12,
+            extra: [
+                "broken.json": "{\"title\": 3}", "warned.json": "{\"title\": \"W\", \"destinations\": [], \"odd\": 1}",
+                "from-gpx.gpx": gpx,
+            ])
         var outputs: [[String: Data]] = []
         var errors: [String] = []
         for jobs in ["1", "2", "5"] {
@@ -111,7 +117,10 @@ import Testing
             outputs.append(try files(in: target))
             errors.append(result.stderr)
         }
-        #expect(outputs[0].count == (Fixtures.sampleTrips().count + 13) * 4 + 3, "\(outputs[0].keys.sorted())")
+        #expect(outputs[0].count == (Fixtures.sampleTrips().count + 14) * 4 + 3, "\(outputs[0].keys.sorted())")
+        // A GPX trip in a folder is read as GPX, and gives the report its JSON twin gives.
+        #expect(outputs[0]["from-gpx.html"] != nil)
+        #expect(outputs[0]["from-gpx.json"] == outputs[0]["nordic-budget.json"])
         #expect(outputs[0] == outputs[1])
         #expect(outputs[0] == outputs[2])
         // Diagnostics come in input order, whichever worker finished first.
