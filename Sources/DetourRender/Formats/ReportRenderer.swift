@@ -38,7 +38,7 @@ public struct ReportRenderer: Sendable {
         let warnings = tripWarnings + plan.warnings
         switch format {
         case .json:
-            return JSONReport.document(plan: plan, warnings: warnings).serialized()
+            return JSONReport.document(plan: plan, warnings: warnings)
         case .html:
             return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
         case .markdown:

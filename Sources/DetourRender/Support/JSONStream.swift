@@ -1,0 +1,114 @@
+/// Writes pretty-printed JSON straight into bytes, in the exact layout of
+/// ``JSONOutput/serialized()`` (two-space indent, `"key": value`, `{}` and `[]` when empty).
+///
+/// The JSON report of a large trip is millions of values: building them as a ``JSONOutput`` tree
+/// first held the whole report twice (tree and bytes) and spent a third of the run allocating
+/// and freeing the tree. This writes each value where it goes. Containers are opened with
+/// ``object(_:)`` and ``array(_:)``, whose closures write the members, so an open container
+/// cannot be left unclosed.
+struct JSONStream {
+    /// The JSON so far, UTF-8.
+    private(set) var bytes: [UInt8] = []
+    private var depth = 0
+    /// For each open container, whether it has no member yet.
+    private var empty: [Bool] = []
+
+    init(capacity: Int = 1 << 16) {
+        bytes.reserveCapacity(capacity)
+    }
+
+    /// An object; `body` writes its members with ``member(_:)`` followed by a value.
+    mutating func object(_ body: (inout JSONStream) -> Void) {
+        container(open: UInt8(ascii: "{"), close: UInt8(ascii: "}"), body)
+    }
+
+    /// An array; `body` writes its elements, each after ``element()``.
+    mutating func array(_ body: (inout JSONStream) -> Void) {
+        container(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), body)
+    }
+
+    /// An array of `items`, each written by `write`.
+    mutating func array<S: Sequence>(_ items: S, _ write: (inout JSONStream, S.Element) -> Void) {
+        array { stream in
+            for item in items {
+                stream.element()
+                write(&stream, item)
+            }
+        }
+    }
+
+    /// Starts the member `key` of the object being written; its value comes next.
+    mutating func member(_ key: String) {
+        separate()
+        JSONOutput.writeString(key, to: &bytes)
+        bytes += ": ".utf8
+    }
+
+    /// Starts the next element of the array being written.
+    mutating func element() {
+        separate()
+    }
+
+    mutating func string(_ text: String?) {
+        guard let text else { return null() }
+        JSONOutput.writeString(text, to: &bytes)
+    }
+
+    /// A number, written as this text (which must be a valid JSON number).
+    mutating func number(_ text: String) {
+        bytes += text.utf8
+    }
+
+    mutating func int(_ value: Int?) {
+        guard let value else { return null() }
+        bytes += String(value).utf8
+    }
+
+    mutating func bool(_ value: Bool) {
+        bytes += (value ? "true" : "false").utf8
+    }
+
+    mutating func null() {
+        bytes += "null".utf8
+    }
+
+    /// A member whose value is `text` or `null`.
+    mutating func member(_ key: String, string text: String?) {
+        member(key)
+        string(text)
+    }
+
+    /// A member whose value is `value` or `null`.
+    mutating func member(_ key: String, int value: Int?) {
+        member(key)
+        int(value)
+    }
+
+    private mutating func container(open: UInt8, close: UInt8, _ body: (inout JSONStream) -> Void) {
+        bytes.append(open)
+        depth += 1
+        empty.append(true)
+        body(&self)
+        depth -= 1
+        if empty.removeLast() == false {
+            bytes.append(UInt8(ascii: "\n"))
+            indent()
+        }
+        bytes.append(close)
+    }
+
+    /// `\n` before the first member, `,\n` before the others, then the indent.
+    private mutating func separate() {
+        if empty[empty.count - 1] {
+            empty[empty.count - 1] = false
+            bytes.append(UInt8(ascii: "\n"))
+        } else {
+            bytes += ",\n".utf8
+        }
+        indent()
+    }
+
+    private mutating func indent() {
+        for _ in 0..<(2 * depth) { bytes.append(UInt8(ascii: " ")) }
+    }
+}
