@@ -90,8 +90,13 @@ enum Files {
     /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
     /// a reader that went away (`| head`) ends it quietly, with 74 still.
     static func writeReport(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
+        try writeReport(Array(text.utf8), to: path, printer: printer)
+    }
+
+    /// Delivers `bytes` as ``writeReport(_:to:printer:)-(String,_,_)`` does.
+    static func writeReport(_ bytes: [UInt8], to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
         do {
-            try deliver(text, to: path)
+            try deliver(bytes, to: path)
         } catch {
             // The diagnostic names the output file, or detour-report itself for standard output.
             let file = path.flatMap { $0 == "-" ? nil : $0 }
@@ -144,7 +149,11 @@ enum Files {
     /// A regular file (or a new one) is replaced all at once; through a symbolic link, the file it
     /// finally points to is replaced and the link stays. Anything else is written through.
     static func deliver(_ text: String, to path: String?) throws(DeliveryError) {
-        let bytes = Array(text.utf8)
+        try deliver(Array(text.utf8), to: path)
+    }
+
+    /// Writes `bytes` as ``deliver(_:to:)-(String,_)`` does.
+    static func deliver(_ bytes: [UInt8], to path: String?) throws(DeliveryError) {
         switch try destination(of: path) {
         case .standardOutput:
             try writeThrough(bytes, to: STDOUT_FILENO)

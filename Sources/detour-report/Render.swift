@@ -118,7 +118,7 @@ struct Render: ParsableCommand {
         let plan = Planner.plan(
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
         trip.printer.print(plan.warnings)
-        let report = renderer.render(plan, warnings: warnings, as: reportFormat)
+        let report = renderer.renderBytes(plan, warnings: warnings, as: reportFormat)
         try Files.writeReport(report, to: output, printer: trip.printer)
     }
 

@@ -11,6 +11,11 @@ public enum JSONReport {
 
     /// The report of `plan`, pretty-printed, ending in a newline.
     public static func document(plan: Plan, warnings: [Diagnostic]) -> String {
+        String(decoding: bytes(plan: plan, warnings: warnings), as: UTF8.self)
+    }
+
+    /// The report of `plan` as UTF-8 bytes.
+    public static func bytes(plan: Plan, warnings: [Diagnostic]) -> [UInt8] {
         var json = JSONStream()
         json.object { json in
             json.member("format", string: formatName)
@@ -42,9 +47,8 @@ public enum JSONReport {
             json.member("warnings")
             json.array(warnings, warning)
         }
-        var bytes = json.bytes
-        bytes.append(UInt8(ascii: "\n"))
-        return String(decoding: bytes, as: UTF8.self)
+        json.newline()
+        return json.bytes
     }
 
     /// The assumptions behind every travel time: the default mode, speeds and detour factor.

@@ -35,15 +35,21 @@ public struct ReportRenderer: Sendable {
 
     /// The report of `plan` in `format`, with the trip file's warnings and then the plan's own.
     public func render(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> String {
+        String(decoding: renderBytes(plan, warnings: tripWarnings, as: format), as: UTF8.self)
+    }
+
+    /// The report as UTF-8 bytes, as ``render(_:warnings:as:)`` gives it as text. A large JSON
+    /// report is written straight into these bytes, so it is never copied into a string and back.
+    public func renderBytes(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> [UInt8] {
         let warnings = tripWarnings + plan.warnings
         switch format {
         case .json:
-            return JSONReport.document(plan: plan, warnings: warnings)
+            return JSONReport.bytes(plan: plan, warnings: warnings)
         case .html:
-            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
+            return Array(templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName).utf8)
         case .markdown:
-            return templates.render(
-                ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName)
+            return Array(
+                templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName).utf8)
         }
     }
 }

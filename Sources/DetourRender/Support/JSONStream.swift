@@ -68,6 +68,11 @@ struct JSONStream {
         bytes += (value ? "true" : "false").utf8
     }
 
+    /// The newline that ends a document.
+    mutating func newline() {
+        bytes.append(UInt8(ascii: "\n"))
+    }
+
     mutating func null() {
         bytes += "null".utf8
     }

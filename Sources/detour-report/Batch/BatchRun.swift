@@ -164,12 +164,12 @@ enum BatchRun {
         _ format: OutputFormat, of plan: Plan, trip: Trip, warnings: [Diagnostic], settings: BatchSettings,
         to path: String
     ) -> WriteOutcome {
-        let text: String
+        let text: [UInt8]
         if let report = format.report {
-            text = settings.renderer.render(plan, warnings: warnings, as: report)
+            text = settings.renderer.renderBytes(plan, warnings: warnings, as: report)
         } else {
             do {
-                text = try TripGPXWriter.write(trip)
+                text = Array(try TripGPXWriter.write(trip).utf8)
             } catch {
                 return .cutOff(error.message)
             }
