@@ -35,11 +35,16 @@ static inline xmlParserInputPtr clibxml2_refuse_external_entity(
     return NULL;
 }
 
-// Installs both guards for the whole process.
+// Installs the entity guard for the whole process, once, before any parsing.
 static inline void clibxml2_install_guards(void) {
     xmlInitParser();
-    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
     xmlSetExternalEntityLoader(clibxml2_refuse_external_entity);
+}
+
+// Swallows generic errors on the calling thread: libxml2 keeps this handler per thread, so each
+// thread that parses (a batch run's workers) must set it, or libxml2 prints to standard error.
+static inline void clibxml2_quiet_generic_errors(void) {
+    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
 }
 
 #endif

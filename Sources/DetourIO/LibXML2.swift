@@ -7,6 +7,11 @@ public enum LibXML2 {
         String(cString: clibxml2_version())
     }
 
+    /// Initializes libxml2 on the calling thread, as libxml2 asks before several threads parse.
+    public static func prepareForThreads() {
+        XMLStream.prepare()
+    }
+
     /// The linked libxml2 version in dotted form, such as `2.9.14`.
     public static var dottedVersion: String {
         guard let number = Int(runtimeVersion) else { return runtimeVersion }

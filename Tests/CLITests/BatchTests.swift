@@ -258,4 +258,29 @@ import Testing
         let quiet = try script.run(["-qec", command.replacingOccurrences(of: " -j 1", with: " -j 1 --quiet"), "/dev/null"])
         #expect(!quiet.output.contains("[ 1/"))
     }
+
+    /// Hostile and real-world files from other apps, on several threads: the same reports and
+    /// the same diagnostics as on one, and nothing printed by libxml2 itself (its error handler is
+    /// per thread).
+    @Test func theCorporaGiveTheSameOutputAndDiagnosticsOnOneThreadAndOnSeveral() throws {
+        let hostile = Fixtures.corpus.appendingPathComponent("hostile").path
+        let real = Fixtures.corpus.appendingPathComponent("gpx-real").path
+        var outputs: [[String: Data]] = []
+        var errors: [String] = []
+        for jobs in ["1", "2"] {
+            let target = out("corpus-j\(jobs)")
+            let result = try cli.run([hostile, real, "-d", target.path, "-j", jobs, "--format", "json"] + Self.today)
+            #expect([65, 66].contains(result.status), "\(result.stderr)")
+            outputs.append(try files(in: target))
+            errors.append(result.stderr)
+        }
+        #expect(outputs[0] == outputs[1])
+        #expect(errors[0] == errors[1])
+        let lines = errors[0].split(separator: "\n")
+        #expect(lines.count > 40)
+        let foreign = lines.filter { line in
+            !line.contains(": error: ") && !line.contains(": warning: ") && !line.contains(" written, ")
+        }
+        #expect(foreign.isEmpty, "lines not from detour-report's printer: \(foreign.prefix(5))")
+    }
 }

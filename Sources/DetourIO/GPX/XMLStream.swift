@@ -35,6 +35,11 @@ final class XMLStream {
 
     private static let guards: Void = clibxml2_install_guards()
 
+    /// Installs the process-wide guards now.
+    static func prepare() {
+        guards
+    }
+
     private let reader: xmlTextReaderPtr
     private let input: InputBox
     private let errors: Unmanaged<ErrorBox>
@@ -42,6 +47,7 @@ final class XMLStream {
     /// Opens a reader over `source`; `prefix` holds bytes already read from it.
     init?(source: any ByteSource, prefix: [UInt8], name: String, maxBytes: Int, maxAttributes: Int) {
         XMLStream.guards
+        clibxml2_quiet_generic_errors()
         let input = InputBox(
             source: source, pending: prefix, maxBytes: maxBytes,
             guardian: AttributeGuard(limit: maxAttributes, prefix: prefix))

@@ -66,6 +66,7 @@ extension Render {
             throw ExitCodes.usage
         }
         Files.prepareForThreads()
+        LibXML2.prepareForThreads()
         guard Files.makeFolders(folder) else {
             printer.report(.cannotCreateOutput, "cannot create the folder: \(Files.lastSystemReason())", file: folder)
             throw ExitCodes.cannotCreate
