@@ -113,7 +113,7 @@ struct Render: ParsableCommand {
             return
         }
         let hours = try resolveDayHours()
-        let renderer = ReportRenderer(templates: try loadTemplates(for: reportFormat))
+        let renderer = ReportRenderer(templates: try loadTemplates(builtIn: reportFormat.templateNames))
         let (loaded, warnings) = try trip.loadTrip()
         let plan = Planner.plan(
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
@@ -161,18 +161,11 @@ struct Render: ParsableCommand {
             ?? CalendarDay.unixEpoch
     }
 
-    /// The templates: from `--templates`, all of them, checked; else the built-in one `format`
-    /// needs (none for JSON), or all of them for a batch run (`nil`).
-    func loadTemplates(for format: ReportFormat? = nil) throws(ExitCode) -> ReportTemplates {
+    /// The templates: from `--templates`, all of them, checked; else only the built-in ones
+    /// `names` (compiling a template costs more than rendering a small trip).
+    func loadTemplates(builtIn names: [String]) throws(ExitCode) -> ReportTemplates {
         do throws(ReportTemplates.LoadError) {
-            guard let folder = templates else {
-                switch format {
-                case .html: return try ReportTemplates.builtIn([ReportTemplates.htmlName])
-                case .markdown: return try ReportTemplates.builtIn([ReportTemplates.markdownName])
-                case .json: return try ReportTemplates.builtIn([])
-                case nil: return try ReportTemplates.bundled.get()
-                }
-            }
+            guard let folder = templates else { return try ReportTemplates.builtIn(names) }
             var files: [String: String] = [:]
             for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {
                 let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
@@ -219,6 +212,17 @@ struct FormatList: ExpressibleByArgument, Equatable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
+}
+
+extension ReportFormat {
+    /// The built-in templates a report in this format renders from (none for JSON).
+    var templateNames: [String] {
+        switch self {
+        case .html: return [ReportTemplates.htmlName]
+        case .markdown: return [ReportTemplates.markdownName]
+        case .json: return []
+        }
+    }
 }
 
 /// What `--format` can ask for: a report, or the trip itself as GPX.

@@ -53,8 +53,11 @@ extension Render {
         let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
         let day = try resolveToday()
         let hours = try resolveDayHours()
-        let templates = try loadTemplates()
         let formats = format?.formats ?? [.html]
+        // The reports' templates and the index's: HTML always, Markdown with Markdown reports.
+        var names = formats.compactMap(\.report).flatMap(\.templateNames) + [ReportTemplates.indexHTMLName]
+        if formats.contains(.markdown) { names.append(ReportTemplates.indexMarkdownName) }
+        let templates = try loadTemplates(builtIn: names)
         let inputs = BatchInputs(trip.inputs, recursive: recursive)
         let shard = shard.flatMap(BatchInputs.Shard.init)
 
