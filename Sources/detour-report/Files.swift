@@ -249,16 +249,37 @@ enum Files {
         _ = processUmask
     }
 
+    /// Whether `path` is a folder (through links); never standard input's `-`.
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// The names in `folder` but `.` and `..`, sorted by their bytes; `nil` when it cannot be
+    /// listed.
+    static func names(in folder: String) -> [String]? {
+        guard let directory = opendir(folder) else { return nil }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    }
+
     /// Creates `path` and any folders above it that are missing (`mkdir -p`); true when it is
     /// a folder afterwards.
     static func makeFolders(_ path: String) -> Bool {
-        if path.isEmpty || BatchInputs.isDirectory(path) { return true }
+        if path.isEmpty || isDirectory(path) { return true }
         if let slash = path.lastIndex(of: "/"), slash != path.startIndex,
             !makeFolders(String(path[..<slash]))
         {
             return false
         }
-        return mkdir(path, 0o777) == 0 || (errno == EEXIST && BatchInputs.isDirectory(path))
+        return mkdir(path, 0o777) == 0 || (errno == EEXIST && isDirectory(path))
     }
 
     /// The system's reason for the last failed call, as a sentence.

@@ -27,7 +27,7 @@ struct BatchInputs {
     init(_ inputs: [String], recursive: Bool) {
         var jobs: [Job] = []
         for input in inputs {
-            if BatchInputs.isDirectory(input) {
+            if Files.isDirectory(input) {
                 let root = input.hasSuffix("/") ? String(input.dropLast()) : input
                 BatchInputs.collect(folder: root, relative: "", recursive: recursive, into: &jobs)
             } else {
@@ -94,13 +94,30 @@ struct BatchInputs {
 
         /// The index fragment this shard writes: `index.2-of-8.json`.
         var indexFileName: String { "index.\(index)-of-\(count).json" }
+
+        /// The shard whose index fragment is called `fileName`, if it is one.
+        init?(indexFileName fileName: String) {
+            guard fileName.hasPrefix("index."), fileName.hasSuffix(".json") else { return nil }
+            self.init(String(fileName.dropFirst("index.".count).dropLast(".json".count).replacingOccurrences(of: "-of-", with: "/")))
+            guard fileName == indexFileName else { return nil }
+        }
+
+        /// `K/N` for every shard of each job among `shards` whose part is missing.
+        static func missing(from shards: [Shard]) -> [String] {
+            var missing: [String] = []
+            for count in Set(shards.map(\.count)).sorted() {
+                let present = Set(shards.filter { $0.count == count }.map(\.index))
+                missing += (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
+            }
+            return missing
+        }
     }
 
     // MARK: - Files
 
     private static func collect(folder: String, relative: String, recursive: Bool, into jobs: inout [Job]) {
         let path = relative.isEmpty ? folder : folder + "/" + relative
-        for entry in entries(of: path) where !entry.hasPrefix(".") {
+        for entry in Files.names(in: path) ?? [] where !entry.hasPrefix(".") {
             let source = path + "/" + entry
             let inner = relative.isEmpty ? entry : relative + "/" + entry
             switch kind(of: source) {
@@ -112,20 +129,6 @@ struct BatchInputs {
                 break
             }
         }
-    }
-
-    /// The names in a folder, sorted; empty when it cannot be listed (its trips are then none).
-    private static func entries(of folder: String) -> [String] {
-        guard let directory = opendir(folder) else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 
     private enum Kind { case file, directory, other }
@@ -149,11 +152,6 @@ struct BatchInputs {
     private static func isTripName(_ name: String) -> Bool {
         let lowered = name.lowercased()
         return lowered.hasSuffix(".json") || lowered.hasSuffix(".gpx")
-    }
-
-    static func isDirectory(_ path: String) -> Bool {
-        var info = stat()
-        return path != "-" && stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     private static func lastComponent(_ path: String) -> String {

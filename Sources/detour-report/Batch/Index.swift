@@ -35,18 +35,17 @@ struct Index: ParsableCommand {
         StandardStreams.turnWriteSignalsIntoErrors()
         let folder = self.folder.count > 1 && self.folder.hasSuffix("/") ? String(self.folder.dropLast()) : self.folder
         let printer = DiagnosticPrinter(file: folder, format: diagnostics)
-        let names = Index.listing(folder)
-        guard let names else {
+        guard let names = Files.names(in: folder) else {
             printer.report(.readFailed, "cannot read the folder: \(Files.lastSystemReason())")
             throw ExitCodes.noInput
         }
-        let parts = names.compactMap(ShardPart.init).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
-        let files = parts.isEmpty ? (names.contains("index.json") ? ["index.json"] : []) : parts.map(\.fileName)
+        let parts = names.compactMap { BatchInputs.Shard(indexFileName: $0) }.sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+        let files = parts.isEmpty ? (names.contains("index.json") ? ["index.json"] : []) : parts.map(\.indexFileName)
         guard !files.isEmpty else {
             printer.report(.indexUnreadable, "no index.json or index.K-of-N.json here: render into it with -d first")
             throw ExitCodes.noInput
         }
-        for missing in ShardPart.missing(parts) {
+        for missing in BatchInputs.Shard.missing(from: parts) {
             printer.report(.indexShardMissing, "shard \(missing) has not written its index; its trips are not listed")
         }
         var entries: [TripIndex.Entry] = []
@@ -95,45 +94,6 @@ struct Index: ParsableCommand {
         } catch {
             printer.print([error.diagnostic], file: error.file)
             throw ExitCodes.badTemplates
-        }
-    }
-
-    /// The names in `folder`, or `nil` when it cannot be listed.
-    private static func listing(_ folder: String) -> [String]? {
-        guard let directory = opendir(folder) else { return nil }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            names.append(withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) })
-        }
-        return names
-    }
-
-    /// `index.K-of-N.json`: the index one shard wrote.
-    struct ShardPart: Equatable {
-        var index: Int
-        var count: Int
-        var fileName: String { "index.\(index)-of-\(count).json" }
-
-        init?(_ fileName: String) {
-            guard fileName.hasPrefix("index."), fileName.hasSuffix(".json") else { return nil }
-            let middle = fileName.dropFirst("index.".count).dropLast(".json".count)
-            let parts = middle.split(separator: "-", omittingEmptySubsequences: false)
-            guard parts.count == 3, parts[1] == "of", let index = Int(parts[0]), let count = Int(parts[2]),
-                (0..<count).contains(index), fileName == "index.\(index)-of-\(count).json"
-            else { return nil }
-            self.index = index
-            self.count = count
-        }
-
-        /// `K/N` for every shard of each job seen whose part is not there.
-        static func missing(_ parts: [ShardPart]) -> [String] {
-            var missing: [String] = []
-            for count in Set(parts.map(\.count)).sorted() {
-                let present = Set(parts.filter { $0.count == count }.map(\.index))
-                missing += (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
-            }
-            return missing
         }
     }
 }

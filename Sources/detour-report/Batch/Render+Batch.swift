@@ -26,7 +26,7 @@ extension Render {
             if (format?.formats.count ?? 0) > 1 {
                 throw ValidationError("several formats need -d DIR: standard output or -o takes one report")
             }
-            if BatchInputs.isDirectory(trip.input) {
+            if Files.isDirectory(trip.input) {
                 throw ValidationError("'\(trip.input)' is a folder; give -d DIR to render every trip in it")
             }
             return
@@ -59,7 +59,7 @@ extension Render {
         if formats.contains(.markdown) { names.append(ReportTemplates.indexMarkdownName) }
         let templates = try loadTemplates(builtIn: names)
         let inputs = BatchInputs(trip.inputs, recursive: recursive)
-        let shard = shard.flatMap(BatchInputs.Shard.init)
+        let shard = shard.flatMap { BatchInputs.Shard($0) }
 
         // Every shard checks the whole list, so a clash stops each part of a job the same way.
         var clashes = inputs.clashes(reserved: ["index"])
