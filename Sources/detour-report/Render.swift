@@ -161,38 +161,13 @@ struct Render: ParsableCommand {
             ?? CalendarDay.unixEpoch
     }
 
-    /// The templates: from `--templates`, all of them, checked; else only the built-in ones
-    /// `names` (compiling a template costs more than rendering a small trip).
+    /// The templates: from `--templates`, the reports' and any index templates there, checked;
+    /// else only the built-in ones `names`.
     func loadTemplates(builtIn names: [String]) throws(ExitCode) -> ReportTemplates {
-        do throws(ReportTemplates.LoadError) {
-            guard let folder = templates else { return try ReportTemplates.builtIn(names) }
-            var files: [String: String] = [:]
-            for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {
-                let path = folder.hasSuffix("/") ? folder + name : folder + "/" + name
-                guard let bytes = try? Files.read(path, limit: 1 << 20) else {
-                    // The index templates are optional: the built-in ones serve.
-                    if ReportTemplates.indexNames.contains(name) { continue }
-                    throw .missing(path)
-                }
-                files[name] = String(decoding: bytes, as: UTF8.self)
-            }
-            let loaded = try ReportTemplates(files: files)
-            for warning in loaded.warnings {
-                trip.printer.print([warning.diagnostic], file: Render.path(of: warning.file, in: folder))
-            }
-            return loaded
-        } catch {
-            trip.printer.print([error.diagnostic], file: Render.path(of: error.file, in: templates))
-            throw ExitCodes.badTemplates
-        }
+        try TemplateFolder.load(
+            templates, builtIn: names, required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames,
+            printer: trip.printer)
     }
-
-    /// A template file's path as the user would name it: inside the `--templates` folder.
-    private static func path(of name: String, in folder: String?) -> String {
-        guard let folder, !name.hasPrefix(folder) else { return name }
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
 }
 
 /// `--format`: one format, or with `-d` a comma list of them (`html,markdown,json`).

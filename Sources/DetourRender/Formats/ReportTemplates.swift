@@ -71,13 +71,22 @@ public struct ReportTemplates: Sendable {
         var library = MustacheLibrary()
         for name in names {
             guard let text = BundledTemplates.files[name] else { throw .missing(name) }
-            do {
-                library.register(try MustacheTemplate(string: text), named: name)
-            } catch {
-                throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
-            }
+            library.register(try compile(text, named: name), named: name)
         }
         return ReportTemplates(library: library, warnings: [])
+    }
+
+    /// Parses one template, a parse error becoming a ``LoadError`` with its line and column.
+    private static func compile(_ text: String, named name: String) throws(LoadError) -> MustacheTemplate {
+        do {
+            return try MustacheTemplate(string: text)
+        } catch let error as MustacheTemplate.ParserError {
+            throw .invalid(
+                name: name, line: error.context.lineNumber, column: error.context.columnNumber,
+                reason: ReportTemplates.explain(error.error))
+        } catch {
+            throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
+        }
     }
 
     private init(library: MustacheLibrary, warnings: [TemplateWarning]) {
@@ -85,9 +94,10 @@ public struct ReportTemplates: Sendable {
         self.warnings = warnings
     }
 
-    /// The built-in templates with the index templates among `files` put in their place.
-    public static func bundled(index files: [String: String]) throws(LoadError) -> ReportTemplates {
-        try ReportTemplates(files: BundledTemplates.files.merging(files.filter { indexNames.contains($0.key) }) { $1 })
+    /// The built-in templates with `files` put in their place, checked as ``init(files:)``
+    /// checks them: what a `--templates` folder that holds only some of the files gives.
+    public static func bundled(replacing files: [String: String]) throws(LoadError) -> ReportTemplates {
+        try ReportTemplates(files: BundledTemplates.files.merging(files) { $1 })
     }
 
     let library: MustacheLibrary
@@ -125,15 +135,7 @@ public struct ReportTemplates: Sendable {
             } catch {
                 throw .invalid(name: name, line: error.line, column: error.column, reason: error.reason)
             }
-            do {
-                library.register(try MustacheTemplate(string: text), named: name)
-            } catch let error as MustacheTemplate.ParserError {
-                throw .invalid(
-                    name: name, line: error.context.lineNumber, column: error.context.columnNumber,
-                    reason: ReportTemplates.explain(error.error))
-            } catch {
-                throw .invalid(name: name, line: 0, column: 0, reason: "\(error)")
-            }
+            library.register(try ReportTemplates.compile(text, named: name), named: name)
         }
         var check = TemplateCheck(tags: tags)
         try check.checkDynamicPartials()
@@ -152,7 +154,7 @@ public struct ReportTemplates: Sendable {
         library.render(model, withTemplate: name) ?? ""
     }
 
-    /// The index of a batch run as HTML or Markdown (`nil` for JSON, which is ``TripIndex/json()``).
+    /// The index of a batch run as HTML, Markdown or JSON (``TripIndex/json()``).
     public func renderIndex(_ index: TripIndex, as format: ReportFormat) -> String {
         switch format {
         case .html: return library.render(IndexModel(index), withTemplate: ReportTemplates.indexHTMLName) ?? ""

@@ -74,26 +74,11 @@ struct Index: ParsableCommand {
                 throw ExitCodes.invalidTrip
             }
         }
-        let templates = try loadTemplates(printer: printer)
+        let templates = try TemplateFolder.load(
+            self.templates, builtIn: ReportTemplates.indexNames, required: [], optional: ReportTemplates.indexNames,
+            printer: printer)
         for (name, text) in IndexFiles.render(TripIndex(entries: entries), templates: templates) {
             try Files.writeReport(text, to: folder + "/" + name, printer: printer)
-        }
-    }
-
-    private func loadTemplates(printer: DiagnosticPrinter) throws(ExitCode) -> ReportTemplates {
-        do throws(ReportTemplates.LoadError) {
-            guard let templates else { return try ReportTemplates.bundled.get() }
-            var files: [String: String] = [:]
-            for name in ReportTemplates.indexNames {
-                let path = templates.hasSuffix("/") ? templates + name : templates + "/" + name
-                if let bytes = try? Files.read(path, limit: 1 << 20) { files[name] = String(decoding: bytes, as: UTF8.self) }
-            }
-            let loaded = try ReportTemplates.bundled(index: files)
-            for warning in loaded.warnings { printer.print([warning.diagnostic], file: warning.file) }
-            return loaded
-        } catch {
-            printer.print([error.diagnostic], file: error.file)
-            throw ExitCodes.badTemplates
         }
     }
 }
