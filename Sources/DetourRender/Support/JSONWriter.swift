@@ -40,73 +40,58 @@ public indirect enum JSONOutput: Sendable, Equatable {
         }
     }
 
-    /// The value as pretty-printed JSON (two-space indent), ending in a newline.
+    /// The value as pretty-printed JSON (two-space indent), ending in a newline, laid out by
+    /// ``JSONStream`` as the JSON report is.
     public func serialized() -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(1 << 16)
-        write(to: &out, indent: 0)
-        out.append(UInt8(ascii: "\n"))
-        return String(decoding: out, as: UTF8.self)
+        var stream = JSONStream()
+        write(to: &stream)
+        stream.newline()
+        return String(decoding: stream.bytes, as: UTF8.self)
     }
 
     /// The value as compact JSON on one line, without a newline: one record of JSON Lines.
     public func serializedLine() -> String {
         var out: [UInt8] = []
-        write(to: &out, indent: nil)
+        write(to: &out)
         return String(decoding: out, as: UTF8.self)
     }
 
-    // Bytes, not String appends: a large report is millions of small pieces. A `nil` indent
-    // writes compact JSON.
-    private func write(to out: inout [UInt8], indent: Int?) {
+    private func write(to stream: inout JSONStream) {
         switch self {
         case .object(let members):
-            guard !members.isEmpty else {
-                out += "{}".utf8
-                return
-            }
-            guard let indent else {
-                out.append(UInt8(ascii: "{"))
-                for (index, (key, value)) in members.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    JSONOutput.writeString(key, to: &out)
-                    out.append(UInt8(ascii: ":"))
-                    value.write(to: &out, indent: nil)
+            stream.object { stream in
+                for (key, value) in members {
+                    stream.member(key)
+                    value.write(to: &stream)
                 }
-                out.append(UInt8(ascii: "}"))
-                return
             }
-            out += "{\n".utf8
+        case .array(let elements):
+            stream.array(elements) { stream, element in element.write(to: &stream) }
+        case .string(let text): stream.string(text)
+        case .number(let text): stream.number(text)
+        case .bool(let value): stream.bool(value)
+        case .null: stream.null()
+        }
+    }
+
+    // Bytes, not String appends: a large value is many small pieces.
+    private func write(to out: inout [UInt8]) {
+        switch self {
+        case .object(let members):
+            out.append(UInt8(ascii: "{"))
             for (index, (key, value)) in members.enumerated() {
-                JSONOutput.indent(&out, indent + 2)
+                if index > 0 { out.append(UInt8(ascii: ",")) }
                 JSONOutput.writeString(key, to: &out)
-                out += ": ".utf8
-                value.write(to: &out, indent: indent + 2)
-                out += (index == members.count - 1 ? "\n" : ",\n").utf8
+                out.append(UInt8(ascii: ":"))
+                value.write(to: &out)
             }
-            JSONOutput.indent(&out, indent)
             out.append(UInt8(ascii: "}"))
         case .array(let elements):
-            guard !elements.isEmpty else {
-                out += "[]".utf8
-                return
-            }
-            guard let indent else {
-                out.append(UInt8(ascii: "["))
-                for (index, element) in elements.enumerated() {
-                    if index > 0 { out.append(UInt8(ascii: ",")) }
-                    element.write(to: &out, indent: nil)
-                }
-                out.append(UInt8(ascii: "]"))
-                return
-            }
-            out += "[\n".utf8
+            out.append(UInt8(ascii: "["))
             for (index, element) in elements.enumerated() {
-                JSONOutput.indent(&out, indent + 2)
-                element.write(to: &out, indent: indent + 2)
-                out += (index == elements.count - 1 ? "\n" : ",\n").utf8
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                element.write(to: &out)
             }
-            JSONOutput.indent(&out, indent)
             out.append(UInt8(ascii: "]"))
         case .string(let text):
             JSONOutput.writeString(text, to: &out)
@@ -117,10 +102,6 @@ public indirect enum JSONOutput: Sendable, Equatable {
         case .null:
             out += "null".utf8
         }
-    }
-
-    private static func indent(_ out: inout [UInt8], _ count: Int) {
-        out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: count))
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest UTF-8.
