@@ -77,13 +77,6 @@ enum Files {
         return FileSource(descriptor: descriptor, owned: path != "-", regularFileSize: size)
     }
 
-    /// Why a report could not be delivered, which decides the exit code.
-    enum DeliveryError: Error {
-        /// The target cannot be opened, created or replaced; nothing was written (exit 73).
-        case cannotCreate(String)
-        /// Writing began and failed part-way (exit 74).
-        case cutOff(StandardStreams.WriteError)
-    }
 
     /// Delivers `text` as ``deliver(_:to:)`` does, saying on standard error what went wrong.
     ///
@@ -98,18 +91,38 @@ enum Files {
         do {
             try deliver(bytes, to: path)
         } catch {
-            // The diagnostic names the output file, or detour-report itself for standard output.
+            let problem = error.problem(path: path)
+            if case .cutOff(.brokenPipe) = error {} else {
+                printer.print([problem.diagnostic], file: problem.file)
+            }
+            throw problem.code
+        }
+    }
+
+    /// Why a report could not be delivered, which decides the exit code.
+    enum DeliveryError: Error {
+        /// The target cannot be opened, created or replaced; nothing was written (exit 73).
+        case cannotCreate(String)
+        /// Writing began and failed part-way (exit 74).
+        case cutOff(StandardStreams.WriteError)
+
+        /// The diagnostic for a report that did not reach `path` (standard output for `nil` or
+        /// `-`), the file it names (detour-report itself for standard output), and the exit code.
+        func problem(path: String?) -> (diagnostic: Diagnostic, file: String, code: ExitCode) {
             let file = path.flatMap { $0 == "-" ? nil : $0 }
             let target = file == nil ? "standard output" : "the file"
-            switch error {
+            switch self {
             case .cannotCreate(let reason):
-                printer.report(.cannotCreateOutput, "cannot create or replace \(target): \(reason)", file: file ?? "detour-report")
-                throw ExitCodes.cannotCreate
-            case .cutOff(.brokenPipe):
-                throw ExitCodes.ioError
-            case .cutOff(.failed(let reason)):
-                printer.report(.writeFailed, "writing to \(target) failed part-way: \(reason)", file: file ?? "detour-report")
-                throw ExitCodes.ioError
+                return (
+                    Diagnostic(.cannotCreateOutput, "cannot create or replace \(target): \(reason)"),
+                    file ?? "detour-report", ExitCodes.cannotCreate
+                )
+            case .cutOff(let failure):
+                let reason = if case .failed(let reason) = failure { reason } else { "the reader went away" }
+                return (
+                    Diagnostic(.writeFailed, "writing to \(target) failed part-way: \(reason)"), file ?? "detour-report",
+                    ExitCodes.ioError
+                )
             }
         }
     }

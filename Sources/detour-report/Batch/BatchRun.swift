@@ -117,32 +117,22 @@ enum BatchRun {
         let plan = Planner.plan(trip, today: settings.today, options: settings.options)
         messages += printer.text(plan.warnings)
         let warnings = outcome.diagnostics.warnings
-        var reports: [TripIndex.Entry.Report] = []
+        var entry = TripIndex.Entry(
+            source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count, reports: [])
         for format in settings.formats {
             let file = job.name + "." + format.fileExtension
             let path = settings.folder + "/" + file
-            let failure: (diagnostic: Diagnostic, code: ExitCode)?
-            switch write(format, of: plan, trip: trip, warnings: warnings, settings: settings, to: path) {
-            case .none: failure = nil
-            case .cannotCreate(let reason):
-                failure = (Diagnostic(.cannotCreateOutput, "cannot create or replace the file: \(reason)"), ExitCodes.cannotCreate)
-            case .cutOff(let reason):
-                failure = (Diagnostic(.writeFailed, "writing the file failed part-way: \(reason)"), ExitCodes.ioError)
-            }
-            if let failure {
-                messages += printer.text([failure.diagnostic], file: path)
-                var entry = TripIndex.Entry(
-                    source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count,
-                    reports: reports)
+            do {
+                try write(format, of: plan, trip: trip, warnings: warnings, settings: settings, to: path)
+            } catch {
+                let problem = error.problem(path: path)
+                messages += printer.text([problem.diagnostic], file: problem.file)
                 entry.status = .failed
-                entry.firstError = Quoting.printable(failure.diagnostic.formatted(file: path))
-                return BatchResult(entry: entry, messages: messages, exitCode: failure.code.rawValue)
+                entry.firstError = Quoting.printable(problem.diagnostic.formatted(file: problem.file))
+                return BatchResult(entry: entry, messages: messages, exitCode: problem.code.rawValue)
             }
-            reports.append(TripIndex.Entry.Report(format: format.rawValue, file: file))
+            entry.reports.append(TripIndex.Entry.Report(format: format.rawValue, file: file))
         }
-        let entry = TripIndex.Entry(
-            source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count,
-            reports: reports)
         return BatchResult(entry: entry, messages: messages, exitCode: 0)
     }
 
@@ -154,16 +144,10 @@ enum BatchRun {
         return Quoting.printable(line.hasPrefix(name) ? String(line.dropFirst(name.count)) : line)
     }
 
-    private enum WriteOutcome {
-        case none
-        case cannotCreate(String)
-        case cutOff(String)
-    }
-
     private static func write(
         _ format: OutputFormat, of plan: Plan, trip: Trip, warnings: [Diagnostic], settings: BatchSettings,
         to path: String
-    ) -> WriteOutcome {
+    ) throws(Files.DeliveryError) {
         let text: [UInt8]
         if let report = format.report {
             text = settings.renderer.renderBytes(plan, warnings: warnings, as: report)
@@ -171,22 +155,13 @@ enum BatchRun {
             do {
                 text = Array(try TripGPXWriter.write(trip).utf8)
             } catch {
-                return .cutOff(error.message)
+                throw .cutOff(.failed(error.message))
             }
         }
         if let slash = path.lastIndex(of: "/"), !Files.makeFolders(String(path[..<slash])) {
-            return .cannotCreate(Files.lastSystemReason())
+            throw .cannotCreate(Files.lastSystemReason())
         }
-        do {
-            try Files.deliver(text, to: path)
-            return .none
-        } catch {
-            switch error {
-            case .cannotCreate(let reason): return .cannotCreate(reason)
-            case .cutOff(.brokenPipe): return .cutOff("the reader went away")
-            case .cutOff(.failed(let reason)): return .cutOff(reason)
-            }
-        }
+        try Files.deliver(text, to: path)
     }
 
     /// The most serious of the trips' exit codes: a report not written (74, then 73) over an
