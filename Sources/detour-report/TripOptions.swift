@@ -49,11 +49,6 @@ struct TripOptions: ParsableArguments {
         }
     }
 
-    /// The trip's format when the option or the file name settles it.
-    var declaredFormat: TripFormat? {
-        inputFormat ?? TripFormat(fileName: input)
-    }
-
     /// Reads and validates the trip, printing every diagnostic.
     ///
     /// Throws the exit code to end with when the trip cannot be read or is invalid.

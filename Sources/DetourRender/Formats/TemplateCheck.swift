@@ -141,9 +141,10 @@ extension TemplateScope {
             "name": typedText, "heading": typedText, "emptyText": typedText,
             "destinations": .list(.object(destination)), "isEmpty": .flag, "pageBreakBefore": .flag,
         ])
-    /// ``ReportModel``: where every template starts.
+    /// ``IndexLinkModel``.
     public static let indexLink = TemplateScope(name: "IndexLinkModel", keys: ["label": typedText, "href": typedText])
 
+    /// ``IndexRowModel``.
     public static let indexRow = TemplateScope(
         name: "IndexRowModel",
         keys: [
@@ -152,11 +153,12 @@ extension TemplateScope {
             "hasNote": .flag, "links": .list(.object(indexLink)), "hasLinks": .flag,
         ])
 
-    /// The model of a batch run's index.
+    /// ``IndexModel``: where the index templates start.
     public static let index = TemplateScope(
         name: "IndexModel",
         keys: ["summary": typedText, "trips": .list(.object(indexRow)), "hasTrips": .flag])
 
+    /// ``ReportModel``: where every report template starts.
     public static let report = TemplateScope(
         name: "ReportModel",
         keys: [

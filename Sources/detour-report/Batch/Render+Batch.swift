@@ -123,15 +123,15 @@ extension Render {
         } else {
             files = IndexFiles.render(index, templates: templates)
         }
-        var worst = ExitCodes.success
+        var codes: [Int32] = []
         for (name, text) in files {
             do {
                 try Files.writeReport(text, to: folder + "/" + name, printer: printer)
             } catch {
-                if worst == ExitCodes.success || error == ExitCodes.ioError { worst = error }
+                codes.append(error.rawValue)
             }
         }
-        return worst
+        return BatchRun.mostSerious(codes)
     }
 
     /// `198 written, 2 invalid, 0 unreadable` on standard error; with `--diagnostics json`, the
