@@ -24,6 +24,15 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "DetourCore"),
+        // The report model's keys, typed: read by the template check and by the template compiler.
+        .target(name: "DetourTemplateSchema"),
+        // Compiles the built-in templates to Swift at build time (see Plugins/CompileTemplates).
+        .executableTarget(name: "detour-template-compiler", dependencies: ["DetourTemplateSchema"]),
+        .plugin(
+            name: "CompileTemplates",
+            capability: .buildTool(),
+            dependencies: ["detour-template-compiler"]
+        ),
         .target(name: "DetourIO", dependencies: ["DetourCore", "CLibXML2"]),
         .target(
             name: "DetourTemplates",
@@ -40,9 +49,11 @@ let package = Package(
             name: "DetourRender",
             dependencies: [
                 "DetourCore",
+                "DetourTemplateSchema",
                 "DetourTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
-            ]
+            ],
+            plugins: ["CompileTemplates"]
         ),
         .executableTarget(
             name: "detour-report",
@@ -57,7 +68,7 @@ let package = Package(
         .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourTestSupport"]),
         .testTarget(
             name: "DetourRenderTests",
-            dependencies: ["DetourRender", "DetourIO", "DetourTestSupport"],
+            dependencies: ["DetourRender", "DetourTemplateSchema", "DetourIO", "DetourTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(

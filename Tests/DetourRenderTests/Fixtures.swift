@@ -3,6 +3,7 @@ import DetourIO
 import DetourRender
 import DetourTestSupport
 import Foundation
+import Testing
 
 enum CalendarDayFixture {
     static func day(_ text: String) -> CalendarDay? { CalendarDay(iso: text) }
@@ -17,19 +18,33 @@ enum RenderFixture {
     /// The day every golden report is as of.
     static let today = CalendarDay(iso: "2026-11-22") ?? CalendarDay.unixEpoch
 
-    static let renderer: ReportRenderer? = (try? ReportTemplates.bundled.get()).map(ReportRenderer.init)
+    /// The built-in templates compiled to Swift: what the CLI renders with.
+    static let renderer: ReportRenderer? =
+        (try? ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)).map(ReportRenderer.init)
+    /// The same templates through the template engine: what `--templates` renders with.
+    static let interpretingRenderer: ReportRenderer? = (try? ReportTemplates.bundled.get()).map(ReportRenderer.init)
+
+    /// Which of the two renders a report.
+    enum Engine: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case compiled, interpreted
+        var testDescription: String { rawValue }
+    }
 
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
     /// The report of a trip file's bytes, or why there is none.
-    static func render(_ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat) throws -> String {
+    static func render(
+        _ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat, engine: Engine = .compiled
+    ) throws -> String {
         let outcome = TripLoader.load(bytes, format: format)
         guard let trip = outcome.trip else {
             throw Failure(description: outcome.diagnostics.map { $0.formatted(file: "trip") }.joined(separator: "\n"))
         }
-        guard let renderer else { throw Failure(description: "the bundled templates do not compile") }
+        guard let renderer = engine == .compiled ? renderer : interpretingRenderer else {
+            throw Failure(description: "the bundled templates do not compile")
+        }
         return renderer.render(Planner.plan(trip, today: today), warnings: outcome.diagnostics.warnings, as: output)
     }
 }

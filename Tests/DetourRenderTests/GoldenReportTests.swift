@@ -27,6 +27,20 @@ import Testing
         }
     }
 
+    /// The template engine renders the built-in templates to the same bytes as their compiled
+    /// form, so `--templates` with copies of them changes nothing, and the compiler is held to the
+    /// engine's rules (standalone lines, escaping, lookups up the context stack).
+    @Test(arguments: Fixtures.sampleTrips(), [ReportFormat.html, .markdown])
+    func theTemplateEngineMatchesTheCompiledTemplates(_ sample: String, _ format: ReportFormat) throws {
+        let compiled = try RenderFixture.render(Fixtures.sample(sample), as: format, engine: .compiled)
+        let interpreted = try RenderFixture.render(Fixtures.sample(sample), as: format, engine: .interpreted)
+        #expect(compiled == interpreted)
+        let name = sample.replacingOccurrences(of: ".json", with: "") + "." + format.goldenExtension
+        if let failure = Golden.check(interpreted, against: Self.goldens.appendingPathComponent(name)) {
+            Issue.record(Comment(rawValue: "through the template engine: " + failure))
+        }
+    }
+
     @Test func everyGoldenFileBelongsToASample() throws {
         let expected = Set(Self.cases.map { $0.0.replacingOccurrences(of: ".json", with: "") + "." + $0.1.goldenExtension })
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path))

@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourTemplateSchema
 import DetourTemplates
 import Foundation
 import Mustache

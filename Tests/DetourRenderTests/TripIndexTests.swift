@@ -42,6 +42,17 @@ import Testing
         #expect(templates.warnings.isEmpty)
     }
 
+    /// The compiled index templates write what the template engine writes for them.
+    @Test(arguments: [ReportFormat.html, .markdown])
+    func theCompiledIndexMatchesTheTemplateEngine(_ format: ReportFormat) throws {
+        let compiled = try ReportTemplates.builtIn(ReportTemplates.indexNames)
+        let interpreted = try ReportTemplates.bundled.get()
+        #expect(compiled.isCompiled && !interpreted.isCompiled)
+        for index in [Self.index, TripIndex(entries: [])] {
+            #expect(compiled.renderIndex(index, as: format) == interpreted.renderIndex(index, as: format))
+        }
+    }
+
     /// Every key the index templates may use is one the index model answers.
     @Test func theCheckKnowsTheIndexModelsKeys() throws {
         var check = ModelKeyCheck()

@@ -46,10 +46,9 @@ public struct ReportRenderer: Sendable {
         case .json:
             return JSONReport.bytes(plan: plan, warnings: warnings)
         case .html:
-            return Array(templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName).utf8)
+            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
         case .markdown:
-            return Array(
-                templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName).utf8)
+            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName)
         }
     }
 }

@@ -1,12 +1,15 @@
 import Foundation
 import DetourCore
+import DetourTemplateSchema
 import DetourTemplates
 import Mustache
 
-/// The compiled HTML and Markdown templates.
+/// The HTML and Markdown templates, ready to render.
 ///
-/// By default these are the templates built into the binary; ``init(files:)`` takes the same
-/// file names from elsewhere (the CLI's `--templates DIR`).
+/// The templates built into the binary come compiled to Swift at build time (``builtIn(_:)``):
+/// a report does not pay the template engine's lookups, nor parsing at start-up. Templates from
+/// elsewhere (the CLI's `--templates DIR`, ``init(files:)``) go through the template engine,
+/// swift-mustache; the golden tests render every sample both ways and require the same bytes.
 public struct ReportTemplates: Sendable {
     /// Why templates could not be used.
     public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -52,7 +55,8 @@ public struct ReportTemplates: Sendable {
     /// The index templates, which a `--templates` folder may leave out: the built-in ones serve.
     public static let indexNames = [indexHTMLName, indexMarkdownName]
 
-    /// The templates built into the binary.
+    /// The templates built into the binary, through the template engine and checked as
+    /// ``init(files:)`` checks templates: what the compiled templates are tested against.
     public static let bundled: Result<ReportTemplates, LoadError> = {
         do throws(LoadError) {
             return .success(try ReportTemplates(files: BundledTemplates.files))
@@ -61,19 +65,17 @@ public struct ReportTemplates: Sendable {
         }
     }()
 
-    /// Only the built-in templates `names`, compiled without the checks ``init(files:)`` runs.
+    /// The built-in templates, compiled to Swift at build time; `names` are those a run needs,
+    /// each of which must be among them.
     ///
-    /// Compiling a template costs a single report more than rendering a small trip (the
-    /// template engine's parser is slow on long lines), so a run compiles what it renders and no
-    /// more. The checks would find nothing: the tests run them on every built-in template.
+    /// Nothing is parsed at run time. The checks ``init(files:)`` runs would find nothing: the
+    /// tests run them on every built-in template, and the template compiler refuses a name the
+    /// report model lacks.
     public static func builtIn(_ names: [String]) throws(LoadError) -> ReportTemplates {
-        ContentTypes.register()
-        var library = MustacheLibrary()
-        for name in names {
-            guard let text = BundledTemplates.files[name] else { throw .missing(name) }
-            library.register(try compile(text, named: name), named: name)
+        for name in names where !CompiledTemplates.names.contains(name) {
+            throw .missing(name)
         }
-        return ReportTemplates(library: library, warnings: [])
+        return ReportTemplates(engine: .compiled, warnings: [])
     }
 
     /// Parses one template, a parse error becoming a ``LoadError`` with its line and column.
@@ -89,8 +91,8 @@ public struct ReportTemplates: Sendable {
         }
     }
 
-    private init(library: MustacheLibrary, warnings: [TemplateWarning]) {
-        self.library = library
+    private init(engine: Engine, warnings: [TemplateWarning]) {
+        self.engine = engine
         self.warnings = warnings
     }
 
@@ -100,17 +102,26 @@ public struct ReportTemplates: Sendable {
         try ReportTemplates(files: BundledTemplates.files.merging(files) { $1 })
     }
 
-    let library: MustacheLibrary
+    /// What renders: the compiled built-in templates, or the template engine.
+    private enum Engine: Sendable {
+        case compiled
+        case interpreted(MustacheLibrary)
+    }
+
+    private let engine: Engine
+
+    /// Whether these are the built-in templates compiled to Swift.
+    public var isCompiled: Bool {
+        if case .compiled = engine { return true }
+        return false
+    }
 
     /// What the templates do that a report should not rely on: keys the report model lacks,
     /// user text that would not be escaped. Empty for the built-in templates.
     public let warnings: [TemplateWarning]
 
     /// The content type each report template must declare to escape user text for its format.
-    public static let contentTypes = [
-        htmlName: "DETOUR_HTML", markdownName: "DETOUR_MARKDOWN", indexHTMLName: "DETOUR_HTML",
-        indexMarkdownName: "DETOUR_MARKDOWN",
-    ]
+    public static let contentTypes = TemplateRoots.builtIn.mapValues(\.contentType)
 
     /// Compiles templates from file names and their text.
     ///
@@ -140,26 +151,40 @@ public struct ReportTemplates: Sendable {
         var check = TemplateCheck(tags: tags)
         try check.checkDynamicPartials()
         try check.checkIncludes()
-        for name in ReportTemplates.requiredNames {
-            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "", scope: .report)
+        for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {
+            guard let root = TemplateRoots.builtIn[name] else { continue }
+            check.walk(root: name, contentType: root.contentType, scope: root.scope)
         }
-        for name in ReportTemplates.indexNames {
-            check.walk(root: name, contentType: ReportTemplates.contentTypes[name] ?? "", scope: .index)
-        }
-        self.library = library
+        self.engine = .interpreted(library)
         self.warnings = check.warnings
     }
 
-    func render(_ model: ReportModel, template name: String) -> String {
-        library.render(model, withTemplate: name) ?? ""
+    func render(_ model: ReportModel, template name: String) -> [UInt8] {
+        switch engine {
+        case .compiled:
+            var output = TemplateOutput()
+            _ = CompiledTemplates.render(model, template: name, into: &output)
+            return output.bytes
+        case .interpreted(let library):
+            return Array((library.render(model, withTemplate: name) ?? "").utf8)
+        }
     }
 
     /// The index of a batch run as HTML, Markdown or JSON (``TripIndex/json()``).
     public func renderIndex(_ index: TripIndex, as format: ReportFormat) -> String {
+        let name: String
         switch format {
-        case .html: return library.render(IndexModel(index), withTemplate: ReportTemplates.indexHTMLName) ?? ""
-        case .markdown: return library.render(IndexModel(index), withTemplate: ReportTemplates.indexMarkdownName) ?? ""
+        case .html: name = ReportTemplates.indexHTMLName
+        case .markdown: name = ReportTemplates.indexMarkdownName
         case .json: return index.json()
+        }
+        switch engine {
+        case .compiled:
+            var output = TemplateOutput()
+            _ = CompiledTemplates.render(IndexModel(index), template: name, into: &output)
+            return String(decoding: output.bytes, as: UTF8.self)
+        case .interpreted(let library):
+            return library.render(IndexModel(index), withTemplate: name) ?? ""
         }
     }
 }

@@ -94,15 +94,37 @@ public struct IndexLinkModel: Sendable {
 
 // MARK: - Template lookup
 
+extension IndexModel {
+    /// What templates read as `hasTrips`.
+    var hasTrips: Bool { !trips.isEmpty }
+}
+
 extension IndexModel: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
         case "summary": return summary
         case "trips": return trips
-        case "hasTrips": return !trips.isEmpty
+        case "hasTrips": return hasTrips
         default: return nil
         }
     }
+}
+
+extension IndexRowModel {
+    /// What templates read as `hasDates`.
+    var hasDates: Bool { !dates.isEmpty }
+
+    /// What templates read as `isWritten`.
+    var isWritten: Bool { status == TripIndex.Entry.Status.written.rawValue }
+
+    /// What templates read as `hasWarnings`.
+    var hasWarnings: Bool { !warnings.isEmpty }
+
+    /// What templates read as `hasNote`.
+    var hasNote: Bool { !note.isEmpty }
+
+    /// What templates read as `hasLinks`.
+    var hasLinks: Bool { !links.isEmpty }
 }
 
 extension IndexRowModel: MustacheParent {
@@ -111,16 +133,16 @@ extension IndexRowModel: MustacheParent {
         case "title": return title
         case "source": return source
         case "dates": return dates
-        case "hasDates": return !dates.isEmpty
+        case "hasDates": return hasDates
         case "stays": return stays
         case "status": return status
-        case "isWritten": return status == TripIndex.Entry.Status.written.rawValue
+        case "isWritten": return isWritten
         case "warnings": return warnings
-        case "hasWarnings": return !warnings.isEmpty
+        case "hasWarnings": return hasWarnings
         case "note": return note
-        case "hasNote": return !note.isEmpty
+        case "hasNote": return hasNote
         case "links": return links
-        case "hasLinks": return !links.isEmpty
+        case "hasLinks": return hasLinks
         default: return nil
         }
     }

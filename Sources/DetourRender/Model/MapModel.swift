@@ -148,16 +148,30 @@ public struct MapMark: Sendable {
     }
 }
 
+extension MapModel {
+    /// What templates read as `width`.
+    var width: Int { Int(MapModel.width) }
+
+    /// What templates read as `height`.
+    var height: Int { Int(MapModel.height) }
+
+    /// What templates read as `hasMarks`.
+    var hasMarks: Bool { !marks.isEmpty }
+
+    /// What templates read as `hasListed`.
+    var hasListed: Bool { !listed.isEmpty }
+}
+
 extension MapModel: MustacheParent {
     public func child(named key: String) -> Any? {
         switch key {
-        case "width": return Int(MapModel.width)
-        case "height": return Int(MapModel.height)
+        case "width": return width
+        case "height": return height
         case "center": return center
         case "marks": return marks
-        case "hasMarks": return !marks.isEmpty
+        case "hasMarks": return hasMarks
         case "listed": return listed
-        case "hasListed": return !listed.isEmpty
+        case "hasListed": return hasListed
         case "scaleBarLength": return scaleBarLength
         case "scaleBarLabel": return scaleBarLabel
         case "scaleBarX1": return scaleBarX1
@@ -167,6 +181,14 @@ extension MapModel: MustacheParent {
         default: return nil
         }
     }
+}
+
+extension MapMark {
+    /// What templates read as `hasRoute`.
+    var hasRoute: Bool { !route.isEmpty }
+
+    /// What templates read as `hasLabel`.
+    var hasLabel: Bool { pin.isEmpty }
 }
 
 extension MapMark: MustacheParent {
@@ -180,9 +202,9 @@ extension MapMark: MustacheParent {
         case "fromX": return fromX
         case "fromY": return fromY
         case "route": return route
-        case "hasRoute": return !route.isEmpty
+        case "hasRoute": return hasRoute
         case "pin": return pin
-        case "hasLabel": return pin.isEmpty
+        case "hasLabel": return hasLabel
         default: return nil
         }
     }

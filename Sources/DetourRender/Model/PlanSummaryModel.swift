@@ -161,25 +161,42 @@ extension Formatting {
 
 // Explicit lookups, as for the rest of the report model.
 
+extension OverviewModel {
+    /// What templates read as `hasStays`.
+    var hasStays: Bool { !stays.isEmpty }
+
+    /// What templates read as `hasCosts`.
+    var hasCosts: Bool { !costs.isEmpty }
+
+    /// What templates read as `hasCostInCurrency`.
+    var hasCostInCurrency: Bool { !costInCurrency.isEmpty }
+
+    /// What templates read as `hasBudget`.
+    var hasBudget: Bool { !budget.isEmpty }
+
+    /// What templates read as `hasWarnings`.
+    var hasWarnings: Bool { !warnings.isEmpty }
+}
+
 extension OverviewModel: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
         case "firstDay": return firstDay
         case "lastDay": return lastDay
         case "nights": return nights
-        case "hasStays": return !stays.isEmpty
+        case "hasStays": return hasStays
         case "stays": return stays
         case "costs": return costs
-        case "hasCosts": return !costs.isEmpty
+        case "hasCosts": return hasCosts
         case "costInCurrency": return costInCurrency
         case "total": return total
-        case "hasCostInCurrency": return !costInCurrency.isEmpty
+        case "hasCostInCurrency": return hasCostInCurrency
         case "budget": return budget
-        case "hasBudget": return !budget.isEmpty
+        case "hasBudget": return hasBudget
         case "overBudget": return overBudget
         case "chosen": return chosen
         case "warnings": return warnings
-        case "hasWarnings": return !warnings.isEmpty
+        case "hasWarnings": return hasWarnings
         default: return nil
         }
     }
@@ -200,20 +217,36 @@ extension StayRowModel: MustacheParent {
     }
 }
 
+extension StayPlanModel {
+    /// What templates read as `hasBudget`.
+    var hasBudget: Bool { !budget.isEmpty }
+
+    /// What templates read as `hasDays`.
+    var hasDays: Bool { !days.isEmpty }
+
+    /// What templates read as `hasUnscheduled`.
+    var hasUnscheduled: Bool { !unscheduled.isEmpty }
+}
+
 extension StayPlanModel: MustacheParent {
     public func child(named key: String) -> Any? {
         switch key {
         case "totals": return totals
         case "budget": return budget
-        case "hasBudget": return !budget.isEmpty
+        case "hasBudget": return hasBudget
         case "overBudget": return overBudget
         case "days": return days
-        case "hasDays": return !days.isEmpty
+        case "hasDays": return hasDays
         case "unscheduled": return unscheduled
-        case "hasUnscheduled": return !unscheduled.isEmpty
+        case "hasUnscheduled": return hasUnscheduled
         default: return nil
         }
     }
+}
+
+extension ScheduleDayModel {
+    /// What templates read as `hasNote`.
+    var hasNote: Bool { !note.isEmpty }
 }
 
 extension ScheduleDayModel: MustacheParent {
@@ -222,7 +255,7 @@ extension ScheduleDayModel: MustacheParent {
         case "day": return day
         case "items": return items
         case "note": return note
-        case "hasNote": return !note.isEmpty
+        case "hasNote": return hasNote
         default: return nil
         }
     }

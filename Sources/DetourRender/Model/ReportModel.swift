@@ -277,6 +277,14 @@ public struct WarningModel: Sendable {
 // Explicit lookups instead of Mirror reflection: a report of 20,000 destinations looks up
 // millions of keys, and reflection would allocate for every one.
 
+extension ReportModel {
+    /// What templates read as `hasWarnings`.
+    var hasWarnings: Bool { !warnings.isEmpty }
+
+    /// What templates read as `destinationSummary`.
+    var destinationSummary: String { destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations" }
+}
+
 extension ReportModel: MustacheParent {
     public func child(named name: String) -> Any? {
         switch name {
@@ -286,14 +294,19 @@ extension ReportModel: MustacheParent {
         case "todayISO": return todayISO
         case "sections": return sections
         case "warnings": return warnings
-        case "hasWarnings": return !warnings.isEmpty
+        case "hasWarnings": return hasWarnings
         case "footnotes": return footnotes
         case "destinationCount": return destinationCount
         case "overview": return overview
-        case "destinationSummary": return destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations"
+        case "destinationSummary": return destinationSummary
         default: return nil
         }
     }
+}
+
+extension SectionModel {
+    /// What templates read as `isEmpty`.
+    var isEmpty: Bool { destinations.isEmpty }
 }
 
 extension SectionModel: MustacheParent {
@@ -303,11 +316,16 @@ extension SectionModel: MustacheParent {
         case "heading": return heading
         case "emptyText": return emptyText
         case "destinations": return destinations
-        case "isEmpty": return destinations.isEmpty
+        case "isEmpty": return isEmpty
         case "pageBreakBefore": return pageBreakBefore
         default: return nil
         }
     }
+}
+
+extension DestinationModel {
+    /// What templates read as `hasDetours`.
+    var hasDetours: Bool { !detours.isEmpty }
 }
 
 extension DestinationModel: MustacheParent {
@@ -323,11 +341,25 @@ extension DestinationModel: MustacheParent {
         case "pageBreakBefore": return pageBreakBefore
         case "map": return map
         case "detours": return detours
-        case "hasDetours": return !detours.isEmpty
+        case "hasDetours": return hasDetours
         case "plan": return plan
         default: return nil
         }
     }
+}
+
+extension DetourModel {
+    /// What templates read as `left`.
+    var left: SideModel { sides[0] }
+
+    /// What templates read as `right`.
+    var right: SideModel { sides[1] }
+
+    /// What templates read as `hasRecommendation`.
+    var hasRecommendation: Bool { !recommended.isEmpty }
+
+    /// What templates read as `hasChosen`.
+    var hasChosen: Bool { !chosen.isEmpty }
 }
 
 extension DetourModel: MustacheParent {
@@ -337,17 +369,25 @@ extension DetourModel: MustacheParent {
         case "title": return title
         case "isDraft": return isDraft
         case "sides": return sides
-        case "left": return sides[0]
-        case "right": return sides[1]
+        case "left": return left
+        case "right": return right
         case "recommended": return recommended
-        case "hasRecommendation": return !recommended.isEmpty
+        case "hasRecommendation": return hasRecommendation
         case "recommendationReason": return recommendationReason
         case "chosen": return chosen
-        case "hasChosen": return !chosen.isEmpty
+        case "hasChosen": return hasChosen
         case "chosenByBudget": return chosenByBudget
         default: return nil
         }
     }
+}
+
+extension SideModel {
+    /// What templates read as `hasPros`.
+    var hasPros: Bool { !pros.isEmpty }
+
+    /// What templates read as `hasCons`.
+    var hasCons: Bool { !cons.isEmpty }
 }
 
 extension SideModel: MustacheParent {
@@ -362,8 +402,8 @@ extension SideModel: MustacheParent {
         case "hasDistance": return hasDistance
         case "pros": return pros
         case "cons": return cons
-        case "hasPros": return !pros.isEmpty
-        case "hasCons": return !cons.isEmpty
+        case "hasPros": return hasPros
+        case "hasCons": return hasCons
         case "betterDuration": return betterDuration
         case "betterCost": return betterCost
         case "betterDistance": return betterDistance
@@ -376,11 +416,16 @@ extension SideModel: MustacheParent {
     }
 }
 
+extension WarningModel {
+    /// What templates read as `hasPath`.
+    var hasPath: Bool { !path.isEmpty }
+}
+
 extension WarningModel: MustacheParent {
     public func child(named key: String) -> Any? {
         switch key {
         case "path": return path
-        case "hasPath": return !path.isEmpty
+        case "hasPath": return hasPath
         case "message": return message
         case "code": return code
         default: return nil

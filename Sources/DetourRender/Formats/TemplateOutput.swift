@@ -1,0 +1,86 @@
+/// Where a compiled template writes: UTF-8 bytes, with the same escapers the engine applies.
+///
+/// The functions in `CompiledTemplates` (generated from `Templates/` at build time) call only
+/// these, so what a compiled template writes for a value is decided here, once, the way the
+/// template engine decides it: text as it is, numbers in decimal, flags as `true`/`false`,
+/// nothing for a missing value.
+struct TemplateOutput {
+    /// What has been written.
+    var bytes: [UInt8] = []
+
+    /// Template text, written as it is.
+    mutating func text(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// A value written without escaping (`{{{name}}}`).
+    mutating func raw(_ text: String) {
+        bytes.append(contentsOf: text.utf8)
+    }
+
+    mutating func raw(_ text: String?) {
+        if let text { raw(text) }
+    }
+
+    mutating func raw(_ number: Int) {
+        raw(String(number))
+    }
+
+    mutating func raw(_ flag: Bool) {
+        raw(flag ? "true" : "false")
+    }
+
+    /// A value escaped for HTML (`{{name}}` under `DETOUR_HTML`).
+    mutating func html(_ text: String) {
+        raw(Escaping.html(text))
+    }
+
+    mutating func html(_ text: String?) {
+        if let text { html(text) }
+    }
+
+    mutating func html(_ number: Int) {
+        raw(number)
+    }
+
+    mutating func html(_ flag: Bool) {
+        raw(flag)
+    }
+
+    /// A value escaped for Markdown (`{{name}}` under `DETOUR_MARKDOWN`).
+    mutating func markdown(_ text: String) {
+        raw(Escaping.markdown(text))
+    }
+
+    mutating func markdown(_ text: String?) {
+        if let text { markdown(text) }
+    }
+
+    mutating func markdown(_ number: Int) {
+        raw(Escaping.markdown(String(number)))
+    }
+
+    mutating func markdown(_ flag: Bool) {
+        raw(flag)
+    }
+
+    /// A section's value as an optional, whether or not the model's property is one: the engine
+    /// shows a section for any value that is there, even empty text.
+    static func present<Value>(_ value: Value) -> Value? { value }
+
+    static func present<Value>(_ value: Value?) -> Value? { value }
+}
+
+/// An element's place in the list a section repeats over: what `first()`, `last()`, `index()`,
+/// `even()` and `odd()` read in a template.
+struct TemplatePosition {
+    /// 0-based.
+    var index: Int
+    /// How many elements the list has.
+    var count: Int
+
+    var isFirst: Bool { index == 0 }
+    var isLast: Bool { index == count - 1 }
+    var isEven: Bool { index & 1 == 0 }
+    var isOdd: Bool { index & 1 == 1 }
+}

@@ -1,0 +1,173 @@
+/// The keys the report templates can look up, typed: the one description of the report model
+/// that both the template check (warnings for `--templates`) and the template compiler (which
+/// turns the built-in templates into Swift at build time) read.
+///
+/// It is a module of its own, with no dependencies, because the compiler runs at build time,
+/// before the report model's module exists.
+
+/// What a template can look up in a `ReportModel`, by context: the model's keys, typed.
+///
+/// Kept beside the templates' check rather than derived from the model because the model answers
+/// lookups with a `switch`; a test walks the real model to keep the two in step.
+public indirect enum TemplateValue: Sendable, Equatable {
+    /// Text; `user` when it comes from the trip file (names, pros, the title) and must be escaped.
+    case text(user: Bool)
+    /// A flag for `{{#flag}}` and `{{^flag}}`.
+    case flag
+    /// A whole number.
+    case number
+    /// A list; a section repeats for each element.
+    case list(TemplateValue)
+    /// A part of the model with keys of its own.
+    case object(TemplateScope)
+    /// A sequence's position: what `first()`, `last()`, `index()`, `even()`, `odd()` read.
+    case position
+
+    /// Whether rendering this as it is would write text from the trip file.
+    public var holdsUserText: Bool {
+        switch self {
+        case .text(let user): return user
+        case .list(let element): return element.holdsUserText
+        case .flag, .number, .object, .position: return false
+        }
+    }
+}
+
+/// The keys of one part of the report model.
+public struct TemplateScope: Sendable, Equatable {
+    /// The model type's name, for messages.
+    public var name: String
+    /// Each key and what it holds.
+    public var keys: [String: TemplateValue]
+}
+
+extension TemplateScope {
+    private static let userText = TemplateValue.text(user: true)
+    private static let typedText = TemplateValue.text(user: false)
+
+    /// `WarningModel`.
+    public static let warning = TemplateScope(
+        name: "WarningModel", keys: ["path": userText, "hasPath": .flag, "message": userText, "code": typedText])
+    /// `SideModel`.
+    public static let side = TemplateScope(
+        name: "SideModel",
+        keys: [
+            "label": typedText, "isDecided": .flag, "name": userText, "duration": typedText, "cost": typedText,
+            "distance": typedText, "hasDistance": .flag, "pros": .list(userText), "cons": .list(userText),
+            "hasPros": .flag, "hasCons": .flag, "betterDuration": .flag, "betterCost": .flag,
+            "betterDistance": .flag, "travel": typedText, "total": typedText, "betterTotal": .flag,
+            "isRecommended": .flag,
+        ])
+    /// `DetourModel`.
+    public static let detour = TemplateScope(
+        name: "DetourModel",
+        keys: [
+            "number": .number, "title": userText, "isDraft": .flag, "sides": .list(.object(side)),
+            "left": .object(side), "right": .object(side), "recommended": userText, "hasRecommendation": .flag,
+            "recommendationReason": typedText, "chosen": userText, "hasChosen": .flag, "chosenByBudget": .flag,
+        ])
+    /// `ScheduleDayModel`.
+    public static let scheduleDay = TemplateScope(
+        name: "ScheduleDayModel",
+        keys: ["day": typedText, "items": .list(userText), "note": typedText, "hasNote": .flag])
+    /// `StayPlanModel`.
+    public static let stayPlan = TemplateScope(
+        name: "StayPlanModel",
+        keys: [
+            "totals": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag,
+            "days": .list(.object(scheduleDay)), "hasDays": .flag, "unscheduled": .list(userText), "hasUnscheduled": .flag,
+        ])
+    /// `StayRowModel`.
+    public static let stayRow = TemplateScope(
+        name: "StayRowModel",
+        keys: [
+            "name": userText, "dates": typedText, "nights": typedText, "chosen": typedText, "hours": typedText,
+            "overHours": .flag, "cost": typedText,
+        ])
+    /// `OverviewModel`.
+    public static let overview = TemplateScope(
+        name: "OverviewModel",
+        keys: [
+            "firstDay": typedText, "lastDay": typedText, "nights": typedText, "hasStays": .flag,
+            "stays": .list(.object(stayRow)), "costs": .list(typedText), "hasCosts": .flag, "costInCurrency": typedText,
+            "hasCostInCurrency": .flag, "total": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag, "chosen": typedText,
+            "warnings": typedText, "hasWarnings": .flag,
+        ])
+    /// `MapMark`.
+    public static let mark = TemplateScope(
+        name: "MapMark",
+        keys: [
+            "x": typedText, "y": typedText, "labelX": typedText, "labelY": typedText, "label": typedText,
+            "fromX": typedText, "fromY": typedText, "route": typedText, "hasRoute": .flag, "pin": typedText,
+            "hasLabel": .flag,
+        ])
+    /// `MapModel`.
+    public static let map = TemplateScope(
+        name: "MapModel",
+        keys: [
+            "width": .number, "height": .number, "center": .object(mark), "marks": .list(.object(mark)),
+            "hasMarks": .flag, "listed": .list(.object(mark)), "hasListed": .flag, "scaleBarLength": typedText, "scaleBarLabel": typedText, "scaleBarX1": typedText,
+            "scaleBarX2": typedText, "scaleBarY": typedText, "scaleLabelY": typedText,
+        ])
+    /// `DestinationModel`.
+    public static let destination = TemplateScope(
+        name: "DestinationModel",
+        keys: [
+            "name": userText, "arrival": typedText, "departure": typedText, "arrivalISO": typedText,
+            "departureISO": typedText, "nights": typedText, "coordinate": typedText, "pageBreakBefore": .flag,
+            "map": .object(map), "detours": .list(.object(detour)), "hasDetours": .flag, "plan": .object(stayPlan),
+        ])
+    /// `SectionModel`.
+    public static let section = TemplateScope(
+        name: "SectionModel",
+        keys: [
+            "name": typedText, "heading": typedText, "emptyText": typedText,
+            "destinations": .list(.object(destination)), "isEmpty": .flag, "pageBreakBefore": .flag,
+        ])
+    /// `IndexLinkModel`.
+    public static let indexLink = TemplateScope(name: "IndexLinkModel", keys: ["label": typedText, "href": typedText])
+
+    /// `IndexRowModel`.
+    public static let indexRow = TemplateScope(
+        name: "IndexRowModel",
+        keys: [
+            "title": userText, "source": userText, "dates": typedText, "hasDates": .flag, "stays": typedText,
+            "status": typedText, "isWritten": .flag, "warnings": typedText, "hasWarnings": .flag, "note": userText,
+            "hasNote": .flag, "links": .list(.object(indexLink)), "hasLinks": .flag,
+        ])
+
+    /// `IndexModel`: where the index templates start.
+    public static let index = TemplateScope(
+        name: "IndexModel",
+        keys: ["summary": typedText, "trips": .list(.object(indexRow)), "hasTrips": .flag])
+
+    /// `ReportModel`: where every report template starts.
+    public static let report = TemplateScope(
+        name: "ReportModel",
+        keys: [
+            "title": userText, "traveler": userText, "today": typedText, "todayISO": typedText,
+            "sections": .list(.object(section)), "warnings": .list(.object(warning)), "hasWarnings": .flag,
+            "footnotes": .list(typedText), "destinationCount": .number, "destinationSummary": typedText,
+            "overview": .object(overview),
+        ])
+}
+
+/// The template files built into the binary, with the part of the model each starts from and the
+/// content type it must declare.
+public enum TemplateRoots {
+    /// One built-in template's place in the model.
+    public struct Root: Sendable {
+        /// The scope the template starts in.
+        public var scope: TemplateScope
+        /// The content type the template declares with `{{% CONTENT_TYPE: … }}`.
+        public var contentType: String
+    }
+
+    /// Every built-in template, by file name.
+    public static let builtIn: [String: Root] = [
+        "report.html.mustache": Root(scope: .report, contentType: "DETOUR_HTML"),
+        "report.md.mustache": Root(scope: .report, contentType: "DETOUR_MARKDOWN"),
+        "index.html.mustache": Root(scope: .index, contentType: "DETOUR_HTML"),
+        "index.md.mustache": Root(scope: .index, contentType: "DETOUR_MARKDOWN"),
+    ]
+}
