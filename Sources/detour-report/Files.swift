@@ -1,6 +1,7 @@
 import ArgumentParser
 import DetourCore
 import DetourIO
+import DetourRender
 
 #if canImport(Glibc)
 import Glibc
@@ -88,8 +89,16 @@ enum Files {
 
     /// Delivers `bytes` as ``writeReport(_:to:printer:)-(String,_,_)`` does.
     static func writeReport(_ bytes: [UInt8], to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
+        try writeReport(to: path, printer: printer) { sink in sink(bytes) }
+    }
+
+    /// Delivers what `produce` hands its sink, chunk by chunk, as
+    /// ``writeReport(_:to:printer:)-(String,_,_)`` delivers text.
+    static func writeReport(to path: String?, printer: DiagnosticPrinter, _ produce: (@escaping ReportSink) -> Void)
+        throws(ExitCode)
+    {
         do {
-            try deliver(bytes, to: path)
+            try deliver(to: path, produce)
         } catch {
             let problem = error.problem(path: path)
             if case .cutOff(.brokenPipe) = error {} else {
@@ -167,25 +176,50 @@ enum Files {
 
     /// Writes `bytes` as ``deliver(_:to:)-(String,_)`` does.
     static func deliver(_ bytes: [UInt8], to path: String?) throws(DeliveryError) {
+        try deliver(to: path) { sink in sink(bytes) }
+    }
+
+    /// Writes what `produce` hands its sink, chunk by chunk as it comes, as
+    /// ``deliver(_:to:)-(String,_)`` writes text: a large report is never held whole. A file is
+    /// still replaced all at once, when the last chunk is on disk.
+    static func deliver(to path: String?, _ produce: (@escaping ReportSink) -> Void) throws(DeliveryError) {
         switch try destination(of: path) {
         case .standardOutput:
-            try writeThrough(bytes, to: STDOUT_FILENO)
+            try writeThrough(produce, to: STDOUT_FILENO)
         case .file(let file, let mode):
-            try replace(file, with: bytes, mode: mode)
+            try replace(file, with: produce, mode: mode)
         case .stream(let stream):
             let descriptor = SystemCalls.openFile(stream, O_WRONLY | O_NOCTTY | O_CLOEXEC)
             guard descriptor >= 0 else { throw .cannotCreate(systemReason()) }
             defer { close(descriptor) }
-            try writeThrough(bytes, to: descriptor)
+            try writeThrough(produce, to: descriptor)
         }
     }
 
-    private static func writeThrough(_ bytes: [UInt8], to descriptor: Int32) throws(DeliveryError) {
-        do {
-            try StandardStreams.write(bytes, to: descriptor)
-        } catch {
-            throw .cutOff(error)
+    /// Writes each chunk as it comes; after a failure the rest are dropped and the first
+    /// failure is kept for the caller.
+    private final class ChunkWriter {
+        let descriptor: Int32
+        var failure: StandardStreams.WriteError?
+
+        init(descriptor: Int32) {
+            self.descriptor = descriptor
         }
+
+        func write(_ chunk: [UInt8]) {
+            guard failure == nil else { return }
+            do {
+                try StandardStreams.write(chunk, to: descriptor)
+            } catch {
+                failure = error
+            }
+        }
+    }
+
+    private static func writeThrough(_ produce: (@escaping ReportSink) -> Void, to descriptor: Int32) throws(DeliveryError) {
+        let writer = ChunkWriter(descriptor: descriptor)
+        produce(writer.write)
+        if let failure = writer.failure { throw .cutOff(failure) }
     }
 
     /// Replaces the regular file `path` with `bytes` all at once, or leaves it as it was.
@@ -193,7 +227,9 @@ enum Files {
     /// The bytes go to a new file beside the target, which is given `mode`, flushed to disk and
     /// then renamed over the target, so a reader never sees half a report and a failure leaves
     /// no stray file.
-    private static func replace(_ path: String, with bytes: [UInt8], mode: mode_t) throws(DeliveryError) {
+    private static func replace(_ path: String, with produce: (@escaping ReportSink) -> Void, mode: mode_t)
+        throws(DeliveryError)
+    {
         let (directory, name) = split(path)
         var template = Array("\(directory.isEmpty ? "./" : directory).\(name).XXXXXX".utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
@@ -211,11 +247,11 @@ enum Files {
             close(descriptor)
             throw .cannotCreate(reason)
         }
-        do {
-            try StandardStreams.write(bytes, to: descriptor)
-        } catch {
+        let writer = ChunkWriter(descriptor: descriptor)
+        produce(writer.write)
+        if let failure = writer.failure {
             close(descriptor)
-            throw .cutOff(error)
+            throw .cutOff(failure)
         }
         guard fsync(descriptor) == 0 else {
             let reason = systemReason()

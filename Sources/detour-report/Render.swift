@@ -118,8 +118,9 @@ struct Render: ParsableCommand {
         let plan = Planner.plan(
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
         trip.printer.print(plan.warnings)
-        let report = renderer.renderBytes(plan, warnings: warnings, as: reportFormat)
-        try Files.writeReport(report, to: output, printer: trip.printer)
+        try Files.writeReport(to: output, printer: trip.printer) { sink in
+            renderer.render(plan, warnings: warnings, as: reportFormat, to: sink)
+        }
     }
 
     /// `--day-hours`, checked by the same rule as a trip's `day_hours`.

@@ -113,6 +113,55 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plan.html"])
     }
 
+    /// Reports are written a chunk at a time as they are made; a file still appears whole or not
+    /// at all, and every format reaches a file exactly as it reaches standard output.
+    @Test func aReportOfManyChunksIsWholeInAFileAndOnStandardOutput() throws {
+        var destinations: [String] = []
+        for index in 0..<400 {
+            destinations.append(
+                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02", "#
+                    + #""detours": [{"tasks": [{"name": "A \#(index)", "duration": "1h", "cost": {"amount": 3.50, "currency": "EUR"}, "#
+                    + #""location": {"lat": 1.01, "lon": 1}}, {"name": "B", "duration": "2h", "cost": {"amount": 1, "currency": "EUR"}}]}]}"#)
+        }
+        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "chunks.json")
+        for format in ["html", "markdown", "json"] {
+            let target = scratch.appendingPathComponent("report-of-chunks.\(format)")
+            let toFile = try cli.run([trip, "--format", format, "-o", target.path, "--today", "2026-11-22"])
+            let toStandardOutput = try cli.run([trip, "--format", format, "--today", "2026-11-22"])
+            #expect(toFile.status == 0 && toStandardOutput.status == 0, "\(toFile.stderr)")
+            let written = try Data(contentsOf: target)
+            #expect(written.count > 4 * 65_536, "\(format) should span several chunks")
+            // Compared as a Bool: a diff of two megabytes would take the test run minutes to print.
+            let same = written == toStandardOutput.stdout
+            #expect(same, "\(format): the file and standard output differ")
+        }
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("report-of-chunks.json")))
+        let sections = (json as? [String: Any])?["sections"] as? [[String: Any]] ?? []
+        #expect(sections.reduce(0) { $0 + (($1["destinations"] as? [Any])?.count ?? 0) } == 400)
+        let html = try String(contentsOf: scratch.appendingPathComponent("report-of-chunks.html"), encoding: .utf8)
+        #expect(html.hasSuffix("</html>\n"))
+    }
+
+    @Test func aWriteCutShortAfterSeveralChunksExits74AndLeavesTheOldFile() throws {
+        var destinations: [String] = []
+        for index in 0..<400 {
+            destinations.append(
+                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#)
+        }
+        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "cut.json")
+        let folder = scratch.appendingPathComponent("cut")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let target = folder.appendingPathComponent("plan.html")
+        try Data("old\n".utf8).write(to: target)
+        // 256 blocks of 512 bytes: two 64 KiB chunks fit, the third does not.
+        let result = try cli.run(
+            ["-c", "ulimit -f 256; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, trip, target.path], viaShell: true)
+        #expect(result.status == 74, "\(result.stderr)")
+        #expect(result.stderr.contains("writing to the file failed part-way: File too large [write-failed]"))
+        #expect(try String(contentsOf: target, encoding: .utf8) == "old\n")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plan.html"])
+    }
+
     @Test func aFullDeviceTargetExits74WithTheReason() throws {
         let full = DeviceNodes.device("full", in: scratch)
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path

@@ -38,8 +38,7 @@ public struct ReportRenderer: Sendable {
         String(decoding: renderBytes(plan, warnings: tripWarnings, as: format), as: UTF8.self)
     }
 
-    /// The report as UTF-8 bytes, as ``render(_:warnings:as:)`` gives it as text. A large JSON
-    /// report is written straight into these bytes, so it is never copied into a string and back.
+    /// The report as UTF-8 bytes, as ``render(_:warnings:as:)`` gives it as text.
     public func renderBytes(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> [UInt8] {
         let warnings = tripWarnings + plan.warnings
         switch format {
@@ -49,6 +48,23 @@ public struct ReportRenderer: Sendable {
             return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
         case .markdown:
             return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName)
+        }
+    }
+
+    /// The report, a chunk of about 64 KiB at a time, into `sink`: the same bytes as
+    /// ``renderBytes(_:warnings:as:)``, without ever holding the whole report, which for a large
+    /// trip is several times the size of its file.
+    public func render(
+        _ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat, to sink: @escaping ReportSink
+    ) {
+        let warnings = tripWarnings + plan.warnings
+        switch format {
+        case .json:
+            JSONReport.write(plan: plan, warnings: warnings, to: sink)
+        case .html:
+            templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName, to: sink)
+        case .markdown:
+            templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName, to: sink)
         }
     }
 }

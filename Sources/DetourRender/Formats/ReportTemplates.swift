@@ -159,6 +159,17 @@ public struct ReportTemplates: Sendable {
         self.warnings = check.warnings
     }
 
+    func render(_ model: ReportModel, template name: String, to sink: @escaping ReportSink) {
+        switch engine {
+        case .compiled:
+            var output = TemplateOutput(sink: sink)
+            _ = CompiledTemplates.render(model, template: name, into: &output)
+            output.flush()
+        case .interpreted:
+            sink(render(model, template: name))
+        }
+    }
+
     func render(_ model: ReportModel, template name: String) -> [UInt8] {
         switch engine {
         case .compiled:

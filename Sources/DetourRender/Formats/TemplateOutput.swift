@@ -5,11 +5,26 @@
 /// template engine decides it: text as it is, numbers in decimal, flags as `true`/`false`,
 /// nothing for a missing value.
 struct TemplateOutput {
-    /// What has been written.
-    var bytes: [UInt8] = []
+    /// What has been written (since the last chunk handed to the sink, when there is one).
+    private(set) var bytes: [UInt8] = []
+    /// Where full chunks go; `nil` keeps the whole report in ``bytes``.
+    private let sink: ReportSink?
 
-    /// Template text, written as it is.
+    init(sink: ReportSink? = nil) {
+        self.sink = sink
+        bytes.reserveCapacity(sink == nil ? 1 << 12 : ReportChunk.size + (1 << 12))
+    }
+
+    /// Hands what is written so far to the sink, when there is one.
+    mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+
+    /// Template text, written as it is. Chunks are cut here, between a template's pieces.
     mutating func text(_ text: StaticString) {
+        if bytes.count >= ReportChunk.size, sink != nil { flush() }
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -83,4 +98,14 @@ struct TemplatePosition {
     var isLast: Bool { index == count - 1 }
     var isEven: Bool { index & 1 == 0 }
     var isOdd: Bool { index & 1 == 1 }
+}
+
+/// Takes a report's bytes a chunk at a time, in order, as they are made; the executable writes
+/// each to the output, so a large report is never held whole.
+public typealias ReportSink = ([UInt8]) -> Void
+
+/// How reports are cut into chunks for a ``ReportSink``.
+enum ReportChunk {
+    /// A chunk is handed on once it holds at least this many bytes.
+    static let size = 1 << 16
 }

@@ -7,14 +7,24 @@
 /// ``object(_:)`` and ``array(_:)``, whose closures write the members, so an open container
 /// cannot be left unclosed.
 struct JSONStream {
-    /// The JSON so far, UTF-8.
+    /// The JSON so far, UTF-8 (since the last chunk handed to the sink, when there is one).
     private(set) var bytes: [UInt8] = []
     private var depth = 0
     /// For each open container, whether it has no member yet.
     private var empty: [Bool] = []
+    /// Where full chunks go; `nil` keeps the whole document in ``bytes``.
+    private let sink: ReportSink?
 
-    init(capacity: Int = 1 << 16) {
+    init(capacity: Int = 1 << 16, sink: ReportSink? = nil) {
         bytes.reserveCapacity(capacity)
+        self.sink = sink
+    }
+
+    /// Hands what is written so far to the sink, when there is one.
+    mutating func flush() {
+        guard let sink, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
     }
 
     /// An object; `body` writes its members with ``member(_:)`` followed by a value.
@@ -104,6 +114,7 @@ struct JSONStream {
 
     /// `\n` before the first member, `,\n` before the others, then the indent.
     private mutating func separate() {
+        if bytes.count >= ReportChunk.size, sink != nil { flush() }
         if empty[empty.count - 1] {
             empty[empty.count - 1] = false
             bytes.append(UInt8(ascii: "\n"))
@@ -114,6 +125,13 @@ struct JSONStream {
     }
 
     private mutating func indent() {
-        for _ in 0..<(2 * depth) { bytes.append(UInt8(ascii: " ")) }
+        var width = 2 * depth
+        while width > 0 {
+            let run = min(width, JSONStream.spaces.count)
+            bytes.append(contentsOf: JSONStream.spaces[..<run])
+            width -= run
+        }
     }
+
+    private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
 }

@@ -148,12 +148,10 @@ enum BatchRun {
         _ format: OutputFormat, of plan: Plan, trip: Trip, warnings: [Diagnostic], settings: BatchSettings,
         to path: String
     ) throws(Files.DeliveryError) {
-        let text: [UInt8]
-        if let report = format.report {
-            text = settings.renderer.renderBytes(plan, warnings: warnings, as: report)
-        } else {
+        var gpx: [UInt8] = []
+        if format.report == nil {
             do {
-                text = Array(try TripGPXWriter.write(trip).utf8)
+                gpx = Array(try TripGPXWriter.write(trip).utf8)
             } catch {
                 throw .cutOff(.failed(error.message))
             }
@@ -161,7 +159,13 @@ enum BatchRun {
         if let slash = path.lastIndex(of: "/"), !Files.makeFolders(String(path[..<slash])) {
             throw .cannotCreate(Files.lastSystemReason())
         }
-        try Files.deliver(text, to: path)
+        try Files.deliver(to: path) { sink in
+            if let report = format.report {
+                settings.renderer.render(plan, warnings: warnings, as: report, to: sink)
+            } else {
+                sink(gpx)
+            }
+        }
     }
 
     /// The most serious of the trips' exit codes: a report not written (74, then 73) over an
