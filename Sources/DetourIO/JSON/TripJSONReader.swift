@@ -30,7 +30,7 @@ public enum TripJSONReader {
                     .invalidUTF8, at: SourcePosition(line: line, column: column),
                     "the file is not valid UTF-8 (byte offset \(offset + start)); trip JSON must be UTF-8"))
         }
-        let root: JSONNode
+        var root: JSONNode
         do {
             root = try JSONParser.parse(text, maximumDepth: limits.maxDepth)
         } catch {
@@ -38,7 +38,7 @@ public enum TripJSONReader {
             return .failed(Diagnostic(error.code, at: SourcePosition(line: line, column: column), error.message))
         }
         var mapper = DraftMapper()
-        let draft = mapper.trip(root)
+        let draft = mapper.trip(consuming: &root)
         return ReadResult(draft: draft, diagnostics: mapper.diagnostics, lines: lines)
     }
 }
@@ -133,26 +133,48 @@ private struct DraftMapper {
         }
     }
 
-    mutating func trip(_ root: JSONNode) -> TripDraft? {
+    /// The trip in `root`, which is left empty: each destination's part of the tree is freed as
+    /// soon as it is mapped, so the tree and the draft are never both held whole (for a large
+    /// trip each is several times the size of the file).
+    mutating func trip(consuming root: inout JSONNode) -> TripDraft? {
         let known = ["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"]
+        guard var draft = tripFields(root, known: known) else { return nil }
+        var destinations = draft.destinationNodes
+        draft.destinationNodes = []
+        root = JSONNode(value: .null, offset: root.offset)
+        var mapped: [DestinationDraft] = []
+        mapped.reserveCapacity(destinations.count)
+        for index in destinations.indices {
+            let node = destinations[index]
+            destinations[index] = JSONNode(value: .null, offset: node.offset)
+            if let destination = destination(node, path: "destinations[\(index)]") { mapped.append(destination) }
+        }
+        draft.trip.destinations = mapped
+        draft.trip.travel = string(draft.object, "travel", in: "", optional: true)
+        draft.trip.currency = string(draft.object, "currency", in: "", optional: true)
+        draft.trip.budget = money(draft.object, "budget", in: "", optional: true)
+        draft.trip.dayHours = optionalNumber(draft.object, "day_hours", in: "")
+        if let node = draft.object["rates"] {
+            draft.trip.ratesPosition = position(node)
+            draft.trip.rates = rates(node)
+        }
+        return draft.trip
+    }
+
+    /// What `trip(consuming:)` reads before the destinations: the root's members without the
+    /// destinations (so the list's only reference is the one handed back), in the order their
+    /// problems are reported.
+    private mutating func tripFields(_ root: JSONNode, known: [String]) -> (trip: TripDraft, object: Members, destinationNodes: [JSONNode])? {
         guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
         let destinations = array(object, "destinations", in: "", optional: false)
-        var draft = TripDraft(
+        let trip = TripDraft(
             position: position(root),
             title: string(object, "title", in: ""),
             traveler: string(object, "traveler", in: "", optional: true),
-            destinations: destinations.enumerated().compactMap { index, node in
-                destination(node, path: "destinations[\(index)]")
-            },
-            travel: string(object, "travel", in: "", optional: true))
-        draft.currency = string(object, "currency", in: "", optional: true)
-        draft.budget = money(object, "budget", in: "", optional: true)
-        draft.dayHours = optionalNumber(object, "day_hours", in: "")
-        if let node = object["rates"] {
-            draft.ratesPosition = position(node)
-            draft.rates = rates(node)
-        }
-        return draft
+            destinations: [],
+            travel: .missing(position(root)))
+        let rest = object.members.filter { !$0.key.utf8.elementsEqual("destinations".utf8) }
+        return (trip, Members(node: JSONNode(value: .null, offset: root.offset), members: rest), destinations)
     }
 
     /// `"rates": {"SEK": 0.0871, …}`: each key a currency, each value a number.
