@@ -68,8 +68,8 @@ public struct SectionModel: Sendable {
     public var heading: String
     /// What an empty section says.
     public var emptyText: String
-    /// Its destinations, in the section's order.
-    public var destinations: [DestinationModel]
+    /// Its destinations, in the section's order, each made when it is read.
+    public var destinations: DestinationModels
     /// Whether the section starts a new printed page (it has destinations, and some came before).
     public var pageBreakBefore: Bool
 
@@ -89,10 +89,24 @@ public struct SectionModel: Sendable {
         // Each destination starts a page when printed; the first of a section breaks before the
         // section's heading instead, so a heading never ends a page alone.
         pageBreakBefore = !first && !section.destinations.isEmpty
-        destinations = section.destinations.enumerated().map { index, destination in
-            DestinationModel(destination, pageBreakBefore: index > 0)
-        }
+        destinations = DestinationModels(planned: section.destinations)
         if !section.destinations.isEmpty { first = false }
+    }
+}
+
+/// A section's destinations, each made into a ``DestinationModel`` only when it is read.
+///
+/// A report is written one destination after another, so only the destination being written
+/// needs its model: a trip of 20,000 destinations never holds 20,000 models' worth of text.
+public struct DestinationModels: RandomAccessCollection, Sendable {
+    let planned: [PlannedDestination]
+
+    public var startIndex: Int { planned.startIndex }
+    public var endIndex: Int { planned.endIndex }
+
+    /// The model of the destination at `index`; each but the first starts a printed page.
+    public subscript(index: Int) -> DestinationModel {
+        DestinationModel(planned[index], pageBreakBefore: index > planned.startIndex)
     }
 }
 
@@ -315,7 +329,7 @@ extension SectionModel: MustacheParent {
         case "name": return name
         case "heading": return heading
         case "emptyText": return emptyText
-        case "destinations": return destinations
+        case "destinations": return Array(destinations)
         case "isEmpty": return isEmpty
         case "pageBreakBefore": return pageBreakBefore
         default: return nil
