@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourIO
+import DetourRender
 
 /// `detour-report`: plans a trip and writes its itinerary.
 @main
@@ -16,7 +17,7 @@ struct DetourReport: ParsableCommand {
             or unreadable, 73 output file cannot be written, 74 write failed (disk full), 78 \
             unusable --templates.
             """,
-        version: "detour-report 0.1.0 (libxml2 \(LibXML2.dottedVersion))",
+        version: "\(ProgramVersion.nameAndNumber) (libxml2 \(LibXML2.dottedVersion))",
         subcommands: [Render.self, Validate.self, Index.self],
         defaultSubcommand: Render.self
     )
