@@ -9,8 +9,9 @@ struct DetourReport: ParsableCommand {
         commandName: "detour-report",
         abstract: "Turn a trip file into a printable itinerary that compares each detour's two sides.",
         discussion: """
-            Reads a trip (JSON or GPX) and writes an HTML, Markdown or JSON report, or the trip as \
-            GPX, to standard output or to a file. Problems in the trip are reported on standard error, all at once, as \
+            Reads a trip (JSON or GPX) and writes an HTML, Markdown or JSON report, a calendar \
+            (iCalendar) or a map (GeoJSON) of its plan, or the trip as GPX, to standard output or \
+            to a file. Problems in the trip are reported on standard error, all at once, as \
             FILE:LINE:COLUMN: error: PATH: MESSAGE.
 
             Exit codes: 0 done (warnings allowed), 64 bad usage, 65 invalid trip, 66 input missing \

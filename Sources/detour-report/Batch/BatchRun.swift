@@ -149,8 +149,8 @@ enum BatchRun {
         to path: String
     ) throws(Files.DeliveryError) {
         let text: [UInt8]
-        if let report = format.report {
-            text = settings.renderer.renderBytes(plan, warnings: warnings, as: report)
+        if let bytes = format.bytes(of: plan, warnings: warnings, renderer: settings.renderer) {
+            text = bytes
         } else {
             do {
                 text = Array(try TripGPXWriter.write(trip).utf8)
@@ -237,6 +237,7 @@ extension OutputFormat {
         case .markdown: return "md"
         case .json: return "json"
         case .gpx: return "gpx"
+        case .ics, .geojson: return export?.fileExtension ?? rawValue
         }
     }
 }
