@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourIO
+import DetourRender
 
 /// `detour-report`: plans a trip and writes its itinerary.
 @main
@@ -8,15 +9,16 @@ struct DetourReport: ParsableCommand {
         commandName: "detour-report",
         abstract: "Turn a trip file into a printable itinerary that compares each detour's two sides.",
         discussion: """
-            Reads a trip (JSON or GPX) and writes an HTML, Markdown or JSON report, or the trip as \
-            GPX, to standard output or to a file. Problems in the trip are reported on standard error, all at once, as \
+            Reads a trip (JSON or GPX) and writes an HTML, Markdown or JSON report, a calendar \
+            (iCalendar) or a map (GeoJSON) of its plan, or the trip as GPX, to standard output or \
+            to a file. Problems in the trip are reported on standard error, all at once, as \
             FILE:LINE:COLUMN: error: PATH: MESSAGE.
 
             Exit codes: 0 done (warnings allowed), 64 bad usage, 65 invalid trip, 66 input missing \
             or unreadable, 73 output file cannot be written, 74 write failed (disk full), 78 \
             unusable --templates.
             """,
-        version: "detour-report 0.1.0 (libxml2 \(LibXML2.dottedVersion))",
+        version: "\(ProgramVersion.nameAndNumber) (libxml2 \(LibXML2.dottedVersion))",
         subcommands: [Render.self, Validate.self, Index.self],
         defaultSubcommand: Render.self
     )

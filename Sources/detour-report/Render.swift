@@ -8,7 +8,7 @@ import Foundation
 /// number of trips into a folder, on every core.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON.",
+        abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON, or export it as a calendar or a map.",
         discussion: """
             With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
             inside, or below with -r) into OUT, one report per trip and format, plus OUT/index.html \
@@ -21,13 +21,13 @@ struct Render: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Write the report to this file instead of standard output; its extension (.html, .md, .json) sets the format.",
+            "Write the report to this file instead of standard output; its extension (.html, .md, .json, .gpx, .ics, .geojson) sets the format.",
             valueName: "file"))
     var output: String?
 
     @Option(
         help: ArgumentHelp(
-            "The output format: html, markdown or json (reports), or gpx (the trip itself, for a phone or GPS); with -d, a comma list such as html,markdown,json.",
+            "The output format: html, markdown or json (reports), ics (a calendar), geojson (a map), or gpx (the trip itself, for a phone or GPS); with -d, a comma list such as html,markdown,json.",
             valueName: "format"))
     var format: FormatList?
 
@@ -86,7 +86,7 @@ struct Render: ParsableCommand {
             case .file = try? Files.destination(of: output)
         {
             throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json or .gpx, or pass --format")
+                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format")
         }
         if let output, Files.isTrip(output, input: trip.input) {
             throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
@@ -102,7 +102,8 @@ struct Render: ParsableCommand {
         StandardStreams.turnWriteSignalsIntoErrors()
         if outputDir != nil { return try runBatch() }
         let day = try resolveToday()
-        guard let reportFormat = outputFormat.report else {
+        let format = outputFormat
+        if format == .gpx {
             let (loaded, _) = try trip.loadTrip()
             do {
                 try Files.writeReport(try TripGPXWriter.write(loaded), to: output, printer: trip.printer)
@@ -113,13 +114,13 @@ struct Render: ParsableCommand {
             return
         }
         let hours = try resolveDayHours()
-        let renderer = ReportRenderer(templates: try loadTemplates(builtIn: reportFormat.templateNames))
+        let renderer = ReportRenderer(templates: try loadTemplates(builtIn: format.report?.templateNames ?? []))
         let (loaded, warnings) = try trip.loadTrip()
         let plan = Planner.plan(
             loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
         trip.printer.print(plan.warnings)
         try Files.writeReport(to: output, printer: trip.printer) { sink in
-            renderer.render(plan, warnings: warnings, as: reportFormat, to: sink)
+            _ = format.write(plan, warnings: warnings, renderer: renderer, to: sink)
         }
     }
 
@@ -188,6 +189,9 @@ struct FormatList: ExpressibleByArgument, Equatable {
     }
 
     static var allValueStrings: [String] { OutputFormat.allCases.map(\.rawValue) }
+
+    /// Shell completions offer each format (one; a comma list is typed by hand).
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
 }
 
 extension ReportFormat {
@@ -201,17 +205,21 @@ extension ReportFormat {
     }
 }
 
-/// What `--format` can ask for: a report, or the trip itself as GPX.
+/// What `--format` can ask for: a report, an export (calendar, map), or the trip itself as GPX.
 enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
     case html
     case markdown
     case json
     case gpx
+    case ics
+    case geojson
 
     /// The format a file name's extension implies.
     init?(fileName: String) {
         if let report = ReportFormat(fileName: fileName) {
             self.init(rawValue: report.rawValue)
+        } else if let export = ExportFormat(fileName: fileName) {
+            self.init(rawValue: export.rawValue)
         } else if fileName.lowercased().hasSuffix(".gpx") {
             self = .gpx
         } else {
@@ -219,8 +227,24 @@ enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
         }
     }
 
-    /// The report format, or `nil` for GPX.
+    /// The report format, or `nil` for an export or GPX.
     var report: ReportFormat? { ReportFormat(rawValue: rawValue) }
+
+    /// The export format, or `nil` for a report or GPX.
+    var export: ExportFormat? { ExportFormat(rawValue: rawValue) }
+
+    /// Writes the plan in this format, a report or an export, into `sink`, with the trip's
+    /// `warnings` (which only reports show); `false`, writing nothing, for GPX, which is the trip
+    /// itself rather than its plan.
+    func write(_ plan: Plan, warnings: [Diagnostic], renderer: ReportRenderer, to sink: @escaping ReportSink) -> Bool {
+        if let report {
+            renderer.render(plan, warnings: warnings, as: report, to: sink)
+            return true
+        }
+        guard let export else { return false }
+        sink(export.bytes(plan))
+        return true
+    }
 }
 
 extension TravelMode: ExpressibleByArgument {}

@@ -34,18 +34,33 @@ enum RenderFixture {
         var description: String
     }
 
-    /// The report of a trip file's bytes, or why there is none.
-    static func render(
-        _ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat, engine: Engine = .compiled
-    ) throws -> String {
+    /// The plan of a trip file's bytes as of `day`, with the file's warnings, or why there is none.
+    static func plan(_ bytes: [UInt8], format: TripFormat = .json, today day: CalendarDay = today) throws -> (
+        Plan, [Diagnostic]
+    ) {
         let outcome = TripLoader.load(bytes, format: format)
         guard let trip = outcome.trip else {
             throw Failure(description: outcome.diagnostics.map { $0.formatted(file: "trip") }.joined(separator: "\n"))
         }
+        return (Planner.plan(trip, today: day), outcome.diagnostics.warnings)
+    }
+
+    /// The report of a trip file's bytes, or why there is none.
+    static func render(
+        _ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat, engine: Engine = .compiled
+    ) throws -> String {
+        let (plan, warnings) = try plan(bytes, format: format)
         guard let renderer = engine == .compiled ? renderer : interpretingRenderer else {
             throw Failure(description: "the bundled templates do not compile")
         }
-        return renderer.render(Planner.plan(trip, today: today), warnings: outcome.diagnostics.warnings, as: output)
+        return renderer.render(plan, warnings: warnings, as: output)
+    }
+
+    /// The export of a trip file's bytes as of `day`, as text.
+    static func export(
+        _ bytes: [UInt8], format: TripFormat = .json, as output: ExportFormat, today day: CalendarDay = today
+    ) throws -> String {
+        String(decoding: output.bytes(try plan(bytes, format: format, today: day).0), as: UTF8.self)
     }
 }
 

@@ -4,7 +4,8 @@ import DetourTestSupport
 import Foundation
 import Testing
 
-/// Every sample trip in every format, compared with the golden files in `Goldens/`.
+/// Every sample trip in every format, reports and exports, compared with the golden files in
+/// `Goldens/`.
 ///
 /// Run with `DETOUR_RECORD_GOLDENS=1 swift test` to accept new output.
 @Suite struct GoldenReportTests {
@@ -14,6 +15,14 @@ import Testing
         ReportFormat.allCases.map { (sample, $0) }
     }
 
+    static let exportCases: [(String, ExportFormat)] = Fixtures.sampleTrips().flatMap { sample in
+        ExportFormat.allCases.map { (sample, $0) }
+    }
+
+    static func goldenName(_ sample: String, _ fileExtension: String) -> String {
+        sample.replacingOccurrences(of: ".json", with: "") + "." + fileExtension
+    }
+
     @Test func thereAreSamplesToCompare() {
         #expect(Fixtures.sampleTrips().count >= 3)
     }
@@ -21,7 +30,7 @@ import Testing
     @Test(arguments: cases)
     func sampleMatchesItsGoldenFile(_ sample: String, _ format: ReportFormat) throws {
         let report = try RenderFixture.render(Fixtures.sample(sample), as: format)
-        let name = sample.replacingOccurrences(of: ".json", with: "") + "." + format.goldenExtension
+        let name = Self.goldenName(sample, format.goldenExtension)
         if let failure = Golden.check(report, against: Self.goldens.appendingPathComponent(name)) {
             Issue.record(Comment(rawValue: failure))
         }
@@ -35,14 +44,26 @@ import Testing
         let compiled = try RenderFixture.render(Fixtures.sample(sample), as: format, engine: .compiled)
         let interpreted = try RenderFixture.render(Fixtures.sample(sample), as: format, engine: .interpreted)
         #expect(compiled == interpreted)
-        let name = sample.replacingOccurrences(of: ".json", with: "") + "." + format.goldenExtension
+        let name = Self.goldenName(sample, format.goldenExtension)
         if let failure = Golden.check(interpreted, against: Self.goldens.appendingPathComponent(name)) {
             Issue.record(Comment(rawValue: "through the template engine: " + failure))
         }
     }
 
+    /// The calendar and the map of every sample: the bytes a calendar or map program gets.
+    @Test(arguments: exportCases)
+    func sampleExportMatchesItsGoldenFile(_ sample: String, _ format: ExportFormat) throws {
+        let export = try RenderFixture.export(Fixtures.sample(sample), as: format)
+        let url = Self.goldens.appendingPathComponent(Self.goldenName(sample, format.fileExtension))
+        if let failure = Golden.check(export, against: url) {
+            Issue.record(Comment(rawValue: failure))
+        }
+    }
+
     @Test func everyGoldenFileBelongsToASample() throws {
-        let expected = Set(Self.cases.map { $0.0.replacingOccurrences(of: ".json", with: "") + "." + $0.1.goldenExtension })
+        let expected = Set(
+            Self.cases.map { Self.goldenName($0.0, $0.1.goldenExtension) }
+                + Self.exportCases.map { Self.goldenName($0.0, $0.1.fileExtension) })
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path))
         #expect(present.subtracting(expected).isEmpty, "stale golden files: \(present.subtracting(expected).sorted())")
     }
@@ -66,6 +87,11 @@ import Testing
             let fromJSON = try RenderFixture.render(Fixtures.sample(twin), format: .json, as: format)
             #expect(fromGPX == fromJSON, "\(sample) and \(twin) differ as \(format)")
         }
+        for format in ExportFormat.allCases {
+            let fromGPX = try RenderFixture.export(Fixtures.sample(sample), format: .gpx, as: format)
+            let fromJSON = try RenderFixture.export(Fixtures.sample(twin), format: .json, as: format)
+            #expect(fromGPX == fromJSON, "\(sample) and \(twin) differ as \(format)")
+        }
     }
 
     @Test func thereAreGPXTwins() {
@@ -77,6 +103,11 @@ import Testing
         for format in ReportFormat.allCases {
             let first = try RenderFixture.render(Fixtures.sample(sample), as: format)
             let second = try RenderFixture.render(Fixtures.sample(sample), as: format)
+            #expect(first == second)
+        }
+        for format in ExportFormat.allCases {
+            let first = try RenderFixture.export(Fixtures.sample(sample), as: format)
+            let second = try RenderFixture.export(Fixtures.sample(sample), as: format)
             #expect(first == second)
         }
     }

@@ -51,7 +51,7 @@ public struct IndexRowModel: Sendable {
 
 /// A link from the index to one report.
 public struct IndexLinkModel: Sendable {
-    /// `HTML`, `Markdown`, `JSON` or `GPX`.
+    /// `HTML`, `Markdown`, `JSON`, `GPX`, `iCalendar` or `GeoJSON`.
     public var label: String
     /// The report's file relative to the index, percent-encoded: only letters, digits and
     /// `-._~/%` remain, which neither HTML attributes nor Markdown link destinations read
@@ -65,6 +65,8 @@ public struct IndexLinkModel: Sendable {
             case "markdown": "Markdown"
             case "json": "JSON"
             case "gpx": "GPX"
+            case "ics": "iCalendar"
+            case "geojson": "GeoJSON"
             default: report.format
             }
         href = IndexLinkModel.percentEncoded(report.file)

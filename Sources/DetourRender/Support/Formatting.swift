@@ -86,6 +86,17 @@ public enum Formatting {
         return "\(lat), \(lon)"
     }
 
+    /// A coordinate in degrees with at most `digits` decimals and no trailing zeros: `-9.1393`,
+    /// `0`. Plain notation always, never `1e-05`: RFC 5545's FLOAT and GeoJSON readers alike
+    /// take it, and the text is the same on every machine.
+    public static func degrees(_ value: Double, digits: Int) -> String {
+        var text = fixed(value, digits: digits)
+        guard text.contains(".") else { return text }
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
+    }
+
     /// `value` rounded half away from zero to `digits` places, in plain notation: `12.30`.
     public static func fixed(_ value: Double, digits: Int) -> String {
         var scale = 1.0

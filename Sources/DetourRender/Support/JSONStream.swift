@@ -59,6 +59,17 @@ struct JSONStream {
         separate()
     }
 
+    /// An array of numbers on one line, `[-9.1393, 38.7223]`: a GeoJSON position reads as one
+    /// value, and a path of many points stays readable.
+    mutating func inlineNumbers(_ texts: [String]) {
+        bytes.append(UInt8(ascii: "["))
+        for (index, text) in texts.enumerated() {
+            if index > 0 { bytes += ", ".utf8 }
+            bytes += text.utf8
+        }
+        bytes.append(UInt8(ascii: "]"))
+    }
+
     mutating func string(_ text: String?) {
         guard let text else { return null() }
         JSONOutput.writeString(text, to: &bytes)

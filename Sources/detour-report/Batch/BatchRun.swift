@@ -149,7 +149,7 @@ enum BatchRun {
         to path: String
     ) throws(Files.DeliveryError) {
         var gpx: [UInt8] = []
-        if format.report == nil {
+        if format == .gpx {
             do {
                 gpx = Array(try TripGPXWriter.write(trip).utf8)
             } catch {
@@ -160,11 +160,7 @@ enum BatchRun {
             throw .cannotCreate(Files.lastSystemReason())
         }
         try Files.deliver(to: path) { sink in
-            if let report = format.report {
-                settings.renderer.render(plan, warnings: warnings, as: report, to: sink)
-            } else {
-                sink(gpx)
-            }
+            if !format.write(plan, warnings: warnings, renderer: settings.renderer, to: sink) { sink(gpx) }
         }
     }
 
@@ -241,6 +237,7 @@ extension OutputFormat {
         case .markdown: return "md"
         case .json: return "json"
         case .gpx: return "gpx"
+        case .ics, .geojson: return export?.fileExtension ?? rawValue
         }
     }
 }

@@ -1,0 +1,138 @@
+import DetourCore
+
+/// The plan as an iCalendar file (RFC 5545) for any calendar program.
+///
+/// One all-day event per stay, from the arrival day to the departure day included, and one
+/// all-day event per chosen side that the plan's schedule places on a day (over several days for
+/// a side longer than a day). The bytes depend on the plan alone: `DTSTAMP` is the plan's day
+/// and each `UID` is made from the trip's content, so exporting again, anywhere, gives the same
+/// file, and a calendar that imports it again updates its events instead of doubling them.
+public enum ICSExport {
+    /// The `PRODID`: who made the calendar (RFC 5545 §3.7.3).
+    public static let productIdentifier = "-//\(ProgramVersion.name)//\(ProgramVersion.nameAndNumber)//EN"
+
+    /// The calendar of `plan` as UTF-8 bytes, lines ended by CRLF and folded at 75 octets.
+    public static func bytes(plan: Plan) -> [UInt8] {
+        var lines = ContentLines()
+        lines.property("BEGIN", "VCALENDAR")
+        lines.property("VERSION", "2.0")
+        lines.property("PRODID", productIdentifier)
+        lines.property("CALSCALE", "GREGORIAN")
+        lines.property("METHOD", "PUBLISH")
+        // Not in RFC 5545, but the name most calendar programs give a subscribed calendar.
+        lines.text("X-WR-CALNAME", plan.title)
+        let stamp = dateText(plan.today) + "T000000Z"
+        for planned in ExportOrder.destinations(plan) {
+            stay(planned, title: plan.title, stamp: stamp, into: &lines)
+            for day in planned.schedule {
+                for item in day.items {
+                    side(item, on: day.day, of: planned, title: plan.title, stamp: stamp, into: &lines)
+                }
+            }
+        }
+        lines.property("END", "VCALENDAR")
+        return lines.bytes
+    }
+
+    /// The stay: arrival to departure, both days spent there, so `DTEND` (exclusive) is the day
+    /// after departure.
+    static func stay(_ planned: PlannedDestination, title: String, stamp: String, into lines: inout ContentLines) {
+        let destination = planned.destination
+        lines.property("BEGIN", "VEVENT")
+        lines.property("UID", uid("stay", [title, String(planned.index), destination.name]))
+        lines.property("DTSTAMP", stamp)
+        lines.property("DTSTART;VALUE=DATE", dateText(destination.arrival))
+        lines.property("DTEND;VALUE=DATE", dateText(destination.departure.adding(days: 1) ?? destination.departure))
+        lines.text("SUMMARY", destination.name)
+        lines.property("GEO", geo(destination.location))
+        var description = [Formatting.nights(destination.nights)]
+        for detour in planned.detours {
+            let chosen = detour.chosen.flatMap { detour.tasks.indices.contains($0) ? detour.tasks[$0].task.name : nil }
+            description.append("\(detour.title): \(chosen ?? "undecided")")
+        }
+        lines.text("DESCRIPTION", description.joined(separator: "\n"))
+        // A stay does not make the traveller busy: the detours inside it do.
+        lines.property("TRANSP", "TRANSPARENT")
+        lines.property("END", "VEVENT")
+    }
+
+    /// A chosen side on the day the schedule gives it, over as many days as it covers.
+    static func side(
+        _ item: ScheduleItem, on day: CalendarDay, of planned: PlannedDestination, title: String, stamp: String,
+        into lines: inout ContentLines
+    ) {
+        guard planned.detours.indices.contains(item.detour),
+            planned.detours[item.detour].tasks.indices.contains(item.task)
+        else { return }
+        let detour = planned.detours[item.detour]
+        let side = detour.tasks[item.task]
+        let task = side.task
+        lines.property("BEGIN", "VEVENT")
+        let identity = [title, String(planned.index), planned.destination.name, String(item.detour), String(item.task), task.name]
+        lines.property("UID", uid("side", identity))
+        lines.property("DTSTAMP", stamp)
+        lines.property("DTSTART;VALUE=DATE", dateText(day))
+        lines.property("DTEND;VALUE=DATE", dateText(day.adding(days: max(1, item.days)) ?? day))
+        lines.text("SUMMARY", "\(task.name) (\(detour.title))")
+        if let location = task.location {
+            lines.property("GEO", geo(location))
+            // Coordinates as text: what map and calendar programs search for a place.
+            lines.text("LOCATION", "\(Formatting.degrees(location.latitude, digits: 6)),\(Formatting.degrees(location.longitude, digits: 6))")
+        }
+        let description = [
+            "Duration: \(Formatting.duration(task.duration))",
+            "Cost: \(Formatting.money(task.cost))",
+            "Travel: \(Formatting.travel(side))",
+            "Stay: \(planned.destination.name)",
+        ]
+        lines.text("DESCRIPTION", description.joined(separator: "\n"))
+        lines.property("END", "VEVENT")
+    }
+
+    /// `20261201`: a DATE value (RFC 5545 §3.3.4).
+    static func dateText(_ day: CalendarDay) -> String {
+        day.description.filter { $0 != "-" }
+    }
+
+    /// `38.7223;-9.1393`: latitude first (RFC 5545 §3.8.1.6), at most six decimals, which the RFC
+    /// says every reader must accept.
+    static func geo(_ point: Coordinate) -> String {
+        Formatting.degrees(point.latitude, digits: 6) + ";" + Formatting.degrees(point.longitude, digits: 6)
+    }
+
+    /// A UID made from what identifies the event, the same on every run and machine:
+    /// `stay-1a2b3c4d5e6f7a8b@detour-report`. The trip's title is part of it, so two trips'
+    /// events do not share UIDs in one calendar; dates are not, so moving a stay updates its event.
+    static func uid(_ kind: String, _ parts: [String]) -> String {
+        "\(kind)-\(ContentHash.hex(parts))@\(ProgramVersion.name)"
+    }
+}
+
+/// The destinations of a plan in the trip file's order, whatever section each is in: exports are
+/// read by programs that sort by date or place themselves.
+enum ExportOrder {
+    static func destinations(_ plan: Plan) -> [PlannedDestination] {
+        plan.sections.flatMap(\.destinations).sorted { $0.index < $1.index }
+    }
+}
+
+/// A 64-bit FNV-1a hash of some texts, as 16 hex digits.
+///
+/// Hand-written because no allowed dependency offers a hash that is the same on every run
+/// (Swift's `Hasher` is seeded per process), and FNV-1a is a few lines. It names events, it does
+/// not protect anything, so a cryptographic hash is not needed.
+enum ContentHash {
+    static func hex(_ parts: [String]) -> String {
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for (index, part) in parts.enumerated() {
+            // A unit separator between parts, so ["ab", "c"] and ["a", "bc"] differ.
+            let bytes = index == 0 ? Array(part.utf8) : [0x1F] + Array(part.utf8)
+            for byte in bytes {
+                hash ^= UInt64(byte)
+                hash = hash &* 0x0000_0100_0000_01B3
+            }
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}
