@@ -128,8 +128,10 @@ public struct DestinationModel: Sendable {
     public var coordinate: String
     /// Whether this destination starts a new printed page.
     public var pageBreakBefore: Bool
-    /// The little map.
-    public var map: MapModel
+    /// The little map, laid out when it is read: the Markdown report shows none, and laying out
+    /// its labels is a tenth of the work of a destination.
+    public var map: MapModel { MapModel(center: planned.destination.location, detours: planned.detours) }
+    private let planned: PlannedDestination
     /// Its detours.
     public var detours: [DetourModel]
     /// Its totals, budget and schedule.
@@ -146,7 +148,7 @@ public struct DestinationModel: Sendable {
         coordinate = Formatting.coordinate(destination.location)
         self.pageBreakBefore = pageBreakBefore
         detours = planned.detours.enumerated().map { DetourModel($1, number: $0 + 1) }
-        map = MapModel(center: destination.location, detours: planned.detours)
+        self.planned = planned
         plan = StayPlanModel(planned)
     }
 }
