@@ -69,4 +69,56 @@ import Testing
         let point = try #require(CoordinateFixture.point(38.7223, -9.1393))
         #expect(Formatting.coordinate(point) == "38.7223° N, 9.1393° W")
     }
+
+    /// The escapers work on UTF-8 bytes; they must give what the rules say for Unicode scalars,
+    /// written here scalar by scalar, on text full of what they replace next to multi-byte text.
+    @Test func escapingBytesGivesWhatTheScalarRulesGive() {
+        let pieces: [String] = [
+            "a", "Z", "0", " ", "\t", "\r", "\n", "\r\n", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "@", "&", "<", ">",
+            "\"", "'", "\\", "-", "_", "*", "#", "|", "[", "]", "`", "~", "é", "e\u{301}", "中", "😀", "\u{E2}", "\u{80}",
+        ]
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<2_000 {
+            let count = Int.random(in: 0...12, using: &generator)
+            let text = (0..<count).map { _ in pieces.randomElement(using: &generator) ?? "" }.joined()
+            #expect(Escaping.html(text) == Self.scalarHTML(text), "\(Array(text.unicodeScalars))")
+            #expect(Escaping.markdown(text) == Self.scalarMarkdown(text), "\(Array(text.unicodeScalars))")
+            var bytes: [UInt8] = [0x78]
+            Escaping.markdown(text, into: &bytes)
+            #expect(bytes == [0x78] + Array(Self.scalarMarkdown(text).utf8))
+        }
+    }
+
+    static func scalarHTML(_ text: String) -> String {
+        var out = ""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    static func scalarMarkdown(_ text: String) -> String {
+        var out = ""
+        var lastWasCR = false
+        for scalar in text.unicodeScalars {
+            defer { lastWasCR = scalar == "\r" }
+            switch scalar.value {
+            case 0x0A where lastWasCR: continue
+            case 0x0A, 0x0D, 0x2028, 0x2029, 0x09: out += " "
+            case 0x40: out += "<!-- -->\\@"
+            case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+                out += "\\"
+                out.unicodeScalars.append(scalar)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
 }

@@ -47,7 +47,7 @@ struct TemplateOutput {
 
     /// A value escaped for HTML (`{{name}}` under `DETOUR_HTML`).
     mutating func html(_ text: String) {
-        raw(Escaping.html(text))
+        Escaping.html(text, into: &bytes)
     }
 
     mutating func html(_ text: String?) {
@@ -64,7 +64,7 @@ struct TemplateOutput {
 
     /// A value escaped for Markdown (`{{name}}` under `DETOUR_MARKDOWN`).
     mutating func markdown(_ text: String) {
-        raw(Escaping.markdown(text))
+        Escaping.markdown(text, into: &bytes)
     }
 
     mutating func markdown(_ text: String?) {
@@ -72,7 +72,7 @@ struct TemplateOutput {
     }
 
     mutating func markdown(_ number: Int) {
-        raw(Escaping.markdown(String(number)))
+        markdown(String(number))
     }
 
     mutating func markdown(_ flag: Bool) {

@@ -1,28 +1,41 @@
 /// The escapers that keep user text inert in each output format.
 ///
-/// Each works over Unicode scalars, not `Character`s, so a quote followed by a combining mark is
-/// still a quote. Templates never escape by hand: the HTML and Markdown templates declare a
+/// Each treats text as Unicode scalars, not `Character`s, so a quote followed by a combining mark
+/// is still a quote. Templates never escape by hand: the HTML and Markdown templates declare a
 /// content type (see ``ReportTemplates``) and the engine applies the matching escaper to every
 /// `{{value}}`, exactly once.
 public enum Escaping {
     /// Text for an HTML text node or a double-quoted attribute value.
     public static func html(_ text: String) -> String {
-        guard text.utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-            return text
+        guard text.utf8.contains(where: htmlNeedsEscape) else { return text }
+        var out: [UInt8] = []
+        html(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``html(_:)`` appended to `out` as UTF-8, without making a string.
+    ///
+    /// It works on bytes: every character it replaces is ASCII, and no byte of a longer UTF-8
+    /// sequence is ASCII, so this is the same as working on Unicode scalars.
+    public static func html(_ text: String, into out: inout [UInt8]) {
+        guard text.utf8.contains(where: htmlNeedsEscape) else {
+            out.append(contentsOf: text.utf8)
+            return
         }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.unicodeScalars.append(scalar)
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
+            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
+            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
+            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
+            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
+            default: out.append(byte)
             }
         }
-        return out
+    }
+
+    private static func htmlNeedsEscape(_ byte: UInt8) -> Bool {
+        byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27
     }
 
     /// Text for GitHub-flavoured Markdown, inline or in a table cell.
@@ -39,28 +52,45 @@ public enum Escaping {
     public static func markdown(_ text: String) -> String {
         // The common case, a name or figure with no punctuation or line break, needs no copy.
         guard text.utf8.contains(where: markdownNeedsEscape) else { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 8)
-        var lastWasCR = false
-        for scalar in text.unicodeScalars {
-            defer { lastWasCR = scalar == "\r" }
-            switch scalar.value {
-            case 0x0A where lastWasCR:
+        var out: [UInt8] = []
+        markdown(text, into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// ``markdown(_:)`` appended to `out` as UTF-8, without making a string.
+    ///
+    /// It works on bytes. Every character it changes is ASCII but the line and paragraph
+    /// separators U+2028 and U+2029, which are the only scalars encoded as E2 80 A8 and E2 80 A9;
+    /// no byte of a longer UTF-8 sequence is ASCII, and a CR is always a whole scalar, so this is
+    /// the same as working on Unicode scalars.
+    public static func markdown(_ text: String, into out: inout [UInt8]) {
+        guard text.utf8.contains(where: markdownNeedsEscape) else {
+            out.append(contentsOf: text.utf8)
+            return
+        }
+        let bytes = Array(text.utf8)
+        var index = 0
+        while index < bytes.count {
+            let byte = bytes[index]
+            defer { index += 1 }
+            switch byte {
+            case 0x0A where index > 0 && bytes[index - 1] == 0x0D:
                 continue
-            case 0x0A, 0x0D, 0x2028, 0x2029:
-                out += " "
-            case 0x09:
-                out += " "
+            case 0x0A, 0x0D, 0x09:
+                out.append(UInt8(ascii: " "))
+            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                out.append(UInt8(ascii: " "))
+                index += 2
             case 0x40:
-                out += "<!-- -->\\@"
+                out.append(contentsOf: "<!-- -->\\@".utf8)
             case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
-                out += "\\"
-                out.unicodeScalars.append(scalar)
+                out.append(UInt8(ascii: "\\"))
+                out.append(byte)
             default:
-                out.unicodeScalars.append(scalar)
+                out.append(byte)
             }
         }
-        return out
     }
 
     /// Whether a UTF-8 byte may need the slow path: ASCII punctuation, tab, CR, LF, or the first
