@@ -48,7 +48,7 @@ private struct CodePointKey: Hashable {
     let text: String
 
     static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
-        lhs.text.utf8.elementsEqual(rhs.text.utf8)
+        JSONKey.equal(lhs.text, rhs.text)
     }
 
     func hash(into hasher: inout Hasher) {
@@ -162,7 +162,16 @@ private struct Cursor {
             }
             let keyOffset = index
             let key = try string()
-            guard seen.insert(CodePointKey(text: key)).inserted else {
+            // Trip objects have a handful of members: comparing with each costs less than hashing
+            // every key. A large object (a long "rates" table) switches to a set.
+            let duplicate: Bool
+            if members.count < 16 {
+                duplicate = members.contains { JSONKey.equal($0.key, key) }
+            } else {
+                if seen.isEmpty { seen = Set(members.map { CodePointKey(text: $0.key) }) }
+                duplicate = !seen.insert(CodePointKey(text: key)).inserted
+            }
+            guard !duplicate else {
                 throw error("duplicate key \(quoted(key)) in one object", at: keyOffset, code: .jsonDuplicateKey)
             }
             skipWhiteSpace()

@@ -39,6 +39,18 @@ public enum JSONValue: Sendable {
     case null
 }
 
+/// Keys are compared by code points, as RFC 8259 says, never by Unicode equivalence (which
+/// `String`'s `==` uses): `"é"` written precomposed and decomposed are two keys.
+enum JSONKey {
+    /// Whether `a` and `b` are the same sequence of code points (the same UTF-8 bytes).
+    static func equal(_ a: String, _ b: String) -> Bool {
+        guard a.utf8.count == b.utf8.count else { return false }
+        var a = a
+        var b = b
+        return a.withUTF8 { left in b.withUTF8 { right in left.elementsEqual(right) } }
+    }
+}
+
 /// One `"key": value` member of an object.
 public struct JSONMember: Sendable {
     /// The key, unescaped.

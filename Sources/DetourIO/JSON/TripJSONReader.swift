@@ -53,7 +53,7 @@ private struct Members {
     let members: [JSONMember]
 
     subscript(key: String) -> JSONNode? {
-        for member in members where member.key.utf8.elementsEqual(key.utf8) { return member.value }
+        for member in members where JSONKey.equal(member.key, key) { return member.value }
         return nil
     }
 }
@@ -82,7 +82,7 @@ private struct DraftMapper {
                 Diagnostic(.wrongType, path: path, at: position(node), "\(what) must be an object, not \(node.kindName)"))
             return nil
         }
-        for member in members where !known.contains(where: { $0.utf8.elementsEqual(member.key.utf8) }) {
+        for member in members where !known.contains(where: { JSONKey.equal($0, member.key) }) {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, path: TripPath.member(path, member.key), at: SourcePosition(offset: member.keyOffset),
@@ -173,7 +173,7 @@ private struct DraftMapper {
             traveler: string(object, "traveler", in: "", optional: true),
             destinations: [],
             travel: .missing(position(root)))
-        let rest = object.members.filter { !$0.key.utf8.elementsEqual("destinations".utf8) }
+        let rest = object.members.filter { !JSONKey.equal($0.key, "destinations") }
         return (trip, Members(node: JSONNode(value: .null, offset: root.offset), members: rest), destinations)
     }
 
