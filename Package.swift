@@ -72,6 +72,10 @@ let package = Package(
             exclude: ["Goldens"]
         ),
         .testTarget(
+            name: "TemplateCompilerTests",
+            dependencies: ["detour-template-compiler", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        .testTarget(
             name: "CLITests",
             dependencies: ["detour-report", "DetourTestSupport"]
         ),

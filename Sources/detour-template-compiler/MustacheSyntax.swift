@@ -99,7 +99,7 @@ struct MustacheParser {
             if newLine {
                 whiteSpaceBefore = read { $0 == " " || $0 == "\t" }
             }
-            let text = readUntilTagOrNewline()
+            let text = try readUntilTagOrNewline()
             if current.isNewline {
                 nodes.append(.text(whiteSpaceBefore + text + String(current)))
                 newLine = true
@@ -174,12 +174,14 @@ struct MustacheParser {
         return nodes
     }
 
-    private mutating func readUntilTagOrNewline() -> String {
+    private mutating func readUntilTagOrNewline() throws(MustacheSyntaxError) -> String {
         var text = ""
         while !atEnd {
             text += read { !$0.isNewline && $0 != "{" }
             if current.isNewline { break }
             if current == "{" {
+                // The engine reads two characters here and fails when the text ends first.
+                guard position + 2 <= characters.count else { throw error("a tag is not finished: {{ needs its matching }}") }
                 if read("{{") { break }
                 text.append("{")
                 position += 1
