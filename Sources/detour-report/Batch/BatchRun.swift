@@ -159,7 +159,7 @@ enum BatchRun {
         if let slash = path.lastIndex(of: "/"), !Files.makeFolders(String(path[..<slash])) {
             throw .cannotCreate(Files.lastSystemReason())
         }
-        try Files.deliver(to: path) { sink in
+        try Files.deliver(to: path, flush: false) { sink in
             if !format.write(plan, warnings: warnings, renderer: settings.renderer, to: sink) { sink(gpx) }
         }
     }
