@@ -6,6 +6,7 @@ into plain structs. Each command runs several times, alternating, and the median
 with peak resident memory from the kernel (wait4's ru_maxrss).
 """
 import os
+import resource
 import statistics
 import subprocess
 import tempfile
@@ -77,6 +78,26 @@ def main():
         wall = statistics.median(times[name])
         peak = statistics.median(memory[name])
         print(f"{name:34} {wall:8.3f} {wall / base:7.2f} {peak:9.1f} {peak / (size_mb / 1.048576):8.2f}")
+
+    # The issue's bound: a 63 MB trip renders in every format with 1 GiB of address space.
+    large = os.path.join(WORK, "big-44000.json")
+    if not os.path.exists(large):
+        subprocess.run([sys.executable, os.path.join(HERE, "make_trip.py"), "44000", large], check=True)
+    large_mib = os.path.getsize(large) / 2**20
+    print(f"\n{large} ({os.path.getsize(large) / 1e6:.1f} MB) under ulimit -v 1 GiB:")
+    for report in ("html", "markdown", "json"):
+        seconds, mib, status = run_limited([binary, large, "--today", "2026-11-22", "--format", report], 1 << 30)
+        print(f"  --format {report:9} exit {status}  {seconds:6.2f} s  peak {mib:6.1f} MiB ({mib / large_mib:.1f}x the file)")
+
+
+def run_limited(argv, address_space):
+    """Runs argv with RLIMIT_AS set (the shell's ulimit -v); returns seconds, peak MiB, exit status."""
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=limit)
+    _, status, usage = os.wait4(proc.pid, 0)
+    return time.perf_counter() - start, usage.ru_maxrss / 1024.0, os.waitstatus_to_exitcode(status)
 
 
 if __name__ == "__main__":

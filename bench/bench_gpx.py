@@ -68,6 +68,16 @@ def main():
         peaks = [run([binary, "validate", path])[1] for _ in range(max(1, runs // 2))]
         print(f"  {stays * 7:7,} waypoints ({os.path.getsize(path) / 1e6:5.0f} MB)  peak {statistics.median(peaks):6.1f} MiB")
 
+    # The bound: rendering the 70,000-waypoint trip peaks at most at 8 times its size.
+    path = make(10000, 0)
+    size_mib = os.path.getsize(path) / 2**20
+    print(f"\nrendering {stays * 7:,} waypoints ({size_mib:.1f} MiB): peak memory against the file's size")
+    for report in ("html", "markdown", "json"):
+        peaks = [run([binary, "render", path, "--format", report, "--today", "2026-11-22", "-o", os.devnull])[1]
+                 for _ in range(max(1, runs // 2))]
+        peak = statistics.median(peaks)
+        print(f"  --format {report:9} peak {peak:6.1f} MiB  {peak / size_mib:4.1f}x the file")
+
 
 if __name__ == "__main__":
     main()
