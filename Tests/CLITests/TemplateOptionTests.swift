@@ -93,11 +93,16 @@ import Testing
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    @Test func aCopyOfTheBuiltInTemplatesGetsNoWarning() throws {
+    /// A copy of the built-in templates renders through the template engine; the default renders
+    /// them compiled to Swift. Both must write the same report.
+    @Test func aCopyOfTheBuiltInTemplatesGetsNoWarningAndTheSameReport() throws {
         for format in ["html", "markdown"] {
             let result = try render(try folder(), format: format)
             #expect(result.status == 0)
             #expect(result.stderr.isEmpty, "\(result.stderr)")
+            let compiled = try cli.run([sample, "--today", "2026-11-22", "--format", format])
+            #expect(compiled.status == 0)
+            #expect(result.stdout == compiled.stdout, "\(format): --templates with a copy changed the report")
         }
     }
 }
