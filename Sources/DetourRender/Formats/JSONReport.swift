@@ -9,26 +9,9 @@ public enum JSONReport {
     /// The value of the `format` field.
     public static let formatName = "detour-report/1"
 
-    /// The report of `plan`, pretty-printed, ending in a newline.
-    public static func document(plan: Plan, warnings: [Diagnostic]) -> String {
-        String(decoding: bytes(plan: plan, warnings: warnings), as: UTF8.self)
-    }
-
-    /// The report of `plan` as UTF-8 bytes.
-    public static func bytes(plan: Plan, warnings: [Diagnostic]) -> [UInt8] {
-        var json = JSONStream()
-        write(plan: plan, warnings: warnings, into: &json)
-        return json.bytes
-    }
-
-    /// The report of `plan`, a chunk at a time, into `sink`.
+    /// The report of `plan`, pretty-printed and ending in a newline, a chunk at a time into `sink`.
     public static func write(plan: Plan, warnings: [Diagnostic], to sink: @escaping ReportSink) {
         var json = JSONStream(capacity: ReportChunk.size + (1 << 12), sink: sink)
-        write(plan: plan, warnings: warnings, into: &json)
-        json.flush()
-    }
-
-    private static func write(plan: Plan, warnings: [Diagnostic], into json: inout JSONStream) {
         json.object { json in
             json.member("format", string: formatName)
             json.member("title", string: plan.title)
@@ -60,6 +43,7 @@ public enum JSONReport {
             json.array(warnings, warning)
         }
         json.newline()
+        json.flush()
     }
 
     /// The assumptions behind every travel time: the default mode, speeds and detour factor.

@@ -35,25 +35,14 @@ public struct ReportRenderer: Sendable {
 
     /// The report of `plan` in `format`, with the trip file's warnings and then the plan's own.
     public func render(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> String {
-        String(decoding: renderBytes(plan, warnings: tripWarnings, as: format), as: UTF8.self)
+        var bytes: [UInt8] = []
+        render(plan, warnings: tripWarnings, as: format) { bytes += $0 }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// The report as UTF-8 bytes, as ``render(_:warnings:as:)`` gives it as text.
-    public func renderBytes(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> [UInt8] {
-        let warnings = tripWarnings + plan.warnings
-        switch format {
-        case .json:
-            return JSONReport.bytes(plan: plan, warnings: warnings)
-        case .html:
-            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName)
-        case .markdown:
-            return templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName)
-        }
-    }
-
-    /// The report, a chunk of about 64 KiB at a time, into `sink`: the same bytes as
-    /// ``renderBytes(_:warnings:as:)``, without ever holding the whole report, which for a large
-    /// trip is several times the size of its file.
+    /// The report, a chunk of about 64 KiB at a time, into `sink`: the bytes of
+    /// ``render(_:warnings:as:)``, without ever holding the whole report, which for a large trip
+    /// is several times the size of its file.
     public func render(
         _ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat, to sink: @escaping ReportSink
     ) {

@@ -165,19 +165,8 @@ public struct ReportTemplates: Sendable {
             var output = TemplateOutput(sink: sink)
             _ = CompiledTemplates.render(model, template: name, into: &output)
             output.flush()
-        case .interpreted:
-            sink(render(model, template: name))
-        }
-    }
-
-    func render(_ model: ReportModel, template name: String) -> [UInt8] {
-        switch engine {
-        case .compiled:
-            var output = TemplateOutput()
-            _ = CompiledTemplates.render(model, template: name, into: &output)
-            return output.bytes
         case .interpreted(let library):
-            return Array((library.render(model, withTemplate: name) ?? "").utf8)
+            sink(Array((library.render(model, withTemplate: name) ?? "").utf8))
         }
     }
 
