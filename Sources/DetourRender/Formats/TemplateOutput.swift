@@ -17,14 +17,12 @@ struct TemplateOutput {
 
     /// Hands what is written so far to the sink, when there is one.
     mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
-        sink(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        ReportChunk.hand(&bytes, to: sink)
     }
 
     /// Template text, written as it is. Chunks are cut here, between a template's pieces.
     mutating func text(_ text: StaticString) {
-        if bytes.count >= ReportChunk.size, sink != nil { flush() }
+        ReportChunk.hand(&bytes, to: sink, once: ReportChunk.size)
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
@@ -108,4 +106,12 @@ public typealias ReportSink = ([UInt8]) -> Void
 enum ReportChunk {
     /// A chunk is handed on once it holds at least this many bytes.
     static let size = 1 << 16
+
+    /// Hands `bytes` to `sink` and empties them, when there is a sink and they hold at least
+    /// `minimum` bytes (any at all by default): how both report writers cut their chunks.
+    static func hand(_ bytes: inout [UInt8], to sink: ReportSink?, once minimum: Int = 1) {
+        guard let sink, bytes.count >= minimum, !bytes.isEmpty else { return }
+        sink(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
 }

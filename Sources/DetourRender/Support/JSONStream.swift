@@ -22,9 +22,7 @@ struct JSONStream {
 
     /// Hands what is written so far to the sink, when there is one.
     mutating func flush() {
-        guard let sink, !bytes.isEmpty else { return }
-        sink(bytes)
-        bytes.removeAll(keepingCapacity: true)
+        ReportChunk.hand(&bytes, to: sink)
     }
 
     /// An object; `body` writes its members with ``member(_:)`` followed by a value.
@@ -125,7 +123,7 @@ struct JSONStream {
 
     /// `\n` before the first member, `,\n` before the others, then the indent.
     private mutating func separate() {
-        if bytes.count >= ReportChunk.size, sink != nil { flush() }
+        ReportChunk.hand(&bytes, to: sink, once: ReportChunk.size)
         if empty[empty.count - 1] {
             empty[empty.count - 1] = false
             bytes.append(UInt8(ascii: "\n"))
