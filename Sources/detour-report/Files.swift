@@ -78,22 +78,17 @@ enum Files {
         return FileSource(descriptor: descriptor, owned: path != "-", regularFileSize: size)
     }
 
-
-    /// Delivers `text` as ``deliver(_:to:)`` does, saying on standard error what went wrong.
-    ///
-    /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
-    /// a reader that went away (`| head`) ends it quietly, with 74 still.
+    /// Delivers `text` as ``writeReport(to:printer:_:)`` delivers a report.
     static func writeReport(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
-        try writeReport(Array(text.utf8), to: path, printer: printer)
-    }
-
-    /// Delivers `bytes` as ``writeReport(_:to:printer:)-(String,_,_)`` does.
-    static func writeReport(_ bytes: [UInt8], to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
+        let bytes = Array(text.utf8)
         try writeReport(to: path, printer: printer) { sink in sink(bytes) }
     }
 
-    /// Delivers what `produce` hands its sink, chunk by chunk, as
-    /// ``writeReport(_:to:printer:)-(String,_,_)`` delivers text.
+    /// Delivers what `produce` hands its sink as ``deliver(to:flush:_:)`` does, saying on
+    /// standard error what went wrong.
+    ///
+    /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
+    /// a reader that went away (`| head`) ends it quietly, with 74 still.
     static func writeReport(to path: String?, printer: DiagnosticPrinter, _ produce: (@escaping ReportSink) -> Void)
         throws(ExitCode)
     {
@@ -166,22 +161,12 @@ enum Files {
         return kind == S_IFREG ? .file(finalTarget(of: path), mode: target.st_mode & 0o7777) : .stream(path)
     }
 
-    /// Writes `text` to the `-o` target `path`, or to standard output for `nil` or `-`.
+    /// Writes what `produce` hands its sink to the `-o` target `path`, or to standard output for
+    /// `nil` or `-`, chunk by chunk as it comes: a large report is never held whole.
     ///
-    /// A regular file (or a new one) is replaced all at once; through a symbolic link, the file it
-    /// finally points to is replaced and the link stays. Anything else is written through.
-    static func deliver(_ text: String, to path: String?) throws(DeliveryError) {
-        try deliver(Array(text.utf8), to: path)
-    }
-
-    /// Writes `bytes` as ``deliver(_:to:)-(String,_)`` does.
-    static func deliver(_ bytes: [UInt8], to path: String?) throws(DeliveryError) {
-        try deliver(to: path) { sink in sink(bytes) }
-    }
-
-    /// Writes what `produce` hands its sink, chunk by chunk as it comes, as
-    /// ``deliver(_:to:)-(String,_)`` writes text: a large report is never held whole. A file is
-    /// still replaced all at once, when the last chunk is written.
+    /// A regular file (or a new one) is replaced all at once, when the last chunk is written;
+    /// through a symbolic link, the file it finally points to is replaced and the link stays.
+    /// Anything else is written through.
     ///
     /// With `flush`, the file is on disk before it replaces the target, so a power cut cannot
     /// leave an empty report where a good one was. A batch run passes `false`: a flush for each
@@ -229,7 +214,8 @@ enum Files {
         if let failure = writer.failure { throw .cutOff(failure) }
     }
 
-    /// Replaces the regular file `path` with `bytes` all at once, or leaves it as it was.
+    /// Replaces the regular file `path` with what `produce` writes, all at once, or leaves it as
+    /// it was.
     ///
     /// The bytes go to a new file beside the target, which is given `mode`, flushed to disk
     /// (with `flush`) and then renamed over the target, so a reader never sees half a report and
