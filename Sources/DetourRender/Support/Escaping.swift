@@ -7,10 +7,7 @@
 public enum Escaping {
     /// Text for an HTML text node or a double-quoted attribute value.
     public static func html(_ text: String) -> String {
-        guard text.utf8.contains(where: htmlNeedsEscape) else { return text }
-        var out: [UInt8] = []
-        html(text, into: &out)
-        return String(decoding: out, as: UTF8.self)
+        escaped(text, when: htmlNeedsEscape) { html($0, into: &$1) }
     }
 
     /// ``html(_:)`` appended to `out` as UTF-8, without making a string.
@@ -50,10 +47,17 @@ public enum Escaping {
     /// preceded by an empty HTML comment, `<!-- -->`, which GFM keeps (or replaces with another
     /// comment) and nobody sees: the text reads the same and is never a link.
     public static func markdown(_ text: String) -> String {
-        // The common case, a name or figure with no punctuation or line break, needs no copy.
-        guard text.utf8.contains(where: markdownNeedsEscape) else { return text }
+        escaped(text, when: markdownNeedsEscape) { markdown($0, into: &$1) }
+    }
+
+    /// `text` through `escape`; the common case, a name or figure with nothing `needsEscape`
+    /// finds, is `text` itself, with no copy.
+    private static func escaped(
+        _ text: String, when needsEscape: (UInt8) -> Bool, _ escape: (String, inout [UInt8]) -> Void
+    ) -> String {
+        guard text.utf8.contains(where: needsEscape) else { return text }
         var out: [UInt8] = []
-        markdown(text, into: &out)
+        escape(text, &out)
         return String(decoding: out, as: UTF8.self)
     }
 
