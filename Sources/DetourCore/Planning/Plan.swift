@@ -23,6 +23,11 @@ public struct Plan: Sendable, Hashable {
     /// What planning found that the traveller should know (missing rates, an overrun budget,
     /// overlapping stays); each names the field it concerns.
     public var warnings: [Diagnostic] = []
+
+    /// Every destination in the trip file's order, whatever section it is in.
+    public var destinationsInFileOrder: [PlannedDestination] {
+        sections.flatMap(\.destinations).sorted { $0.index < $1.index }
+    }
 }
 
 /// Why a detour's side is the chosen one.

@@ -21,7 +21,7 @@ public enum GeoJSONExport {
             json.member("type", string: "FeatureCollection")
             json.member("features")
             json.array { json in
-                for planned in ExportOrder.destinations(plan) {
+                for planned in plan.destinationsInFileOrder {
                     destination(planned, into: &json)
                     for detour in planned.detours {
                         for (side, task) in detour.tasks.enumerated() {

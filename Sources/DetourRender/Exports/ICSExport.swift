@@ -22,7 +22,8 @@ public enum ICSExport {
         // Not in RFC 5545, but the name most calendar programs give a subscribed calendar.
         lines.text("X-WR-CALNAME", plan.title)
         let stamp = dateText(plan.today) + "T000000Z"
-        for planned in ExportOrder.destinations(plan) {
+        // In the trip file's order: calendar programs sort by date themselves.
+        for planned in plan.destinationsInFileOrder {
             stay(planned, title: plan.title, stamp: stamp, into: &lines)
             for day in planned.schedule {
                 for item in day.items {
@@ -105,14 +106,6 @@ public enum ICSExport {
     /// events do not share UIDs in one calendar; dates are not, so moving a stay updates its event.
     static func uid(_ kind: String, _ parts: [String]) -> String {
         "\(kind)-\(ContentHash.hex(parts))@\(ProgramVersion.name)"
-    }
-}
-
-/// The destinations of a plan in the trip file's order, whatever section each is in: exports are
-/// read by programs that sort by date or place themselves.
-enum ExportOrder {
-    static func destinations(_ plan: Plan) -> [PlannedDestination] {
-        plan.sections.flatMap(\.destinations).sorted { $0.index < $1.index }
     }
 }
 

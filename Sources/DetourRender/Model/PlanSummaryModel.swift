@@ -28,7 +28,7 @@ public struct OverviewModel: Sendable {
     public var warnings: String
 
     init(_ plan: Plan, warningCount: Int) {
-        let stays = plan.sections.flatMap(\.destinations).sorted { $0.index < $1.index }
+        let stays = plan.destinationsInFileOrder
         let first = stays.map(\.destination.arrival).min()
         let last = stays.map(\.destination.departure).max()
         firstDay = first.map(Formatting.day) ?? ""
