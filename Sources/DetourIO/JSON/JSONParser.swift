@@ -22,16 +22,24 @@ public struct JSONParser {
 
     /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONNode {
-        let result: Result<JSONNode, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
-            var parser = Cursor(bytes: buffer, maximumDepth: maximumDepth)
+        try read(bytes, maximumDepth: maximumDepth) { cursor throws(SyntaxError) in try cursor.value(depth: 0) }
+    }
+
+    /// Reads one whole document with `body`, which reads the value at the cursor: leading and
+    /// trailing white space are skipped, and anything after the value is an error.
+    static func read<Value>(
+        _ bytes: [UInt8], maximumDepth: Int, _ body: (inout JSONCursor) throws(SyntaxError) -> Value
+    ) throws(SyntaxError) -> Value {
+        let result: Result<Value, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
+            var cursor = JSONCursor(bytes: buffer, maximumDepth: maximumDepth)
             do throws(SyntaxError) {
-                parser.skipWhiteSpace()
-                let root = try parser.value(depth: 0)
-                parser.skipWhiteSpace()
-                if parser.index < buffer.count {
-                    throw parser.error("unexpected \(parser.describeCurrent()) after the end of the JSON value")
+                cursor.skipWhiteSpace()
+                let value = try body(&cursor)
+                cursor.skipWhiteSpace()
+                if cursor.index < buffer.count {
+                    throw cursor.error("unexpected \(cursor.describeCurrent()) after the end of the JSON value")
                 }
-                return .success(root)
+                return .success(value)
             } catch {
                 return .failure(error)
             }
@@ -44,7 +52,7 @@ public struct JSONParser {
 ///
 /// `String`'s own `==` and hash follow canonical equivalence, which would make `"café"` in NFC
 /// and in NFD one key.
-private struct CodePointKey: Hashable {
+struct CodePointKey: Hashable {
     let text: String
 
     static func == (lhs: CodePointKey, rhs: CodePointKey) -> Bool {
@@ -61,7 +69,12 @@ private let quote = UInt8(ascii: "\"")
 private let backslash = UInt8(ascii: "\\")
 
 /// The parser's position in the input.
-private struct Cursor {
+///
+/// ``JSONParser/parse(_:maximumDepth:)`` builds a tree with ``value(depth:)``; the trip reader
+/// pulls values one at a time with ``beginObject(depth:)``, ``nextMember(_:known:)``,
+/// ``beginArray(depth:)`` and ``nextElement(_:)``, which check exactly what building the tree
+/// checks and report the same errors at the same offsets.
+struct JSONCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
     var index = 0
@@ -139,10 +152,15 @@ private struct Cursor {
         index += count
     }
 
-    mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+    /// Refuses an array or object nested deeper than ``maximumDepth``.
+    func checkDepth(_ depth: Int) throws(JSONParser.SyntaxError) {
         guard depth <= maximumDepth else {
             throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
         }
+    }
+
+    mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
+        try checkDepth(depth)
         index += 1  // {
         var members: [JSONMember] = []
         var seen: Set<CodePointKey> = []
@@ -181,24 +199,12 @@ private struct Cursor {
             index += 1
             skipWhiteSpace()
             members.append(JSONMember(key: key, keyOffset: keyOffset, value: try value(depth: depth)))
-            skipWhiteSpace()
-            guard index < bytes.count else { throw error("unexpected end of input, \"}\" was expected") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "}") {
-                index += 1
-                return .object(members)
-            }
-            throw error("unexpected \(describeCurrent()), \",\" or \"}\" was expected")
+            guard try another(close: UInt8(ascii: "}")) else { return .object(members) }
         }
     }
 
     mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        guard depth <= maximumDepth else {
-            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
-        }
+        try checkDepth(depth)
         index += 1  // [
         var elements: [JSONNode] = []
         skipWhiteSpace()
@@ -212,17 +218,25 @@ private struct Cursor {
                 throw error("trailing comma before \"]\" (JSON allows no comma after the last element)")
             }
             elements.append(try value(depth: depth))
-            skipWhiteSpace()
-            guard index < bytes.count else { throw error("unexpected end of input, \"]\" was expected") }
-            if bytes[index] == UInt8(ascii: ",") {
-                index += 1
-                continue
-            }
-            if bytes[index] == UInt8(ascii: "]") {
-                index += 1
-                return .array(elements)
-            }
-            throw error("unexpected \(describeCurrent()), \",\" or \"]\" was expected")
+            guard try another(close: UInt8(ascii: "]")) else { return .array(elements) }
+        }
+    }
+
+    /// After a member or an element: `true` past a comma (another follows), `false` past `close`
+    /// (the container ends).
+    mutating func another(close: UInt8) throws(JSONParser.SyntaxError) -> Bool {
+        skipWhiteSpace()
+        func closing() -> String { "\"\(Character(Unicode.Scalar(close)))\"" }
+        guard index < bytes.count else { throw error("unexpected end of input, \(closing()) was expected") }
+        switch bytes[index] {
+        case UInt8(ascii: ","):
+            index += 1
+            return true
+        case close:
+            index += 1
+            return false
+        default:
+            throw error("unexpected \(describeCurrent()), \",\" or \(closing()) was expected")
         }
     }
 
@@ -261,6 +275,20 @@ private struct Cursor {
     }
 
     mutating func string() throws(JSONParser.SyntaxError) -> String {
+        switch try stringToken() {
+        case .span(let range): return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+        case .text(let text): return text
+        }
+    }
+
+    /// A string as it lies in the input: its bytes there when it has no escapes (so a key can be
+    /// matched without making a `String`), or else its unescaped text.
+    enum StringToken {
+        case span(Range<Int>)
+        case text(String)
+    }
+
+    mutating func stringToken() throws(JSONParser.SyntaxError) -> StringToken {
         let open = index
         index += 1  // "
         let start = index
@@ -268,9 +296,8 @@ private struct Cursor {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == quote {
-                let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
-                return text
+                return .span(start..<index - 1)
             }
             if byte == backslash { break }
             if byte < 0x20 { throw controlCharacterError(byte) }
@@ -281,7 +308,7 @@ private struct Cursor {
             let byte = bytes[index]
             if byte == quote {
                 index += 1
-                return String(decoding: buffer, as: UTF8.self)
+                return .text(String(decoding: buffer, as: UTF8.self))
             }
             if byte < 0x20 { throw controlCharacterError(byte) }
             if byte != backslash {

@@ -30,276 +30,355 @@ public enum TripJSONReader {
                     .invalidUTF8, at: SourcePosition(line: line, column: column),
                     "the file is not valid UTF-8 (byte offset \(offset + start)); trip JSON must be UTF-8"))
         }
-        var root: JSONNode
+        var reader = DraftReader()
+        let draft: TripDraft?
         do {
-            root = try JSONParser.parse(text, maximumDepth: limits.maxDepth)
+            draft = try JSONParser.read(text, maximumDepth: limits.maxDepth) { cursor throws(JSONParser.SyntaxError) in
+                try reader.trip(&cursor)
+            }
         } catch {
             let (line, column) = lines.position(of: error.offset)
             return .failed(Diagnostic(error.code, at: SourcePosition(line: line, column: column), error.message))
         }
-        var mapper = DraftMapper()
-        let draft = mapper.trip(consuming: &root)
-        return ReadResult(draft: draft, diagnostics: mapper.diagnostics, lines: lines)
+        return ReadResult(draft: draft, diagnostics: reader.diagnostics, lines: lines)
     }
 }
 
-/// One JSON object's members, looked up by key.
-///
-/// Trip objects have a handful of keys, so a linear scan beats hashing every key into a
-/// dictionary, which matters when a trip has a hundred thousand tasks. Keys are compared by code
-/// points, as RFC 8259 says, never by Unicode equivalence.
-private struct Members {
-    let node: JSONNode
-    let members: [JSONMember]
-
-    subscript(key: String) -> JSONNode? {
-        for member in members where JSONKey.equal(member.key, key) { return member.value }
-        return nil
-    }
-}
-
-/// Walks the JSON tree and maps its shape into a draft, one field at a time.
+/// Maps trip JSON into a draft as it reads it, one value at a time.
 ///
 /// It checks shapes only (objects, lists, strings, numbers, known keys); what values mean, and
-/// every limit on a trip's content, is ``TripValidator``'s. Positions record byte offsets only;
-/// ``TripLoader`` turns the few that end up in a diagnostic into lines and columns.
-private struct DraftMapper {
+/// every limit on a trip's content, is ``TripValidator``'s. Members may come in any order; a
+/// field the file leaves out is `missing` at its object's position. Positions record byte offsets
+/// only; ``TripLoader`` turns the few that end up in a diagnostic into lines and columns, and a
+/// field's path is spelled out only for a diagnostic.
+///
+/// No tree is built: a tree of a large trip was several times the size of the file, and building
+/// and freeing it took more time than reading the JSON itself.
+private struct DraftReader {
+    typealias SyntaxError = JSONParser.SyntaxError
+
     var diagnostics: [Diagnostic] = []
 
-    func position(_ node: JSONNode) -> SourcePosition {
-        SourcePosition(offset: node.offset)
+    static let tripKeys = KnownKeys(["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"])
+    static let destinationKeys = KnownKeys(["name", "location", "arrival", "departure", "detours", "budget", "day_hours"])
+    static let detourKeys = KnownKeys(["tasks"])
+    static let taskKeys = KnownKeys(["name", "duration", "cost", "location", "pros", "cons", "travel", "path"])
+    static let pointKeys = KnownKeys(["lat", "lon"])
+    static let moneyKeys = KnownKeys(["amount", "currency"])
+    static let noKeys = KnownKeys([])
+
+    private static let null = UInt8(ascii: "n")
+
+    func position(_ offset: Int) -> SourcePosition {
+        SourcePosition(offset: offset)
     }
 
-    mutating func wrongType(_ path: String, _ node: JSONNode, _ expected: String) {
-        diagnostics.append(
-            Diagnostic(.wrongType, path: path, at: position(node), "must be \(expected), not \(node.kindName)"))
+    mutating func wrongType(_ path: String, at offset: Int, _ kind: String, _ expected: String) {
+        diagnostics.append(Diagnostic(.wrongType, path: path, at: position(offset), "must be \(expected), not \(kind)"))
     }
 
-    /// The members of an object node, warning about keys outside `known`.
-    mutating func members(_ node: JSONNode, path: String, known: [String], what: String) -> Members? {
-        guard case .object(let members) = node.value else {
-            diagnostics.append(
-                Diagnostic(.wrongType, path: path, at: position(node), "\(what) must be an object, not \(node.kindName)"))
+    /// Starts the object at the cursor, or reports that `what` must be an object and skips it.
+    mutating func object(
+        _ cursor: inout JSONCursor, depth: Int, what: String, path: () -> String
+    ) throws(SyntaxError) -> JSONObjectReading? {
+        guard cursor.peek == UInt8(ascii: "{") else {
+            let start = cursor.index
+            let kind = try cursor.skipValue(depth: depth)
+            diagnostics.append(Diagnostic(.wrongType, path: path(), at: position(start), "\(what) must be an object, not \(kind)"))
             return nil
         }
-        for member in members where !known.contains(where: { JSONKey.equal($0, member.key) }) {
+        return try cursor.beginObject(depth: depth + 1)
+    }
+
+    /// The next known member of `object`, with the cursor on its value; keys outside `known` are
+    /// reported (`unknown key`, ignored) and their values skipped.
+    mutating func nextKnown(
+        _ cursor: inout JSONCursor, _ object: inout JSONObjectReading, _ known: KnownKeys, path: () -> String
+    ) throws(SyntaxError) -> Int? {
+        while let key = try cursor.nextMember(&object, known: known) {
+            if let index = key.known { return index }
             diagnostics.append(
                 Diagnostic(
-                    .unknownKey, path: TripPath.member(path, member.key), at: SourcePosition(offset: member.keyOffset),
-                    "unknown key \(Quoting.quoted(member.key)), ignored"))
+                    .unknownKey, path: TripPath.member(path(), key.other), at: position(key.offset),
+                    "unknown key \(Quoting.quoted(key.other)), ignored"))
+            _ = try cursor.skipValue(depth: object.depth)
         }
-        return Members(node: node, members: members)
+        return nil
     }
 
-    /// A string field; `optional` fields treat null as absent.
-    mutating func string(_ object: Members, _ key: String, in path: String, optional: Bool = false) -> Field<String> {
-        guard let node = object[key] else { return .missing(position(object.node)) }
-        switch node.value {
-        case .string(let text):
-            return .present(text, position(node))
-        case .null where optional:
-            return .missing(position(node))
+    /// Starts the list at the cursor; `nil` (an empty list) for null when `optional`, or for
+    /// another kind of value, which is reported.
+    mutating func list(
+        _ cursor: inout JSONCursor, depth: Int, optional: Bool, expected: String = "a list", path: () -> String
+    ) throws(SyntaxError) -> JSONArrayReading? {
+        switch cursor.peek {
+        case UInt8(ascii: "["):
+            return try cursor.beginArray(depth: depth + 1)
+        case Self.null where optional:
+            try cursor.literal("null")
+            return nil
         default:
-            wrongType(TripPath.member(path, key), node, "a string")
+            let start = cursor.index
+            wrongType(path(), at: start, try cursor.skipValue(depth: depth), expected)
+            return nil
+        }
+    }
+
+    /// A string; `optional` fields treat null as absent.
+    mutating func string(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String) throws(SyntaxError) -> Field<String> {
+        let start = cursor.index
+        switch cursor.peek {
+        case UInt8(ascii: "\""):
+            return .present(try cursor.string(), position(start))
+        case Self.null where optional:
+            try cursor.literal("null")
+            return .missing(position(start))
+        default:
+            wrongType(path(), at: start, try cursor.skipValue(depth: depth), "a string")
             return .invalid
         }
     }
 
-    /// A number field, kept as its exact text.
-    mutating func number(_ object: Members, _ key: String, in path: String) -> Field<String> {
-        guard let node = object[key] else { return .missing(position(object.node)) }
-        guard case .number(let text) = node.value else {
-            wrongType(TripPath.member(path, key), node, "a number")
+    /// A number, kept as its exact text; `optional` fields treat null as absent.
+    mutating func number(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String) throws(SyntaxError) -> Field<String> {
+        let start = cursor.index
+        switch cursor.peek {
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return .present(try cursor.number(), position(start))
+        case Self.null where optional:
+            try cursor.literal("null")
+            return .missing(position(start))
+        default:
+            wrongType(path(), at: start, try cursor.skipValue(depth: depth), "a number")
             return .invalid
         }
-        return .present(text, position(node))
     }
 
-    /// An array field's elements; null and absence are an empty list when `optional`.
-    mutating func array(_ object: Members, _ key: String, in path: String, optional: Bool) -> [JSONNode] {
-        guard let node = object[key] else {
-            if !optional {
-                diagnostics.append(
-                    Diagnostic(.missingField, path: TripPath.member(path, key), at: position(object.node), "a trip needs a list of destinations (it may be empty)"))
+    /// The trip; `nil` when the document is not an object.
+    mutating func trip(_ cursor: inout JSONCursor) throws(SyntaxError) -> TripDraft? {
+        let here = position(cursor.index)
+        guard var object = try object(&cursor, depth: 0, what: "a trip", path: { "" }) else { return nil }
+        var draft = TripDraft(position: here, title: .missing(here), traveler: .missing(here), destinations: [], travel: .missing(here))
+        draft.currency = .missing(here)
+        draft.budget = .missing(here)
+        draft.dayHours = .missing(here)
+        var listed = false
+        let depth = object.depth
+        while let key = try nextKnown(&cursor, &object, Self.tripKeys, path: { "" }) {
+            switch key {
+            case 1: draft.title = try string(&cursor, depth: depth, path: { "title" })
+            case 2: draft.traveler = try string(&cursor, depth: depth, optional: true, path: { "traveler" })
+            case 3: draft.travel = try string(&cursor, depth: depth, optional: true, path: { "travel" })
+            case 4: draft.currency = try string(&cursor, depth: depth, optional: true, path: { "currency" })
+            case 5:
+                draft.ratesPosition = position(cursor.index)
+                draft.rates = try rates(&cursor, depth: depth)
+            case 6: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: { "" })
+            case 7: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { "day_hours" })
+            case 8:
+                listed = true
+                draft.destinations = try destinations(&cursor, depth: depth)
+            default: _ = try cursor.skipValue(depth: depth)  // $schema: any value
             }
-            return []
         }
-        switch node.value {
-        case .array(let elements): return elements
-        case .null where optional: return []
-        default:
-            wrongType(TripPath.member(path, key), node, "a list")
-            return []
+        if !listed {
+            diagnostics.append(
+                Diagnostic(.missingField, path: "destinations", at: here, "a trip needs a list of destinations (it may be empty)"))
         }
-    }
-
-    /// The trip in `root`, which is left empty: each destination's part of the tree is freed as
-    /// soon as it is mapped, so the tree and the draft are never both held whole (for a large
-    /// trip each is several times the size of the file).
-    mutating func trip(consuming root: inout JSONNode) -> TripDraft? {
-        let known = ["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"]
-        guard var draft = tripFields(root, known: known) else { return nil }
-        var destinations = draft.destinationNodes
-        draft.destinationNodes = []
-        root = JSONNode(value: .null, offset: root.offset)
-        var mapped: [DestinationDraft] = []
-        mapped.reserveCapacity(destinations.count)
-        for index in destinations.indices {
-            let node = destinations[index]
-            destinations[index] = JSONNode(value: .null, offset: node.offset)
-            if let destination = destination(node, path: "destinations[\(index)]") { mapped.append(destination) }
-        }
-        draft.trip.destinations = mapped
-        draft.trip.travel = string(draft.object, "travel", in: "", optional: true)
-        draft.trip.currency = string(draft.object, "currency", in: "", optional: true)
-        draft.trip.budget = money(draft.object, "budget", in: "", optional: true)
-        draft.trip.dayHours = optionalNumber(draft.object, "day_hours", in: "")
-        if let node = draft.object["rates"] {
-            draft.trip.ratesPosition = position(node)
-            draft.trip.rates = rates(node)
-        }
-        return draft.trip
-    }
-
-    /// What `trip(consuming:)` reads before the destinations: the root's members without the
-    /// destinations (so the list's only reference is the one handed back), in the order their
-    /// problems are reported.
-    private mutating func tripFields(_ root: JSONNode, known: [String]) -> (trip: TripDraft, object: Members, destinationNodes: [JSONNode])? {
-        guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
-        let destinations = array(object, "destinations", in: "", optional: false)
-        let trip = TripDraft(
-            position: position(root),
-            title: string(object, "title", in: ""),
-            traveler: string(object, "traveler", in: "", optional: true),
-            destinations: [],
-            travel: .missing(position(root)))
-        let rest = object.members.filter { !JSONKey.equal($0.key, "destinations") }
-        return (trip, Members(node: JSONNode(value: .null, offset: root.offset), members: rest), destinations)
-    }
-
-    /// `"rates": {"SEK": 0.0871, …}`: each key a currency, each value a number.
-    mutating func rates(_ node: JSONNode) -> [RateDraft] {
-        if case .null = node.value { return [] }
-        guard case .object(let members) = node.value else {
-            wrongType("rates", node, "an object of rates")
-            return []
-        }
-        return members.map { member in
-            let currency = Field<String>.present(member.key, SourcePosition(offset: member.keyOffset))
-            guard case .number(let text) = member.value.value else {
-                wrongType(TripPath.member("rates", member.key), member.value, "a number")
-                return RateDraft(currency: currency, value: .invalid)
-            }
-            return RateDraft(currency: currency, value: .present(text, position(member.value)))
-        }
-    }
-
-    /// A number field that may be absent or null.
-    mutating func optionalNumber(_ object: Members, _ key: String, in path: String) -> Field<String> {
-        if let node = object[key], case .null = node.value { return .missing(position(node)) }
-        return number(object, key, in: path)
-    }
-
-    mutating func destination(_ node: JSONNode, path: String) -> DestinationDraft? {
-        let known = ["name", "location", "arrival", "departure", "detours", "budget", "day_hours"]
-        guard let object = members(node, path: path, known: known, what: "a destination") else { return nil }
-        let detours = array(object, "detours", in: path, optional: true)
-        var draft = DestinationDraft(
-            position: position(node),
-            name: string(object, "name", in: path),
-            coordinate: coordinate(object, in: path, optional: false),
-            arrival: string(object, "arrival", in: path),
-            departure: string(object, "departure", in: path),
-            detours: detours.enumerated().compactMap { index, detourNode in
-                detour(detourNode, path: "\(path).detours[\(index)]")
-            })
-        draft.budget = money(object, "budget", in: path, optional: true)
-        draft.dayHours = optionalNumber(object, "day_hours", in: path)
         return draft
     }
 
-    mutating func coordinate(_ object: Members, in path: String, optional: Bool) -> Field<CoordinateDraft> {
-        guard let node = object["location"] else { return .missing(position(object.node)) }
-        if optional, case .null = node.value { return .missing(position(node)) }
-        guard let point = point(node, path: "\(path).location") else { return .invalid }
-        return .present(point, position(node))
+    mutating func destinations(_ cursor: inout JSONCursor, depth: Int) throws(SyntaxError) -> [DestinationDraft] {
+        guard var list = try list(&cursor, depth: depth, optional: false, path: { "destinations" }) else { return [] }
+        var destinations: [DestinationDraft] = []
+        var index = 0
+        while try cursor.nextElement(&list) {
+            if let destination = try destination(&cursor, depth: list.depth, index: index) { destinations.append(destination) }
+            index += 1
+        }
+        return destinations
+    }
+
+    /// `"rates": {"SEK": 0.0871, …}`: each key a currency, each value a number.
+    mutating func rates(_ cursor: inout JSONCursor, depth: Int) throws(SyntaxError) -> [RateDraft] {
+        switch cursor.peek {
+        case UInt8(ascii: "{"):
+            break
+        case Self.null:
+            try cursor.literal("null")
+            return []
+        default:
+            let start = cursor.index
+            wrongType("rates", at: start, try cursor.skipValue(depth: depth), "an object of rates")
+            return []
+        }
+        var object = try cursor.beginObject(depth: depth + 1)
+        var rates: [RateDraft] = []
+        while let key = try cursor.nextMember(&object, known: Self.noKeys) {
+            let currency = Field<String>.present(key.other, position(key.offset))
+            let value = try number(&cursor, depth: object.depth, path: { TripPath.member("rates", key.other) })
+            rates.append(RateDraft(currency: currency, value: value))
+        }
+        return rates
+    }
+
+    mutating func destination(_ cursor: inout JSONCursor, depth: Int, index: Int) throws(SyntaxError) -> DestinationDraft? {
+        let here = position(cursor.index)
+        func path() -> String { "destinations[\(index)]" }
+        guard var object = try object(&cursor, depth: depth, what: "a destination", path: path) else { return nil }
+        var draft = DestinationDraft(
+            position: here, name: .missing(here), coordinate: .missing(here), arrival: .missing(here),
+            departure: .missing(here), detours: [])
+        draft.budget = .missing(here)
+        draft.dayHours = .missing(here)
+        let depth = object.depth
+        while let key = try nextKnown(&cursor, &object, Self.destinationKeys, path: path) {
+            switch key {
+            case 0: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
+            case 1: draft.coordinate = try coordinate(&cursor, depth: depth, optional: false, in: path)
+            case 2: draft.arrival = try string(&cursor, depth: depth, path: { path() + ".arrival" })
+            case 3: draft.departure = try string(&cursor, depth: depth, path: { path() + ".departure" })
+            case 4:
+                guard var list = try list(&cursor, depth: depth, optional: true, path: { path() + ".detours" }) else { continue }
+                var detourIndex = 0
+                while try cursor.nextElement(&list) {
+                    let index = detourIndex
+                    if let detour = try detour(&cursor, depth: list.depth, path: { "\(path()).detours[\(index)]" }) {
+                        draft.detours.append(detour)
+                    }
+                    detourIndex += 1
+                }
+            case 5: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: path)
+            default: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { path() + ".day_hours" })
+            }
+        }
+        return draft
+    }
+
+    /// A `location` member: `{"lat": …, "lon": …}`; `optional` ones may be null.
+    mutating func coordinate(
+        _ cursor: inout JSONCursor, depth: Int, optional: Bool, in path: () -> String
+    ) throws(SyntaxError) -> Field<CoordinateDraft> {
+        let start = cursor.index
+        if optional, cursor.peek == Self.null {
+            try cursor.literal("null")
+            return .missing(position(start))
+        }
+        guard let point = try point(&cursor, depth: depth, path: { path() + ".location" }) else { return .invalid }
+        return .present(point, position(start))
     }
 
     /// `{"lat": …, "lon": …}`.
-    mutating func point(_ node: JSONNode, path: String) -> CoordinateDraft? {
-        guard let members = members(node, path: path, known: ["lat", "lon"], what: "a location") else {
-            return nil
+    mutating func point(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> CoordinateDraft? {
+        let here = position(cursor.index)
+        guard var object = try object(&cursor, depth: depth, what: "a location", path: path) else { return nil }
+        var point = CoordinateDraft(latitude: .missing(here), longitude: .missing(here))
+        while let key = try nextKnown(&cursor, &object, Self.pointKeys, path: path) {
+            if key == 0 {
+                point.latitude = try number(&cursor, depth: object.depth, path: { path() + ".lat" })
+            } else {
+                point.longitude = try number(&cursor, depth: object.depth, path: { path() + ".lon" })
+            }
         }
-        return CoordinateDraft(latitude: number(members, "lat", in: path), longitude: number(members, "lon", in: path))
+        return point
     }
 
-    mutating func detour(_ node: JSONNode, path: String) -> DetourDraft? {
-        guard let object = members(node, path: path, known: ["tasks"], what: "a detour") else { return nil }
-        let tasks = array(object, "tasks", in: path, optional: true)
-        return DetourDraft(
-            position: position(node),
-            tasks: tasks.enumerated().compactMap { index, taskNode in
-                task(taskNode, path: "\(path).tasks[\(index)]")
-            })
+    mutating func detour(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> DetourDraft? {
+        let here = position(cursor.index)
+        guard var object = try object(&cursor, depth: depth, what: "a detour", path: path) else { return nil }
+        var draft = DetourDraft(position: here, tasks: [])
+        while try nextKnown(&cursor, &object, Self.detourKeys, path: path) != nil {
+            guard var list = try list(&cursor, depth: object.depth, optional: true, path: { path() + ".tasks" }) else { continue }
+            draft.tasks.reserveCapacity(2)
+            var index = 0
+            while try cursor.nextElement(&list) {
+                if let task = try task(&cursor, depth: list.depth, path: { "\(path()).tasks[\(index)]" }) { draft.tasks.append(task) }
+                index += 1
+            }
+        }
+        return draft
     }
 
-    mutating func task(_ node: JSONNode, path: String) -> TaskDraft? {
-        let known = ["name", "duration", "cost", "location", "pros", "cons", "travel", "path"]
-        guard let object = members(node, path: path, known: known, what: "a task") else { return nil }
-        return TaskDraft(
-            position: position(node),
-            name: string(object, "name", in: path),
-            duration: string(object, "duration", in: path),
-            cost: money(object, "cost", in: path, optional: false),
-            coordinate: coordinate(object, in: path, optional: true),
-            pros: reasons(object, "pros", in: path),
-            cons: reasons(object, "cons", in: path),
-            travel: string(object, "travel", in: path, optional: true),
-            path: routePath(object, in: path))
+    mutating func task(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> TaskDraft? {
+        let here = position(cursor.index)
+        guard var object = try object(&cursor, depth: depth, what: "a task", path: path) else { return nil }
+        var draft = TaskDraft(
+            position: here, name: .missing(here), duration: .missing(here), cost: .missing(here),
+            coordinate: .missing(here), pros: [], cons: [], travel: .missing(here), path: .missing(here))
+        let depth = object.depth
+        while let key = try nextKnown(&cursor, &object, Self.taskKeys, path: path) {
+            switch key {
+            case 0: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
+            case 1: draft.duration = try string(&cursor, depth: depth, path: { path() + ".duration" })
+            case 2: draft.cost = try money(&cursor, depth: depth, key: "cost", optional: false, in: path)
+            case 3: draft.coordinate = try coordinate(&cursor, depth: depth, optional: true, in: path)
+            case 4: draft.pros = try reasons(&cursor, depth: depth, path: { path() + ".pros" })
+            case 5: draft.cons = try reasons(&cursor, depth: depth, path: { path() + ".cons" })
+            case 6: draft.travel = try string(&cursor, depth: depth, optional: true, path: { path() + ".travel" })
+            default: draft.path = try routePath(&cursor, depth: depth, path: { path() + ".path" })
+            }
+        }
+        return draft
     }
 
-    /// `"path": [{"lat": …, "lon": …}, …]`: the way from the destination to the task.
-    mutating func routePath(_ object: Members, in path: String) -> Field<PathDraft> {
-        guard let node = object["path"] else { return .missing(position(object.node)) }
-        if case .null = node.value { return .missing(position(node)) }
-        let listPath = "\(path).path"
-        guard case .array(let elements) = node.value else {
-            wrongType(listPath, node, "a list of points")
+    /// `"path": [{"lat": …, "lon": …}, …]`: the way from the destination to the task. A point
+    /// that is not an object makes the whole path invalid; the points after it are not mapped.
+    mutating func routePath(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> Field<PathDraft> {
+        let start = cursor.index
+        if cursor.peek == Self.null {
+            try cursor.literal("null")
+            return .missing(position(start))
+        }
+        guard var list = try list(&cursor, depth: depth, optional: false, expected: "a list of points", path: path) else {
             return .invalid
         }
         var points: [CoordinateDraft] = []
-        points.reserveCapacity(elements.count)
-        for (index, element) in elements.enumerated() {
-            guard let point = point(element, path: "\(listPath)[\(index)]") else { return .invalid }
-            points.append(point)
+        var invalid = false
+        while try cursor.nextElement(&list) {
+            if invalid {
+                _ = try cursor.skipValue(depth: list.depth)
+                continue
+            }
+            let index = points.count
+            if let point = try point(&cursor, depth: list.depth, path: { "\(path())[\(index)]" }) {
+                points.append(point)
+            } else {
+                invalid = true
+            }
         }
-        return .present(PathDraft(points: points), position(node))
+        return invalid ? .invalid : .present(PathDraft(points: points), position(start))
     }
 
     /// `{"amount": …, "currency": …}`: a task's cost or a budget (`key`).
-    mutating func money(_ object: Members, _ key: String, in path: String, optional: Bool) -> Field<MoneyDraft> {
-        guard let node = object[key] else { return .missing(position(object.node)) }
-        if optional, case .null = node.value { return .missing(position(node)) }
-        let costPath = TripPath.member(path, key)
-        guard let members = members(node, path: costPath, known: ["amount", "currency"], what: "a \(key)") else {
-            return .invalid
+    mutating func money(
+        _ cursor: inout JSONCursor, depth: Int, key: String, optional: Bool, in path: () -> String
+    ) throws(SyntaxError) -> Field<MoneyDraft> {
+        let start = cursor.index
+        if optional, cursor.peek == Self.null {
+            try cursor.literal("null")
+            return .missing(position(start))
         }
-        let draft = MoneyDraft(
-            amount: number(members, "amount", in: costPath),
-            currency: string(members, "currency", in: costPath))
-        return .present(draft, position(node))
+        func costPath() -> String { TripPath.member(path(), key) }
+        guard var object = try object(&cursor, depth: depth, what: "a \(key)", path: costPath) else { return .invalid }
+        var draft = MoneyDraft(amount: .missing(position(start)), currency: .missing(position(start)))
+        while let member = try nextKnown(&cursor, &object, Self.moneyKeys, path: costPath) {
+            if member == 0 {
+                draft.amount = try number(&cursor, depth: object.depth, path: { costPath() + ".amount" })
+            } else {
+                draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
+            }
+        }
+        return .present(draft, position(start))
     }
 
-    mutating func reasons(_ object: Members, _ key: String, in path: String) -> [Field<String>] {
-        let elements = array(object, key, in: path, optional: true)
-        guard !elements.isEmpty else { return [] }
-        let listPath = TripPath.member(path, key)
-        return elements.enumerated().map { index, node in
-            guard case .string(let text) = node.value else {
-                wrongType("\(listPath)[\(index)]", node, "a string")
-                return .invalid
-            }
-            return .present(text, position(node))
+    /// `pros` or `cons`: a list of strings; absent or null is none.
+    mutating func reasons(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> [Field<String>] {
+        guard var list = try list(&cursor, depth: depth, optional: true, path: path) else { return [] }
+        var reasons: [Field<String>] = []
+        while try cursor.nextElement(&list) {
+            let index = reasons.count
+            reasons.append(try string(&cursor, depth: list.depth, path: { "\(path())[\(index)]" }))
         }
+        return reasons
     }
 }

@@ -1,0 +1,163 @@
+// Reading a document a value at a time, for the trip reader: no tree is built, so a large trip
+// is never held as a tree of nodes beside its draft, and nothing is allocated for what the draft
+// does not keep. Every check here is the one ``JSONCursor/object(depth:)`` and
+// ``JSONCursor/array(depth:)`` make while building a tree, with the same message at the same
+// offset; `JSONPullTests` holds the two to that on mutated trips.
+
+/// Keys an object may have, matched byte for byte (code point by code point, as RFC 8259 §8.3
+/// compares names).
+struct KnownKeys {
+    let names: [[UInt8]]
+
+    init(_ names: [String]) {
+        precondition(names.count <= 32, "an object's known keys are counted in 32 bits")
+        self.names = names.map { Array($0.utf8) }
+    }
+
+    /// The index of the key whose UTF-8 is `bytes`.
+    func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+        for (index, name) in names.enumerated() where name.count == bytes.count {
+            if name.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return index }
+        }
+        return nil
+    }
+}
+
+/// An object being read: how many members so far, and which keys were seen (a key may appear
+/// once).
+struct JSONObjectReading {
+    /// The object's nesting depth; its members' values are read at this depth.
+    let depth: Int
+    fileprivate var count = 0
+    fileprivate var knownSeen: UInt32 = 0
+    fileprivate var others: [String] = []
+    fileprivate var otherSet: Set<CodePointKey> = []
+
+    /// Whether `key`, which is none of the known keys, was seen before; records it.
+    ///
+    /// Objects have a handful of members, so comparing with each costs less than hashing; a large
+    /// object (a long `rates` table) switches to a set.
+    fileprivate mutating func insertOther(_ key: String) -> Bool {
+        if others.count < 16 {
+            if others.contains(where: { JSONKey.equal($0, key) }) { return false }
+            others.append(key)
+            return true
+        }
+        if otherSet.isEmpty { otherSet = Set(others.map { CodePointKey(text: $0) }) }
+        return otherSet.insert(CodePointKey(text: key)).inserted
+    }
+}
+
+/// One member's key: which known key it is, or its text when it is none of them.
+struct JSONMemberKey {
+    /// The index in the ``KnownKeys`` given, or `nil` for another key.
+    var known: Int?
+    /// The key's text, for a key that is not known (known keys are never spelled out).
+    var other: String
+    /// The byte offset of the key's opening quote.
+    var offset: Int
+}
+
+/// An array being read.
+struct JSONArrayReading {
+    /// The array's nesting depth; its elements are read at this depth.
+    let depth: Int
+    fileprivate var count = 0
+    fileprivate var started = false
+}
+
+extension JSONCursor {
+    /// The byte at the cursor, or 0 at the end of the input.
+    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+
+    /// Starts the object at the cursor (which is on its `{`) at nesting `depth`.
+    mutating func beginObject(depth: Int) throws(JSONParser.SyntaxError) -> JSONObjectReading {
+        try checkDepth(depth)
+        index += 1  // {
+        skipWhiteSpace()
+        return JSONObjectReading(depth: depth)
+    }
+
+    /// The next member's key, with the cursor on its value (which the caller must read); `nil`
+    /// when the object ends.
+    mutating func nextMember(_ object: inout JSONObjectReading, known: KnownKeys) throws(JSONParser.SyntaxError) -> JSONMemberKey? {
+        if object.count == 0 {
+            if peek == UInt8(ascii: "}") {
+                index += 1
+                return nil
+            }
+        } else if try !another(close: UInt8(ascii: "}")) {
+            return nil
+        }
+        skipWhiteSpace()
+        guard peek == UInt8(ascii: "\"") else {
+            let trailing = peek == UInt8(ascii: "}") && object.count > 0
+            throw error(
+                trailing
+                    ? "trailing comma before \"}\" (JSON allows no comma after the last member)"
+                    : "unexpected \(describeCurrent()), a key in double quotes was expected\(hintForCurrent())")
+        }
+        let offset = index
+        var key = JSONMemberKey(known: nil, other: "", offset: offset)
+        switch try stringToken() {
+        case .span(let range):
+            key.known = known.index(of: UnsafeBufferPointer(rebasing: bytes[range]))
+            if key.known == nil { key.other = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+        case .text(var text):
+            key.known = text.withUTF8 { known.index(of: $0) }
+            if key.known == nil { key.other = text }
+        }
+        let duplicate: Bool
+        if let index = key.known {
+            duplicate = object.knownSeen & (1 << UInt32(index)) != 0
+            object.knownSeen |= 1 << UInt32(index)
+        } else {
+            duplicate = !object.insertOther(key.other)
+        }
+        guard !duplicate else {
+            let text = key.known.map { String(decoding: known.names[$0], as: UTF8.self) } ?? key.other
+            throw error("duplicate key \(quoted(text)) in one object", at: offset, code: .jsonDuplicateKey)
+        }
+        skipWhiteSpace()
+        guard peek == UInt8(ascii: ":") else {
+            throw error("unexpected \(describeCurrent()), \":\" was expected after a key")
+        }
+        index += 1
+        skipWhiteSpace()
+        object.count += 1
+        return key
+    }
+
+    /// Starts the array at the cursor (which is on its `[`) at nesting `depth`.
+    mutating func beginArray(depth: Int) throws(JSONParser.SyntaxError) -> JSONArrayReading {
+        try checkDepth(depth)
+        index += 1  // [
+        skipWhiteSpace()
+        return JSONArrayReading(depth: depth)
+    }
+
+    /// Whether another element follows, with the cursor on it (the caller must read it).
+    mutating func nextElement(_ array: inout JSONArrayReading) throws(JSONParser.SyntaxError) -> Bool {
+        if array.count == 0 {
+            if peek == UInt8(ascii: "]") {
+                index += 1
+                return false
+            }
+        } else {
+            guard try another(close: UInt8(ascii: "]")) else { return false }
+            skipWhiteSpace()
+            if peek == UInt8(ascii: "]") {
+                throw error("trailing comma before \"]\" (JSON allows no comma after the last element)")
+            }
+        }
+        skipWhiteSpace()
+        array.count += 1
+        return true
+    }
+
+    /// Reads and drops the value at the cursor (checking it as any other), and names its kind for
+    /// a message: `a string`, `null`.
+    mutating func skipValue(depth: Int) throws(JSONParser.SyntaxError) -> String {
+        try value(depth: depth).kindName
+    }
+}
