@@ -22,8 +22,18 @@ public struct DayHours: Sendable, Hashable {
 
     /// The hours as trip files write them: `10`, `7.5` (exact, since every valid day is a whole
     /// number of minutes that divides into a finite decimal of hours).
+    ///
+    /// Days a file can give (`7.5`, `10.05`) are worked out in whole numbers: a remainder of 3
+    /// minutes is 0.05 h, so a multiple of 3 minutes is a whole number of hundredths. Other days
+    /// (one made with ``init(minutes:)``, say 1 minute, 0.0166… h) go through `Decimal`, whose
+    /// text this matches; `DayHoursTests` checks every day from 1 minute to 24 hours.
     public var hoursText: String {
-        (Decimal(minutes) / 60).description
+        let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
+        if rest == 0 { return String(hours) }
+        guard rest % 3 == 0 else { return (Decimal(minutes) / 60).description }
+        let hundredths = rest * 100 / 60
+        let fraction = hundredths % 10 == 0 ? String(hundredths / 10) : (hundredths < 10 ? "0" : "") + String(hundredths)
+        return String(hours) + "." + fraction
     }
 
     /// Why a day-hours text was refused.
