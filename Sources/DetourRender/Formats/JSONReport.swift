@@ -23,7 +23,7 @@ public enum JSONReport {
             json.member("rates")
             json.object { json in
                 for (currency, rate) in (plan.rates?.rates ?? [:]).sorted(by: { $0.key.code < $1.key.code }) {
-                    json.member(currency.code)
+                    json.member(named: currency.code)
                     json.number(rate.description)
                 }
             }
@@ -56,7 +56,7 @@ public enum JSONReport {
             json.member("speeds_kmh")
             json.object { json in
                 for mode in TravelMode.allCases {
-                    json.member(mode.rawValue)
+                    json.member(named: mode.rawValue)
                     json.number("\(Int(mode.kilometresPerHour))")
                 }
             }

@@ -45,8 +45,18 @@ struct JSONStream {
         }
     }
 
-    /// Starts the member `key` of the object being written; its value comes next.
-    mutating func member(_ key: String) {
+    /// Starts the member `key` of the object being written; its value comes next. The key is
+    /// one of the report's own names, which need no escaping.
+    mutating func member(_ key: StaticString) {
+        assert(key.withUTF8Buffer { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } })
+        separate()
+        bytes.append(UInt8(ascii: "\""))
+        bytes.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+        bytes += "\": ".utf8
+    }
+
+    /// Starts the member whose key is `key`, text from elsewhere (escaped as any string).
+    mutating func member(named key: String) {
         separate()
         JSONOutput.writeString(key, to: &bytes)
         bytes += ": ".utf8
@@ -80,7 +90,19 @@ struct JSONStream {
 
     mutating func int(_ value: Int?) {
         guard let value else { return null() }
-        bytes += String(value).utf8
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // Digits from the right into 24 bytes on the stack (UInt.max has 20): no String is made.
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            bytes.append(contentsOf: buffer[start...])
+        }
     }
 
     mutating func bool(_ value: Bool) {
@@ -97,13 +119,13 @@ struct JSONStream {
     }
 
     /// A member whose value is `text` or `null`.
-    mutating func member(_ key: String, string text: String?) {
+    mutating func member(_ key: StaticString, string text: String?) {
         member(key)
         string(text)
     }
 
     /// A member whose value is `value` or `null`.
-    mutating func member(_ key: String, int value: Int?) {
+    mutating func member(_ key: StaticString, int value: Int?) {
         member(key)
         int(value)
     }

@@ -61,7 +61,7 @@ public indirect enum JSONOutput: Sendable, Equatable {
         case .object(let members):
             stream.object { stream in
                 for (key, value) in members {
-                    stream.member(key)
+                    stream.member(named: key)
                     value.write(to: &stream)
                 }
             }
@@ -105,43 +105,53 @@ public indirect enum JSONOutput: Sendable, Equatable {
     }
 
     /// A JSON string literal: quotes, backslashes and control characters escaped, the rest UTF-8.
+    ///
+    /// Escaped: `"`, `\`, C0 controls (`\n`, `\r`, `\t` by name, the others as `\u00XX`),
+    /// DEL and C1 controls (`\u007f`, `\u0080`…), and U+2028/U+2029, which JavaScript before
+    /// ES2019 refused in strings. One pass over the UTF-8: runs with nothing to escape are copied
+    /// whole. Every character escaped is ASCII, or a C1 (`C2 80`–`C2 9F`) or U+2028/9
+    /// (`E2 80 A8`/`A9`) sequence, whose lead bytes are never inside another sequence.
     static func writeString(_ text: String, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "\""))
-        if !needsEscaping(text) {
-            out += text.utf8
-        } else {
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\"".utf8
-                case "\\": out += "\\\\".utf8
-                case "\n": out += "\\n".utf8
-                case "\r": out += "\\r".utf8
-                case "\t": out += "\\t".utf8
-                case "\u{2028}": out += "\\u2028".utf8
-                case "\u{2029}": out += "\\u2029".utf8
-                default:
-                    if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
-                        let hex = String(scalar.value, radix: 16)
-                        out += ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).utf8
-                    } else {
-                        out += String(scalar).utf8
-                    }
+        var text = text
+        text.withUTF8 { bytes in
+            var run = 0
+            var index = 0
+            func escape(_ escaped: StaticString, skipping length: Int) {
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
+                out.append(contentsOf: UnsafeBufferPointer(start: escaped.utf8Start, count: escaped.utf8CodeUnitCount))
+                index += length
+                run = index
+            }
+            func escapeHex(_ value: UInt8, skipping length: Int) {
+                escape("\\u00", skipping: 0)
+                out.append(hexDigits[Int(value >> 4)])
+                out.append(hexDigits[Int(value & 0x0F)])
+                index += length
+                run = index
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""): escape("\\\"", skipping: 1)
+                case UInt8(ascii: "\\"): escape("\\\\", skipping: 1)
+                case UInt8(ascii: "\n"): escape("\\n", skipping: 1)
+                case UInt8(ascii: "\r"): escape("\\r", skipping: 1)
+                case UInt8(ascii: "\t"): escape("\\t", skipping: 1)
+                case 0x00..<0x20, 0x7F: escapeHex(byte, skipping: 1)
+                case 0xC2 where index + 1 < bytes.count && (0x80...0x9F).contains(bytes[index + 1]):
+                    escapeHex(bytes[index + 1], skipping: 2)
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA8:
+                    escape("\\u2028", skipping: 3)
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80 && bytes[index + 2] == 0xA9:
+                    escape("\\u2029", skipping: 3)
+                default: index += 1
                 }
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[run..<index]))
         }
         out.append(UInt8(ascii: "\""))
     }
 
-    /// Whether any byte of `text` must be escaped (quote, backslash, C0, DEL, C1, U+2028/9).
-    private static func needsEscaping(_ text: String) -> Bool {
-        var previous: UInt8 = 0
-        for byte in text.utf8 {
-            switch byte {
-            case 0x00...0x1F, 0x22, 0x5C, 0x7F, 0xE2: return true
-            case 0x80...0x9F where previous == 0xC2: return true
-            default: previous = byte
-            }
-        }
-        return false
-    }
+    private static let hexDigits = Array("0123456789abcdef".utf8)
 }
