@@ -8,6 +8,7 @@ import Foundation
 /// number of trips into a folder, on every core.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "render",
         abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON, or export it as a calendar or a map.",
         discussion: """
             With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
@@ -156,11 +157,8 @@ struct Render: ParsableCommand {
 
     /// Today's date on the local calendar: the one place detour-report reads the clock.
     private static func localDay() -> CalendarDay {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone.current
-        let parts = calendar.dateComponents([.year, .month, .day], from: Date())
-        return CalendarDay(year: parts.year ?? 1970, month: parts.month ?? 1, day: parts.day ?? 1)
-            ?? CalendarDay.unixEpoch
+        guard let today = SystemCalls.localDate() else { return .unixEpoch }
+        return CalendarDay(year: today.year, month: today.month, day: today.day) ?? .unixEpoch
     }
 
     /// The templates: from `--templates`, the reports' and any index templates there, checked;

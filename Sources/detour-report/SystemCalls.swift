@@ -12,6 +12,17 @@ enum SystemCalls {
         open(path, flags, mode)
     }
 
+    /// Today's date in the local time zone (`TZ`, else `/etc/localtime`), from `localtime_r(3)`.
+    ///
+    /// The C library's own zone lookup, not Foundation's `TimeZone.current`: that one starts ICU,
+    /// which cost about a millisecond of every run for one date.
+    static func localDate() -> (year: Int, month: Int, day: Int)? {
+        var now = time(nil)
+        var parts = tm()
+        guard localtime_r(&now, &parts) != nil else { return nil }
+        return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
+    }
+
     /// `read(2)`.
     static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         read(descriptor, buffer, count)

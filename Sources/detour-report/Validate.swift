@@ -4,6 +4,7 @@ import DetourCore
 /// `detour-report validate TRIP`: checks a trip and reports every problem, writing no report.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "validate",
         abstract: "Check a trip file and print its problems; write no report.")
 
     @OptionGroup var trip: TripOptions

@@ -168,6 +168,26 @@ import Testing
         #expect(utc.stdout == elsewhere.stdout)
     }
 
+    /// Without `--today`, today is the local day: in UTC+14 and UTC-11 it is always one day apart,
+    /// and in UTC-11 it is the day this test's own calendar gives there.
+    @Test func todayIsTheDayInTheLocalTimeZone() throws {
+        func today(_ zone: String) throws -> String {
+            let result = try cli.run([sample, "--format", "json"], environment: ["TZ": zone])
+            let line = result.output.split(separator: "\n").first { $0.contains("\"today\"") } ?? ""
+            return String(line.split(separator: "\"").dropFirst(3).first ?? "")
+        }
+        let days = DateFormatter()
+        days.locale = Locale(identifier: "en_US_POSIX")
+        days.timeZone = TimeZone(identifier: "Pacific/Pago_Pago")
+        days.dateFormat = "yyyy-MM-dd"
+        let before = days.string(from: Date())
+        let (east, west) = (try today("Pacific/Kiritimati"), try today("Pacific/Pago_Pago"))
+        let after = days.string(from: Date())
+        #expect([before, after].contains(west), "\(west) in Pago Pago")
+        let (eastDay, westDay) = (try #require(days.date(from: east)), try #require(days.date(from: west)))
+        #expect(eastDay.timeIntervalSince(westDay) == 86_400, "\(east) in Kiritimati, \(west) in Pago Pago")
+    }
+
     @Test func sourceDateEpochSetsTodayAndTheOptionBeatsIt() throws {
         let epoch = ["SOURCE_DATE_EPOCH": "1795305600"]  // 2026-11-22T00:00:00Z
         let fromEpoch = try cli.run([sample, "--format", "json"], environment: epoch, removing: [])

@@ -12,6 +12,7 @@ import Darwin
 /// shards of a job wrote (`index.K-of-N.json`), or rewritten from its `index.json`.
 struct Index: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "index",
         abstract: "Write OUT/index.html (and index.md, index.json) for a folder that batch runs rendered into.",
         discussion: """
             Joins the index.K-of-N.json files that `render -d OUT --shard K/N` wrote, one per shard, \
