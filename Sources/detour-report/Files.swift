@@ -300,16 +300,30 @@ enum Files {
     /// The names in `folder` but `.` and `..`, sorted by their bytes; `nil` when it cannot be
     /// listed.
     static func names(in folder: String) -> [String]? {
+        entries(in: folder)?.map(\.name)
+    }
+
+    /// One name in a folder, with what the folder says it is.
+    struct Entry {
+        var name: String
+        /// `readdir(3)`'s `d_type`: `DT_REG`, `DT_DIR`, `DT_LNK`, or `DT_UNKNOWN` where the file
+        /// system does not say (then only `lstat` can tell).
+        var type: UInt8
+    }
+
+    /// The entries of `folder` without `.` and `..`, sorted by name (byte order); `nil` when it
+    /// cannot be read.
+    static func entries(in folder: String) -> [Entry]? {
         guard let directory = opendir(folder) else { return nil }
         defer { closedir(directory) }
-        var names: [String] = []
+        var entries: [Entry] = []
         while let entry = readdir(directory) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            if name != "." && name != ".." { names.append(name) }
+            if name != "." && name != ".." { entries.append(Entry(name: name, type: entry.pointee.d_type)) }
         }
-        return names.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        return entries.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }
     }
 
     /// Creates `path` and any folders above it that are missing (`mkdir -p`); true when it is

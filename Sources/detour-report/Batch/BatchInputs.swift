@@ -117,13 +117,13 @@ struct BatchInputs {
 
     private static func collect(folder: String, relative: String, recursive: Bool, into jobs: inout [Job]) {
         let path = relative.isEmpty ? folder : folder + "/" + relative
-        for entry in Files.names(in: path) ?? [] where !entry.hasPrefix(".") {
-            let source = path + "/" + entry
-            let inner = relative.isEmpty ? entry : relative + "/" + entry
-            switch kind(of: source) {
+        for entry in Files.entries(in: path) ?? [] where !entry.name.hasPrefix(".") {
+            let source = path + "/" + entry.name
+            let inner = relative.isEmpty ? entry.name : relative + "/" + entry.name
+            switch kind(of: source, type: entry.type) {
             case .directory where recursive:
                 collect(folder: folder, relative: inner, recursive: recursive, into: &jobs)
-            case .file where isTripName(entry):
+            case .file where isTripName(entry.name):
                 jobs.append(Job(source: source, name: stem(of: inner)))
             default:
                 break
@@ -133,9 +133,15 @@ struct BatchInputs {
 
     private enum Kind { case file, directory, other }
 
-    /// What `path` is; a folder reached through a symbolic link is not descended into, so a link
-    /// to a parent folder cannot loop.
-    private static func kind(of path: String) -> Kind {
+    /// What `path` is, from the folder's own `type` for it when that says file or folder (no
+    /// `lstat` for each of a few hundred trips); a folder reached through a symbolic link is not
+    /// descended into, so a link to a parent folder cannot loop.
+    private static func kind(of path: String, type: UInt8) -> Kind {
+        switch Int(type) {
+        case Int(DT_REG): return .file
+        case Int(DT_DIR): return .directory
+        default: break
+        }
         var info = stat()
         guard lstat(path, &info) == 0 else { return .other }
         switch info.st_mode & S_IFMT {
@@ -154,8 +160,12 @@ struct BatchInputs {
         return lowered.hasSuffix(".json") || lowered.hasSuffix(".gpx")
     }
 
+    /// `trips/oslo.json` → `oslo.json`; a path ending in `/` keeps its last name (`trips/` →
+    /// `trips`).
     private static func lastComponent(_ path: String) -> String {
-        path.split(separator: "/").last.map(String.init) ?? path
+        let trimmed = path.utf8.reversed().drop { $0 == UInt8(ascii: "/") }
+        let name = trimmed.prefix { $0 != UInt8(ascii: "/") }
+        return name.isEmpty ? path : String(decoding: name.reversed(), as: UTF8.self)
     }
 
     /// `europe/oslo.json` → `europe/oslo`: the name without its last extension.
