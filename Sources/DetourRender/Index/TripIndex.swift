@@ -118,11 +118,15 @@ public struct TripIndex: Sendable, Equatable {
 extension TripIndex {
     /// The index as JSON: `{"format": "detour-report-index/1", "summary": …, "trips": [...]}`.
     public func json() -> String {
-        JSONOutput.object([
-            ("format", .string(TripIndex.format)),
-            ("summary", .string(summary)),
-            ("trips", .array(entries.map(\.json))),
-        ]).serialized()
+        var json = JSONStream()
+        json.object { json in
+            json.member("format", string: TripIndex.format)
+            json.member("summary", string: summary)
+            json.member("trips")
+            json.array(entries) { json, entry in entry.write(to: &json) }
+        }
+        json.newline()
+        return String(decoding: json.bytes, as: UTF8.self)
     }
 
     /// Why an `index.json` could not be read back.
@@ -180,18 +184,26 @@ extension TripIndex {
 }
 
 extension TripIndex.Entry {
-    var json: JSONOutput {
-        .object([
-            ("source", .string(source)),
-            ("name", .string(name)),
-            ("status", .string(status.rawValue)),
-            ("title", .string(title)),
-            ("first_day", .string(firstDay)),
-            ("last_day", .string(lastDay)),
-            ("stays", .int(stays)),
-            ("warnings", .int(warnings)),
-            ("first_error", .string(firstError)),
-            ("reports", .array(reports.map { .object([("format", .string($0.format)), ("file", .string($0.file))]) })),
-        ])
+    /// The entry as one of `index.json`'s `trips`, written where it goes: the index is the last
+    /// thing a batch run writes, after every worker has finished.
+    func write(to json: inout JSONStream) {
+        json.object { json in
+            json.member("source", string: source)
+            json.member("name", string: name)
+            json.member("status", string: status.rawValue)
+            json.member("title", string: title)
+            json.member("first_day", string: firstDay)
+            json.member("last_day", string: lastDay)
+            json.member("stays", int: stays)
+            json.member("warnings", int: warnings)
+            json.member("first_error", string: firstError)
+            json.member("reports")
+            json.array(reports) { json, report in
+                json.object { json in
+                    json.member("format", string: report.format)
+                    json.member("file", string: report.file)
+                }
+            }
+        }
     }
 }
