@@ -23,6 +23,14 @@ enum SystemCalls {
         return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
+    /// The width of the terminal `descriptor` is, from `ioctl(TIOCGWINSZ)`; `nil` when it is not
+    /// a terminal or does not say.
+    static func terminalColumns(_ descriptor: Int32) -> Int? {
+        var size = winsize()
+        let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
+        return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
+    }
+
     /// `read(2)`.
     static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
         read(descriptor, buffer, count)

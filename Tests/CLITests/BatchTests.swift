@@ -261,6 +261,25 @@ import Testing
         #expect(!quiet.output.contains("[ 1/"))
     }
 
+    /// Without COLUMNS (shells seldom export it), the line fits the terminal's own width, so it
+    /// never wraps: here 30 columns, and trip paths longer than that.
+    @Test(.enabled(if: Tool.usable("script"), "needs script (util-linux) to give the run a terminal"))
+    func theProgressLineFitsTheTerminalsWidth() throws {
+        let folder = try trips(copies: 2)
+        let run = "'\(cli.executable.path)' '\(folder.path)' -d '\(out().path)' -j 1 --today 2026-11-22 2>&1"
+        let command = "stty cols 30 rows 10 && unset COLUMNS && \(run)"
+        let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
+        let result = try script.run(["-qec", command, "/dev/null"], removing: ["SOURCE_DATE_EPOCH", "COLUMNS"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.output.components(separatedBy: "\r\u{1B}[K").map { $0.components(separatedBy: "\n").last ?? "" }
+        let progress = lines.filter { $0.hasPrefix("[") }
+        #expect(progress.count >= 5, "\(result.output.debugDescription)")
+        for line in progress {
+            #expect(line.unicodeScalars.count <= 29, "\(line.debugDescription)")
+            #expect(line.contains("…"), "\(line.debugDescription)")
+        }
+    }
+
     /// Hostile and real-world files from other apps, on several threads: the same reports and
     /// the same diagnostics as on one, and nothing printed by libxml2 itself (its error handler is
     /// per thread).

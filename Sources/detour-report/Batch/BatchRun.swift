@@ -190,7 +190,12 @@ final class BatchConsole: Sendable {
     init(total: Int, showsProgress: Bool) {
         self.total = total
         self.showsProgress = showsProgress
-        let width = ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) } ?? 80
+        // COLUMNS when the user sets it (as ls does), else the terminal's own width: shells
+        // seldom export COLUMNS, and a line wider than the terminal wraps and no longer updates
+        // in place.
+        let width =
+            ProcessInfo.processInfo.environment["COLUMNS"].flatMap { Int($0) }
+            ?? SystemCalls.terminalColumns(STDERR_FILENO) ?? 80
         columns = max(20, width)
     }
 
