@@ -19,6 +19,13 @@ WORK = os.path.join(ROOT, ".build", "bench")
 
 
 def run(argv, stdout=subprocess.DEVNULL):
+    """Runs `argv` to its end: wall seconds and peak MiB."""
+    elapsed, peak, _ = run_usage(argv, stdout)
+    return elapsed, peak
+
+
+def run_usage(argv, stdout=subprocess.DEVNULL):
+    """Runs `argv` to its end: wall seconds, peak MiB, and CPU seconds (user and system)."""
     # Standard error goes to a file, not a pipe: a run with thousands of warnings would fill a
     # pipe nobody reads while we wait for the process, and never end.
     with tempfile.TemporaryFile() as errors:
@@ -31,7 +38,7 @@ def run(argv, stdout=subprocess.DEVNULL):
     proc.returncode = os.waitstatus_to_exitcode(status)
     if proc.returncode != 0:
         sys.exit(f"{argv} failed with {proc.returncode}: {err[:2000]}")
-    return elapsed, usage.ru_maxrss / 1024.0  # seconds, MiB
+    return elapsed, usage.ru_maxrss / 1024.0, usage.ru_utime + usage.ru_stime
 
 
 # The build the README tells users to install: optimised, with Swift's runtime and Foundation
