@@ -3,6 +3,8 @@
 same run:
 
 - 200 trips the size of the samples, with `-j 1` and with `-j 2` (the speed-up of a second core),
+  next to the same trips as two `-j 1` processes side by side, one `--shard` each (what a second
+  core gives this machine at that moment when nothing at all is shared),
   written to a RAM file system (/dev/shm) and to the disk (.build/bench). On the disk the kernel's
   work to create 400 files swings with the file system's state: ext4 scans past recently deleted
   inodes when it allocates one, so a folder emptied and refilled many times a minute, as a
@@ -66,6 +68,22 @@ def main():
             if where:
                 shutil.rmtree(folder, ignore_errors=True)
 
+    def side_by_side(where):
+        """The same trips as two -j 1 processes at once, one shard each: the speed-up two cores
+        give this machine at that moment with no sharing at all, the ceiling for -j 2."""
+        folders = [tempfile.mkdtemp(prefix="detour-bench-", dir=where) for _ in range(2)]
+        try:
+            start = time.perf_counter()
+            procs = [subprocess.Popen([binary, trips, "-d", folder, "-j", "1", "--quiet", "--shard", f"{k}/2"] + today,
+                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                     for k, folder in enumerate(folders)]
+            if any(proc.wait() != 0 for proc in procs):
+                sys.exit("a --shard run failed")
+            return time.perf_counter() - start
+        finally:
+            for folder in folders:
+                shutil.rmtree(folder, ignore_errors=True)
+
     def separate():
         shutil.rmtree(out, ignore_errors=True)
         os.makedirs(out)
@@ -83,6 +101,7 @@ def main():
     if ram:
         measures[f"{count} trips, -j 1, into {ram}"] = lambda: batch(1, ram)
         measures[f"{count} trips, -j 2, into {ram}"] = lambda: batch(2, ram)
+        measures[f"{count} trips, 2 shards side by side, {ram}"] = lambda: side_by_side(ram)
     measures |= {
         f"{count} trips, {count} separate processes": separate,
         "one sample end to end (HTML)": lambda: timed([binary, sample] + today),
@@ -116,6 +135,9 @@ def main():
 
     if ram:
         speedup(ram, "into", " (target: at least 1.7x)")
+        shards = f"{count} trips, 2 shards side by side, {ram}"
+        ceiling = statistics.median(a / b for a, b in zip(times[f"{count} trips, -j 1, into {ram}"], times[shards]))
+        print(f"  the machine's ceiling: two -j 1 processes side by side, one shard each, {ceiling:.2f}x faster than one")
     speedup(None, "on the disk")
     print(f"  one batch run (-j 2) against {count} processes: {apart / two:.1f}x faster (target: at least 5x)")
     floor = median["baseline: detour-report --version"]
