@@ -1,25 +1,43 @@
-// Reading a document a value at a time, for the trip reader: no tree is built, so a large trip
-// is never held as a tree of nodes beside its draft, and nothing is allocated for what the draft
-// does not keep. Every check here is the one ``JSONCursor/object(depth:)`` and
-// ``JSONCursor/array(depth:)`` make while building a tree, with the same message at the same
-// offset; `JSONPullTests` holds the two to that on mutated trips.
+// Reading a document a value at a time, for the trip reader: the draft is filled as the JSON is
+// read, so a large trip is never held as a tree of nodes beside its draft. (A value the draft
+// does not keep, under an unknown key or of the wrong kind, is still read as a node and dropped:
+// that is the simplest way to check it exactly as the rest, and such values are rare.) Every
+// check here is the one ``JSONCursor/object(depth:)`` and ``JSONCursor/array(depth:)`` make while
+// building a tree, with the same message at the same offset; `JSONPullTests` holds the two to
+// that on mutated trips.
 
-/// Keys an object may have, matched byte for byte (code point by code point, as RFC 8259 §8.3
-/// compares names).
-struct KnownKeys {
+/// Names an object may have, as UTF-8, matched byte for byte (code point by code point, as
+/// RFC 8259 §8.3 compares names).
+struct KeyNames: Sendable {
     let names: [[UInt8]]
+
+    /// No names: every key is another key (a `rates` object's currencies).
+    static let none = KeyNames([])
 
     init(_ names: [String]) {
         precondition(names.count <= 32, "an object's known keys are counted in 32 bits")
         self.names = names.map { Array($0.utf8) }
     }
 
-    /// The index of the key whose UTF-8 is `bytes`.
+    /// The index of the name whose UTF-8 is `bytes`.
     func index(of bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         for (index, name) in names.enumerated() where name.count == bytes.count {
             if name.withUnsafeBufferPointer({ $0.elementsEqual(bytes) }) { return index }
         }
         return nil
+    }
+}
+
+/// The keys one kind of object may have, as the cases of `Key` (each case's raw value is its
+/// key), so that the code reading them switches over every one by name.
+struct KnownKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    let names: KeyNames
+    /// The cases, in the order of ``names``.
+    let keys: [Key]
+
+    init(_: Key.Type) {
+        keys = Array(Key.allCases)
+        names = KeyNames(keys.map(\.rawValue))
     }
 }
 
@@ -50,7 +68,7 @@ struct JSONObjectReading {
 
 /// One member's key: which known key it is, or its text when it is none of them.
 struct JSONMemberKey {
-    /// The index in the ``KnownKeys`` given, or `nil` for another key.
+    /// The index in the ``KeyNames`` given, or `nil` for another key.
     var known: Int?
     /// The key's text, for a key that is not known (known keys are never spelled out).
     var other: String
@@ -63,7 +81,6 @@ struct JSONArrayReading {
     /// The array's nesting depth; its elements are read at this depth.
     let depth: Int
     fileprivate var count = 0
-    fileprivate var started = false
 }
 
 extension JSONCursor {
@@ -80,7 +97,7 @@ extension JSONCursor {
 
     /// The next member's key, with the cursor on its value (which the caller must read); `nil`
     /// when the object ends.
-    mutating func nextMember(_ object: inout JSONObjectReading, known: KnownKeys) throws(JSONParser.SyntaxError) -> JSONMemberKey? {
+    mutating func nextMember(_ object: inout JSONObjectReading, known: KeyNames) throws(JSONParser.SyntaxError) -> JSONMemberKey? {
         if object.count == 0 {
             if peek == UInt8(ascii: "}") {
                 index += 1
@@ -91,7 +108,7 @@ extension JSONCursor {
         }
         skipWhiteSpace()
         guard peek == UInt8(ascii: "\"") else {
-            let trailing = peek == UInt8(ascii: "}") && object.count > 0
+            let trailing = peek == UInt8(ascii: "}")  // after a comma: an empty object ended above
             throw error(
                 trailing
                     ? "trailing comma before \"}\" (JSON allows no comma after the last member)"

@@ -52,20 +52,30 @@ public enum TripJSONReader {
 /// only; ``TripLoader`` turns the few that end up in a diagnostic into lines and columns, and a
 /// field's path is spelled out only for a diagnostic.
 ///
-/// No tree is built: a tree of a large trip was several times the size of the file, and building
-/// and freeing it took more time than reading the JSON itself.
+/// No tree of the trip is built: one was several times the size of the file, and building and
+/// freeing it took more time than reading the JSON itself.
 private struct DraftReader {
     typealias SyntaxError = JSONParser.SyntaxError
 
     var diagnostics: [Diagnostic] = []
 
-    static let tripKeys = KnownKeys(["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"])
-    static let destinationKeys = KnownKeys(["name", "location", "arrival", "departure", "detours", "budget", "day_hours"])
-    static let detourKeys = KnownKeys(["tasks"])
-    static let taskKeys = KnownKeys(["name", "duration", "cost", "location", "pros", "cons", "travel", "path"])
-    static let pointKeys = KnownKeys(["lat", "lon"])
-    static let moneyKeys = KnownKeys(["amount", "currency"])
-    static let noKeys = KnownKeys([])
+    enum TripKey: String, CaseIterable {
+        case schema = "$schema", title, traveler, travel, currency, rates, budget, dayHours = "day_hours", destinations
+    }
+    enum DestinationKey: String, CaseIterable {
+        case name, location, arrival, departure, detours, budget, dayHours = "day_hours"
+    }
+    enum DetourKey: String, CaseIterable { case tasks }
+    enum TaskKey: String, CaseIterable { case name, duration, cost, location, pros, cons, travel, path }
+    enum PointKey: String, CaseIterable { case lat, lon }
+    enum MoneyKey: String, CaseIterable { case amount, currency }
+
+    static let tripKeys = KnownKeys(TripKey.self)
+    static let destinationKeys = KnownKeys(DestinationKey.self)
+    static let detourKeys = KnownKeys(DetourKey.self)
+    static let taskKeys = KnownKeys(TaskKey.self)
+    static let pointKeys = KnownKeys(PointKey.self)
+    static let moneyKeys = KnownKeys(MoneyKey.self)
 
     private static let null = UInt8(ascii: "n")
 
@@ -92,11 +102,11 @@ private struct DraftReader {
 
     /// The next known member of `object`, with the cursor on its value; keys outside `known` are
     /// reported (`unknown key`, ignored) and their values skipped.
-    mutating func nextKnown(
-        _ cursor: inout JSONCursor, _ object: inout JSONObjectReading, _ known: KnownKeys, path: () -> String
-    ) throws(SyntaxError) -> Int? {
-        while let key = try cursor.nextMember(&object, known: known) {
-            if let index = key.known { return index }
+    mutating func nextKnown<Key>(
+        _ cursor: inout JSONCursor, _ object: inout JSONObjectReading, _ known: KnownKeys<Key>, path: () -> String
+    ) throws(SyntaxError) -> Key? {
+        while let key = try cursor.nextMember(&object, known: known.names) {
+            if let index = key.known { return known.keys[index] }
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, path: TripPath.member(path(), key.other), at: position(key.offset),
@@ -166,19 +176,19 @@ private struct DraftReader {
         let depth = object.depth
         while let key = try nextKnown(&cursor, &object, Self.tripKeys, path: { "" }) {
             switch key {
-            case 1: draft.title = try string(&cursor, depth: depth, path: { "title" })
-            case 2: draft.traveler = try string(&cursor, depth: depth, optional: true, path: { "traveler" })
-            case 3: draft.travel = try string(&cursor, depth: depth, optional: true, path: { "travel" })
-            case 4: draft.currency = try string(&cursor, depth: depth, optional: true, path: { "currency" })
-            case 5:
+            case .schema: _ = try cursor.skipValue(depth: depth)  // any value
+            case .title: draft.title = try string(&cursor, depth: depth, path: { "title" })
+            case .traveler: draft.traveler = try string(&cursor, depth: depth, optional: true, path: { "traveler" })
+            case .travel: draft.travel = try string(&cursor, depth: depth, optional: true, path: { "travel" })
+            case .currency: draft.currency = try string(&cursor, depth: depth, optional: true, path: { "currency" })
+            case .rates:
                 draft.ratesPosition = position(cursor.index)
                 draft.rates = try rates(&cursor, depth: depth)
-            case 6: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: { "" })
-            case 7: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { "day_hours" })
-            case 8:
+            case .budget: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: { "" })
+            case .dayHours: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { "day_hours" })
+            case .destinations:
                 listed = true
                 draft.destinations = try destinations(&cursor, depth: depth)
-            default: _ = try cursor.skipValue(depth: depth)  // $schema: any value
             }
         }
         if !listed {
@@ -214,7 +224,7 @@ private struct DraftReader {
         }
         var object = try cursor.beginObject(depth: depth + 1)
         var rates: [RateDraft] = []
-        while let key = try cursor.nextMember(&object, known: Self.noKeys) {
+        while let key = try cursor.nextMember(&object, known: .none) {
             let currency = Field<String>.present(key.other, position(key.offset))
             let value = try number(&cursor, depth: object.depth, path: { TripPath.member("rates", key.other) })
             rates.append(RateDraft(currency: currency, value: value))
@@ -234,11 +244,11 @@ private struct DraftReader {
         let depth = object.depth
         while let key = try nextKnown(&cursor, &object, Self.destinationKeys, path: path) {
             switch key {
-            case 0: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
-            case 1: draft.coordinate = try coordinate(&cursor, depth: depth, optional: false, in: path)
-            case 2: draft.arrival = try string(&cursor, depth: depth, path: { path() + ".arrival" })
-            case 3: draft.departure = try string(&cursor, depth: depth, path: { path() + ".departure" })
-            case 4:
+            case .name: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
+            case .location: draft.coordinate = try coordinate(&cursor, depth: depth, optional: false, in: path)
+            case .arrival: draft.arrival = try string(&cursor, depth: depth, path: { path() + ".arrival" })
+            case .departure: draft.departure = try string(&cursor, depth: depth, path: { path() + ".departure" })
+            case .detours:
                 guard var list = try list(&cursor, depth: depth, optional: true, path: { path() + ".detours" }) else { continue }
                 var detourIndex = 0
                 while try cursor.nextElement(&list) {
@@ -248,8 +258,8 @@ private struct DraftReader {
                     }
                     detourIndex += 1
                 }
-            case 5: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: path)
-            default: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { path() + ".day_hours" })
+            case .budget: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: path)
+            case .dayHours: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { path() + ".day_hours" })
             }
         }
         return draft
@@ -274,10 +284,9 @@ private struct DraftReader {
         guard var object = try object(&cursor, depth: depth, what: "a location", path: path) else { return nil }
         var point = CoordinateDraft(latitude: .missing(here), longitude: .missing(here))
         while let key = try nextKnown(&cursor, &object, Self.pointKeys, path: path) {
-            if key == 0 {
-                point.latitude = try number(&cursor, depth: object.depth, path: { path() + ".lat" })
-            } else {
-                point.longitude = try number(&cursor, depth: object.depth, path: { path() + ".lon" })
+            switch key {
+            case .lat: point.latitude = try number(&cursor, depth: object.depth, path: { path() + ".lat" })
+            case .lon: point.longitude = try number(&cursor, depth: object.depth, path: { path() + ".lon" })
             }
         }
         return point
@@ -287,7 +296,8 @@ private struct DraftReader {
         let here = position(cursor.index)
         guard var object = try object(&cursor, depth: depth, what: "a detour", path: path) else { return nil }
         var draft = DetourDraft(position: here, tasks: [])
-        while try nextKnown(&cursor, &object, Self.detourKeys, path: path) != nil {
+        while let key = try nextKnown(&cursor, &object, Self.detourKeys, path: path) {
+            assert(key == .tasks)
             guard var list = try list(&cursor, depth: object.depth, optional: true, path: { path() + ".tasks" }) else { continue }
             draft.tasks.reserveCapacity(2)
             var index = 0
@@ -308,14 +318,14 @@ private struct DraftReader {
         let depth = object.depth
         while let key = try nextKnown(&cursor, &object, Self.taskKeys, path: path) {
             switch key {
-            case 0: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
-            case 1: draft.duration = try string(&cursor, depth: depth, path: { path() + ".duration" })
-            case 2: draft.cost = try money(&cursor, depth: depth, key: "cost", optional: false, in: path)
-            case 3: draft.coordinate = try coordinate(&cursor, depth: depth, optional: true, in: path)
-            case 4: draft.pros = try reasons(&cursor, depth: depth, path: { path() + ".pros" })
-            case 5: draft.cons = try reasons(&cursor, depth: depth, path: { path() + ".cons" })
-            case 6: draft.travel = try string(&cursor, depth: depth, optional: true, path: { path() + ".travel" })
-            default: draft.path = try routePath(&cursor, depth: depth, path: { path() + ".path" })
+            case .name: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
+            case .duration: draft.duration = try string(&cursor, depth: depth, path: { path() + ".duration" })
+            case .cost: draft.cost = try money(&cursor, depth: depth, key: "cost", optional: false, in: path)
+            case .location: draft.coordinate = try coordinate(&cursor, depth: depth, optional: true, in: path)
+            case .pros: draft.pros = try reasons(&cursor, depth: depth, path: { path() + ".pros" })
+            case .cons: draft.cons = try reasons(&cursor, depth: depth, path: { path() + ".cons" })
+            case .travel: draft.travel = try string(&cursor, depth: depth, optional: true, path: { path() + ".travel" })
+            case .path: draft.path = try routePath(&cursor, depth: depth, path: { path() + ".path" })
             }
         }
         return draft
@@ -362,10 +372,9 @@ private struct DraftReader {
         guard var object = try object(&cursor, depth: depth, what: "a \(key)", path: costPath) else { return .invalid }
         var draft = MoneyDraft(amount: .missing(position(start)), currency: .missing(position(start)))
         while let member = try nextKnown(&cursor, &object, Self.moneyKeys, path: costPath) {
-            if member == 0 {
-                draft.amount = try number(&cursor, depth: object.depth, path: { costPath() + ".amount" })
-            } else {
-                draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
+            switch member {
+            case .amount: draft.amount = try number(&cursor, depth: object.depth, path: { costPath() + ".amount" })
+            case .currency: draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
             }
         }
         return .present(draft, position(start))
