@@ -40,7 +40,7 @@ import Testing
         var generator = SplitMix(seed: seed)
         let samples = try Fixtures.sampleTrips().map { try JSONParser.parse(Fixtures.sample($0)) }
         var failures = 0
-        var kinds = (syntax: 0, shape: 0, clean: 0)
+        var kinds = (syntax: 0, tooDeep: 0, shape: 0, clean: 0)
         let rounds = 1_000
         for round in 0..<rounds {
             var tree = samples[round % samples.count]
@@ -50,20 +50,60 @@ import Testing
             guard String(validating: text, as: UTF8.self) != nil, text.contains(where: { ![0x20, 0x0A, 0x09, 0x0D].contains($0) }) else {
                 continue  // refused before any JSON is read, the same way for both
             }
-            let depth = [3, 5, 64][Int.random(in: 0...2, using: &generator)]
+            // Mostly the standard limit; else just at or under the trip's own depth, so the limit
+            // is met deep inside a trip rather than at its first object.
+            let deepest = Self.depth(of: tree)
+            let depth = [64, 64, 64, deepest, deepest - 1][Int.random(in: 0...4, using: &generator)]
             if let difference = Self.difference(text, maximumDepth: depth) {
                 failures += 1
                 Issue.record("seed \(seed), round \(round), depth \(depth): \(difference)\n\(String(decoding: text, as: UTF8.self))")
                 if failures == 3 { return }
             }
             switch TreeDraftMapper.read(text, maximumDepth: depth) {
+            case (nil, let diagnostics) where diagnostics.map(\.code) == [.jsonTooDeep]: kinds.tooDeep += 1
             case (nil, let diagnostics) where diagnostics.count == 1 && diagnostics[0].code.rawValue.hasPrefix("json"): kinds.syntax += 1
             case (_, let diagnostics) where !diagnostics.isEmpty: kinds.shape += 1
             default: kinds.clean += 1
             }
         }
-        // The mutations must reach both outcomes often, or the comparison proves little.
-        #expect(kinds.syntax > rounds / 5 && kinds.shape > rounds / 5, "\(kinds)")
+        // The mutations must reach every outcome often, or the comparison proves little.
+        #expect(kinds.syntax > rounds / 10 && kinds.tooDeep > rounds / 20 && kinds.shape > rounds / 3, "\(kinds)")
+    }
+
+    /// How deeply arrays and objects nest in `node` (an object of numbers is 1).
+    static func depth(of node: JSONNode) -> Int {
+        switch node.value {
+        case .object(let members): return 1 + (members.map { depth(of: $0.value) }.max() ?? 0)
+        case .array(let elements): return 1 + (elements.map { depth(of: $0) }.max() ?? 0)
+        default: return 0
+        }
+    }
+
+    /// Keys are code points: escaped or raw, one key; precomposed or decomposed, two. Past 16
+    /// keys an object's keys are checked in a set, which must agree.
+    @Test(arguments: [
+        (#"{"title": "T", "destinations": [], "caf\u00e9": 1, "café": 2}"#, [DiagnosticCode.jsonDuplicateKey]),
+        ("{\"title\": \"T\", \"destinations\": [], \"café\": 1, \"cafe\u{301}\": 2}", [.unknownKey, .unknownKey]),
+        (#"{"t\u0069tle": "T", "destinations": [], "n\u0061me": 1}"#, [.unknownKey]),
+        (Self.rates(300, then: #""SEK""#), [.jsonDuplicateKey]),
+        (Self.rates(300, then: #""\u0053EK""#), [.jsonDuplicateKey]),
+        (Self.rates(300, then: #""\u0041B\u0043""#), []),
+    ])
+    func keysAreCodePointsWhateverTheirSpelling(_ text: String, _ codes: [DiagnosticCode]) {
+        let bytes = Array(text.utf8)
+        #expect(TripJSONReader.read(bytes).diagnostics.map(\.code) == codes)
+        #expect(Self.difference(bytes, maximumDepth: 64) == nil)
+    }
+
+    /// A trip whose `rates` has `count` three-letter keys (`SEK` among them), then `last`.
+    static func rates(_ count: Int, then last: String) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        var keys = ["\"SEK\""]
+        for index in 0..<count - 1 {
+            keys.append("\"X\(letters[index / 26 % 26])\(letters[index % 26])\"")
+        }
+        let members = (keys + [last]).map { "\($0): 0.1" }.joined(separator: ", ")
+        return #"{"title": "T", "destinations": [], "rates": {"# + members + "}}"
     }
 
     @Test func keysWrittenWithEscapesAreTheKeysTheySpell() throws {
