@@ -121,7 +121,7 @@ def main():
     # is busy, a -j 2 run does not get its second core for the whole run. The CPUs a run used
     # (its CPU time over its wall time) show how much of it it got; the fastest run is the one
     # that got it the most.
-    def speedup(where, label, target=""):
+    def speedup(where, target=""):
         name = f"into {where}" if where else "on the disk"
         key = (lambda jobs: f"{count} trips, -j {jobs}, into {where}") if where else (
             lambda jobs: f"{count} trips, one batch run, -j {jobs}")
@@ -134,11 +134,11 @@ def main():
               f"{best:.2f}x (fastest runs); -j 2 used {used:.2f} CPUs{target}")
 
     if ram:
-        speedup(ram, "into", " (target: at least 1.7x)")
+        speedup(ram, " (target: at least 1.7x)")
         shards = f"{count} trips, 2 shards side by side, {ram}"
         ceiling = statistics.median(a / b for a, b in zip(times[f"{count} trips, -j 1, into {ram}"], times[shards]))
         print(f"  the machine's ceiling: two -j 1 processes side by side, one shard each, {ceiling:.2f}x faster than one")
-    speedup(None, "on the disk")
+    speedup(None)
     print(f"  one batch run (-j 2) against {count} processes: {apart / two:.1f}x faster (target: at least 5x)")
     floor = median["baseline: detour-report --version"]
     end = median["one sample end to end (HTML)"]

@@ -20,13 +20,12 @@ public struct DayHours: Sendable, Hashable {
         self.minutes = minutes
     }
 
-    /// The hours as trip files write them: `10`, `7.5` (exact, since every valid day is a whole
-    /// number of minutes that divides into a finite decimal of hours).
+    /// The hours as trip files write them: `10`, `7.5`, `10.05`.
     ///
-    /// Days a file can give (`7.5`, `10.05`) are worked out in whole numbers: a remainder of 3
-    /// minutes is 0.05 h, so a multiple of 3 minutes is a whole number of hundredths. Other days
-    /// (one made with ``init(minutes:)``, say 1 minute, 0.0166… h) go through `Decimal`, whose
-    /// text this matches; `DayHoursTests` checks every day from 1 minute to 24 hours.
+    /// A file can only give a multiple of 3 minutes (0.05 h), a whole number of hundredths, so
+    /// those are worked out in whole numbers. Other days, made with ``init(minutes:)`` (1 minute is
+    /// 0.0166… h), go through `Decimal`, whose text this matches; `DayHoursTests` checks every day
+    /// from 1 minute to 24 hours.
     public var hoursText: String {
         let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
         if rest == 0 { return String(hours) }
