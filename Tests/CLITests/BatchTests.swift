@@ -5,12 +5,12 @@ import Testing
 /// `render TRIP… -d OUT`: many trips in one run, on the real binary.
 @Suite struct BatchTests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-batch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-batch")
     }
 
     /// A folder of trips: the JSON samples, `count` copies of Lisbon under other names, and the

@@ -5,15 +5,15 @@ import Testing
 /// The built `detour-report` binary, run as a user runs it.
 @Suite(.serialized) struct CLITests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
     let sample: String
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
         let name = try #require(Fixtures.sampleTrips().first, "no sample trips in samples/")
         sample = Fixtures.samples.appendingPathComponent(name).path
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-cli-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-cli")
     }
 
     func write(_ text: String, to name: String) throws -> String {

@@ -6,14 +6,14 @@ import Testing
 /// into a folder with `-d`.
 @Suite struct ExportCommandTests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
     let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
     static let today = ["--today", "2026-11-22"]
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-export-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-export")
     }
 
     /// The golden file of the Lisbon sample in `format`, which the binary must write byte for byte.

@@ -27,12 +27,12 @@ import Testing
     }()
 
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-hostile-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-hostile")
     }
 
     @Test func theCorpusIsThereAndEveryFileHasARow() throws {

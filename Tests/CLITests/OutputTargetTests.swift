@@ -5,14 +5,14 @@ import Testing
 /// Where `-o` may point besides a plain file, and what happens to the thing it points at.
 @Suite(.serialized) struct OutputTargetTests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
     let sample: String
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
         sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-target-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-target")
     }
 
     func entries(_ folder: URL) throws -> [String] {

@@ -5,12 +5,12 @@ import Testing
 /// What a report may and may not do to its reader, and what a failed write may not do to a file.
 @Suite(.serialized) struct SafeOutputTests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-safe-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-safe")
     }
 
     static let hostileNames = """

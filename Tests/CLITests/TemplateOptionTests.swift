@@ -5,14 +5,14 @@ import Testing
 /// `--templates DIR` with hostile or careless templates: a clear error or a warning, never a crash.
 @Suite(.serialized) struct TemplateOptionTests {
     let cli: CommandRunner
-    let scratch: URL
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
     let sample: String
 
     init() throws {
         cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
         sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
-        scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-templates-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        folder = try ScratchFolder("detour-templates")
     }
 
     /// A templates folder holding the built-in templates, with `html` or `markdown` replaced.
