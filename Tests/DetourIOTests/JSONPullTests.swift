@@ -80,7 +80,8 @@ import Testing
     }
 
     /// Keys are code points: escaped or raw, one key; precomposed or decomposed, two. Past 16
-    /// keys an object's keys are checked in a set, which must agree.
+    /// keys an object's keys are checked in a set, which must agree; and a value that is skipped
+    /// (under an unknown key) is checked all the same.
     @Test(arguments: [
         (#"{"title": "T", "destinations": [], "caf\u00e9": 1, "café": 2}"#, [DiagnosticCode.jsonDuplicateKey]),
         ("{\"title\": \"T\", \"destinations\": [], \"café\": 1, \"cafe\u{301}\": 2}", [.unknownKey, .unknownKey]),
@@ -88,6 +89,7 @@ import Testing
         (Self.rates(300, then: #""SEK""#), [.jsonDuplicateKey]),
         (Self.rates(300, then: #""\u0053EK""#), [.jsonDuplicateKey]),
         (Self.rates(300, then: #""\u0041B\u0043""#), []),
+        (#"{"title": "T", "destinations": [], "extra": [{"a": 1, "\u0061": 2}]}"#, [.jsonDuplicateKey]),
     ])
     func keysAreCodePointsWhateverTheirSpelling(_ text: String, _ codes: [DiagnosticCode]) {
         let bytes = Array(text.utf8)

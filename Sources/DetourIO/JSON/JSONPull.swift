@@ -1,10 +1,9 @@
 // Reading a document a value at a time, for the trip reader: the draft is filled as the JSON is
-// read, so a large trip is never held as a tree of nodes beside its draft. (A value the draft
-// does not keep, under an unknown key or of the wrong kind, is still read as a node and dropped:
-// that is the simplest way to check it exactly as the rest, and such values are rare.) Every
-// check here is the one ``JSONCursor/object(depth:)`` and ``JSONCursor/array(depth:)`` make while
-// building a tree, with the same message at the same offset; `JSONPullTests` holds the two to
-// that on mutated trips.
+// read, so a large trip is never held as a tree of nodes beside its draft, and a value the draft
+// does not keep (under an unknown key, or of the wrong kind) is checked and dropped without being
+// built. Every check here is the one ``JSONCursor/object(depth:)`` and ``JSONCursor/array(depth:)``
+// make while building a tree, with the same message at the same offset; `JSONPullTests` holds the
+// two to that on mutated trips.
 
 /// Names an object may have, as UTF-8, matched byte for byte (code point by code point, as
 /// RFC 8259 §8.3 compares names).
@@ -172,9 +171,26 @@ extension JSONCursor {
         return true
     }
 
-    /// Reads and drops the value at the cursor (checking it as any other), and names its kind for
-    /// a message: `a string`, `null`.
+    /// Reads and drops the value at the cursor, checking it as any other (syntax, nesting,
+    /// repeated keys) but keeping nothing, and names its kind for a message: `a string`, `null`.
     mutating func skipValue(depth: Int) throws(JSONParser.SyntaxError) -> String {
-        try value(depth: depth).kindName
+        switch peek {
+        case UInt8(ascii: "{"):
+            var object = try beginObject(depth: depth + 1)
+            while try nextMember(&object, known: .none) != nil { _ = try skipValue(depth: object.depth) }
+            return "an object"
+        case UInt8(ascii: "["):
+            var array = try beginArray(depth: depth + 1)
+            while try nextElement(&array) { _ = try skipValue(depth: array.depth) }
+            return "an array"
+        case UInt8(ascii: "\""):
+            _ = try stringToken()
+            return "a string"
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            _ = try number()
+            return "a number"
+        default:
+            return try value(depth: depth).kindName  // a literal, or the error the tree would report
+        }
     }
 }
