@@ -70,10 +70,10 @@ private let backslash = UInt8(ascii: "\\")
 
 /// The parser's position in the input.
 ///
-/// ``JSONParser/parse(_:maximumDepth:)`` builds a tree with ``value(depth:)``; the trip reader
-/// pulls values one at a time with ``beginObject(depth:)``, ``nextMember(_:known:)``,
-/// ``beginArray(depth:)`` and ``nextElement(_:)``, which check exactly what building the tree
-/// checks and report the same errors at the same offsets.
+/// Objects and arrays are read a member or an element at a time (``beginObject(depth:)``,
+/// ``nextMember(_:known:)``, ``beginArray(depth:)``, ``nextElement(_:)`` in `JSONPull.swift`):
+/// the trip reader pulls values that way, and ``JSONParser/parse(_:maximumDepth:)`` builds a tree
+/// with the same steps through ``value(depth:)``.
 struct JSONCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
@@ -159,67 +159,26 @@ struct JSONCursor {
         }
     }
 
+    /// The object at the cursor, at nesting `depth`, read member by member with the same
+    /// ``nextMember(_:known:)`` the trip reader uses (see `JSONPull.swift`).
     mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // {
+        var object = try beginObject(depth: depth)
         var members: [JSONMember] = []
-        var seen: Set<CodePointKey> = []
-        skipWhiteSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            return .object(members)
+        while let key = try nextMember(&object, known: .none) {
+            members.append(JSONMember(key: key.other, keyOffset: key.offset, value: try value(depth: object.depth)))
         }
-        while true {
-            skipWhiteSpace()
-            guard index < bytes.count, bytes[index] == quote else {
-                let trailing = index < bytes.count && bytes[index] == UInt8(ascii: "}") && !members.isEmpty
-                throw error(
-                    trailing
-                        ? "trailing comma before \"}\" (JSON allows no comma after the last member)"
-                        : "unexpected \(describeCurrent()), a key in double quotes was expected\(hintForCurrent())")
-            }
-            let keyOffset = index
-            let key = try string()
-            // Trip objects have a handful of members: comparing with each costs less than hashing
-            // every key. A large object (a long "rates" table) switches to a set.
-            let duplicate: Bool
-            if members.count < 16 {
-                duplicate = members.contains { JSONKey.equal($0.key, key) }
-            } else {
-                if seen.isEmpty { seen = Set(members.map { CodePointKey(text: $0.key) }) }
-                duplicate = !seen.insert(CodePointKey(text: key)).inserted
-            }
-            guard !duplicate else {
-                throw error("duplicate key \(quoted(key)) in one object", at: keyOffset, code: .jsonDuplicateKey)
-            }
-            skipWhiteSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("unexpected \(describeCurrent()), \":\" was expected after a key")
-            }
-            index += 1
-            skipWhiteSpace()
-            members.append(JSONMember(key: key, keyOffset: keyOffset, value: try value(depth: depth)))
-            guard try another(close: UInt8(ascii: "}")) else { return .object(members) }
-        }
+        return .object(members)
     }
 
+    /// The array at the cursor, at nesting `depth`, read element by element with the trip
+    /// reader's ``nextElement(_:)``.
     mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        try checkDepth(depth)
-        index += 1  // [
+        var array = try beginArray(depth: depth)
         var elements: [JSONNode] = []
-        skipWhiteSpace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            return .array(elements)
+        while try nextElement(&array) {
+            elements.append(try value(depth: array.depth))
         }
-        while true {
-            skipWhiteSpace()
-            if index < bytes.count, bytes[index] == UInt8(ascii: "]"), !elements.isEmpty {
-                throw error("trailing comma before \"]\" (JSON allows no comma after the last element)")
-            }
-            elements.append(try value(depth: depth))
-            guard try another(close: UInt8(ascii: "]")) else { return .array(elements) }
-        }
+        return .array(elements)
     }
 
     /// After a member or an element: `true` past a comma (another follows), `false` past `close`

@@ -1,9 +1,8 @@
 // Reading a document a value at a time, for the trip reader: the draft is filled as the JSON is
 // read, so a large trip is never held as a tree of nodes beside its draft, and a value the draft
 // does not keep (under an unknown key, or of the wrong kind) is checked and dropped without being
-// built. Every check here is the one ``JSONCursor/object(depth:)`` and ``JSONCursor/array(depth:)``
-// make while building a tree, with the same message at the same offset; `JSONPullTests` holds the
-// two to that on mutated trips.
+// built. Building a tree (``JSONCursor/object(depth:)``, ``JSONCursor/array(depth:)``) uses these
+// same steps, so both report every syntax error with the same message at the same offset.
 
 /// Names an object may have, as UTF-8, matched byte for byte (code point by code point, as
 /// RFC 8259 §8.3 compares names).
@@ -178,17 +177,17 @@ extension JSONCursor {
         case UInt8(ascii: "{"):
             var object = try beginObject(depth: depth + 1)
             while try nextMember(&object, known: .none) != nil { _ = try skipValue(depth: object.depth) }
-            return "an object"
+            return JSONKindName.object
         case UInt8(ascii: "["):
             var array = try beginArray(depth: depth + 1)
             while try nextElement(&array) { _ = try skipValue(depth: array.depth) }
-            return "an array"
+            return JSONKindName.array
         case UInt8(ascii: "\""):
             _ = try stringToken()
-            return "a string"
+            return JSONKindName.string
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
             _ = try number()
-            return "a number"
+            return JSONKindName.number
         default:
             return try value(depth: depth).kindName  // a literal, or the error the tree would report
         }

@@ -13,14 +13,22 @@ public struct JSONNode: Sendable {
     /// The JSON type's name, for messages: `a string`, `null`, `an object`.
     public var kindName: String {
         switch value {
-        case .object: return "an object"
-        case .array: return "an array"
-        case .string: return "a string"
-        case .number: return "a number"
+        case .object: return JSONKindName.object
+        case .array: return JSONKindName.array
+        case .string: return JSONKindName.string
+        case .number: return JSONKindName.number
         case .bool: return "a boolean"
         case .null: return "null"
         }
     }
+}
+
+/// The names messages give JSON's types, for a node and for a value skipped without one.
+enum JSONKindName {
+    static let object = "an object"
+    static let array = "an array"
+    static let string = "a string"
+    static let number = "a number"
 }
 
 /// A JSON value; numbers keep their exact text.
