@@ -1,6 +1,7 @@
-import DetourRender
 import Foundation
 import Testing
+
+@testable import DetourRender
 
 /// JSON strings are escaped on UTF-8 bytes in one pass; they must give what the rules say for
 /// Unicode scalars, and a real JSON parser must read back the text that went in.
@@ -52,5 +53,19 @@ import Testing
     ])
     func charactersJSONCannotCarryRawAreEscaped(_ text: String, _ expected: String) {
         #expect(JSONOutput.string(text).serializedLine() == expected)
+    }
+
+    /// Numbers in reports and templates are written digit by digit; `String(value)` is the
+    /// reference, at the ends of the range and at random.
+    @Test func integersAreWrittenAsStringWritesThem() {
+        var generator = SystemRandomNumberGenerator()
+        let values = [Int.min, Int.min + 1, -10, -1, 0, 1, 9, 10, Int.max] + (0..<2_000).map { _ in
+            Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator)
+        }
+        for value in values {
+            var bytes: [UInt8] = [0x78]
+            bytes.appendDecimal(value)
+            #expect(bytes == [0x78] + Array(String(value).utf8), "\(value)")
+        }
     }
 }

@@ -36,7 +36,7 @@ struct TemplateOutput {
     }
 
     mutating func raw(_ number: Int) {
-        raw(String(number))
+        bytes.appendDecimal(number)
     }
 
     mutating func raw(_ flag: Bool) {

@@ -90,19 +90,7 @@ struct JSONStream {
 
     mutating func int(_ value: Int?) {
         guard let value else { return null() }
-        if value < 0 { bytes.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        // Digits from the right into 24 bytes on the stack (UInt.max has 20): no String is made.
-        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            var start = buffer.count
-            repeat {
-                start -= 1
-                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-            } while magnitude > 0
-            bytes.append(contentsOf: buffer[start...])
-        }
+        bytes.appendDecimal(value)
     }
 
     mutating func bool(_ value: Bool) {
@@ -165,4 +153,24 @@ struct JSONStream {
     }
 
     private static let spaces = [UInt8](repeating: UInt8(ascii: " "), count: 64)
+}
+
+extension [UInt8] {
+    /// `value` in decimal (`-42`), as `String(value)` writes it, without making the `String`:
+    /// reports write hundreds of thousands of numbers.
+    mutating func appendDecimal(_ value: Int) {
+        if value < 0 { append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        // Digits from the right into 24 bytes on the stack (UInt.max has 20).
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)
+        Swift.withUnsafeMutableBytes(of: &digits) { buffer in
+            var start = buffer.count
+            repeat {
+                start -= 1
+                buffer[start] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+            } while magnitude > 0
+            append(contentsOf: buffer[start...])
+        }
+    }
 }
