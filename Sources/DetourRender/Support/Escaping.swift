@@ -72,27 +72,29 @@ public enum Escaping {
             out.append(contentsOf: text.utf8)
             return
         }
-        let bytes = Array(text.utf8)
-        var index = 0
-        while index < bytes.count {
-            let byte = bytes[index]
-            defer { index += 1 }
-            switch byte {
-            case 0x0A where index > 0 && bytes[index - 1] == 0x0D:
-                continue
-            case 0x0A, 0x0D, 0x09:
-                out.append(UInt8(ascii: " "))
-            case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
-                && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
-                out.append(UInt8(ascii: " "))
-                index += 2
-            case 0x40:
-                out.append(contentsOf: "<!-- -->\\@".utf8)
-            case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
-                out.append(UInt8(ascii: "\\"))
-                out.append(byte)
-            default:
-                out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                defer { index += 1 }
+                switch byte {
+                case 0x0A where index > 0 && bytes[index - 1] == 0x0D:
+                    continue
+                case 0x0A, 0x0D, 0x09:
+                    out.append(UInt8(ascii: " "))
+                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                    && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
+                    out.append(UInt8(ascii: " "))
+                    index += 2
+                case 0x40:
+                    out.append(contentsOf: "<!-- -->\\@".utf8)
+                case 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E:
+                    out.append(UInt8(ascii: "\\"))
+                    out.append(byte)
+                default:
+                    out.append(byte)
+                }
             }
         }
     }
