@@ -43,6 +43,17 @@ enum Draft {
 
     static func text(_ value: String) -> Field<String> { .present(value, here) }
 
+    /// A path point's draft.
+    static func point(_ lat: String, _ lon: String) -> CoordinateDraft {
+        CoordinateDraft(latitude: text(lat), longitude: text(lon))
+    }
+
+    /// The ISO text of the day `count` days after `day`.
+    static func day(after day: String, _ count: Int) -> String {
+        guard let start = CalendarDay(iso: day), let end = start.adding(days: count) else { fatalError("bad test day") }
+        return end.description
+    }
+
     static func coordinate(_ lat: String, _ lon: String) -> Field<CoordinateDraft> {
         .present(CoordinateDraft(latitude: text(lat), longitude: text(lon)), here)
     }

@@ -2,7 +2,11 @@ import DetourCore
 import Testing
 
 @Suite struct EmailAddressTests {
-    @Test(arguments: ["a@b.c", "ana@example.org", "a.b@c.d.e", "a@b@c.d", "ü@exämple.de"])
+    /// Several `@`: the rule reads from the first one, so a later `@` is just a character.
+    @Test(arguments: [
+        "a@b.c", "ana@example.org", "a.b@c.d.e", "a@b@c.d", "ü@exämple.de", "a@@b.c", "a@b.c@", "a@b.@c", "a@.b@c.d",
+        "a@@.c", "a@b.c.",
+    ])
     func acceptsAddressesThatFollowTheRule(_ text: String) {
         #expect(EmailAddress(text) != nil)
     }
@@ -15,6 +19,8 @@ import Testing
         "a@",  // nothing after the "@"
         "a@b.",  // nothing after the "."
         "a.b@c",  // the only "." is before the "@"
+        "@a@b.c",  // nothing before the first "@", though there is before the second
+        "a.b@c@d",  // no "." after the first "@"
         "",
     ])
     func refusesAddressesThatBreakTheRule(_ text: String) {

@@ -167,7 +167,7 @@ import Testing
     }
 }
 
-@Suite struct ReadLimitTests {
+@Suite struct LimitMessageTests {
     @Test func everyLimitIsAClearErrorNamingItsField() {
         let tight = ReadLimits(
             maxJSONBytes: 1000, maxGPXBytes: 5000, maxDepth: 4, trip: TripLimits(maxTextBytes: 20, maxDestinations: 1))

@@ -42,6 +42,21 @@ import Testing
         #expect(parts.last?.first == Self.position(180, 12.5))
     }
 
+    /// A step of exactly 180° of longitude is the same length either way round: it is drawn as
+    /// written, not cut; a step a hair longer goes the short way, over the antimeridian.
+    @Test func aStepOfExactly180DegreesIsNotCutAndOneLongerIs() {
+        let half = [Self.position(-90, 10), Self.position(90, 20)]
+        #expect(GeoJSONExport.Antimeridian.split(half) == [half])
+        let back = [Self.position(90, 20), Self.position(-90, 10)]
+        #expect(GeoJSONExport.Antimeridian.split(back) == [back])
+        let edges = [Self.position(-180, 0), Self.position(0, 0), Self.position(180, 0)]
+        #expect(GeoJSONExport.Antimeridian.split(edges) == [edges])
+        let longer = GeoJSONExport.Antimeridian.split([Self.position(-90, 10), Self.position(90.5, 20)])
+        #expect(longer.count == 2)
+        #expect(longer.first?.last?.longitude == -180)
+        #expect(longer.last?.first?.longitude == 180)
+    }
+
     @Test func aLineThatStaysOnOneSideIsOnePart() {
         let line = [Self.position(-9.1, 38.7), Self.position(10, 45), Self.position(179, -16)]
         #expect(GeoJSONExport.Antimeridian.split(line) == [line])

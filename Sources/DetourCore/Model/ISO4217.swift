@@ -1,12 +1,13 @@
 /// The ISO 4217 currency list: which codes exist, and each currency's minor unit.
 ///
 /// The table is ISO 4217 list one (current currencies and funds) as published by SIX Group, the
-/// maintenance agency, on 2024-06-25, with XCG (Caribbean guilder, in use from 2025-03-31)
-/// added. The list changes a few times a year, so a code missing here is worth a warning, never
-/// an error. To update it, compare with list one at six-group.com and edit the two tables.
+/// maintenance agency, on 2026-01-01. The list changes a few times a year, so a code missing here
+/// is worth a warning, never an error. To update it, compare with list one at six-group.com and
+/// edit the two tables; `ISO4217Tests` checks every row against the published list as the
+/// `iso4217` Python package carries it (pinned in `.ci/run`), and names each difference.
 public enum ISO4217 {
     /// Which publication of the list this is, for messages.
-    public static let edition = "2024-06-25"
+    public static let edition = "2026-01-01"
 
     /// The digits after the point in `code`'s amounts (2 for EUR, 0 for JPY, 3 for KWD), or `nil`
     /// when the list gives no minor unit (gold, SDR, XXX) or does not hold `code`.
@@ -21,11 +22,11 @@ public enum ISO4217 {
 
     /// Currencies and funds with a minor unit, by code.
     private static let minorUnitsByCode: [String: Int] = [
-        "AED": 2, "AFN": 2, "ALL": 2, "AMD": 2, "ANG": 2, "AOA": 2, "ARS": 2, "AUD": 2, "AWG": 2,
-        "AZN": 2, "BAM": 2, "BBD": 2, "BDT": 2, "BGN": 2, "BHD": 3, "BIF": 0, "BMD": 2, "BND": 2,
+        "AED": 2, "AFN": 2, "ALL": 2, "AMD": 2, "AOA": 2, "ARS": 2, "AUD": 2, "AWG": 2,
+        "AZN": 2, "BAM": 2, "BBD": 2, "BDT": 2, "BHD": 3, "BIF": 0, "BMD": 2, "BND": 2,
         "BOB": 2, "BOV": 2, "BRL": 2, "BSD": 2, "BTN": 2, "BWP": 2, "BYN": 2, "BZD": 2, "CAD": 2,
         "CDF": 2, "CHE": 2, "CHF": 2, "CHW": 2, "CLF": 4, "CLP": 0, "CNY": 2, "COP": 2, "COU": 2,
-        "CRC": 2, "CUC": 2, "CUP": 2, "CVE": 2, "CZK": 2, "DJF": 0, "DKK": 2, "DOP": 2, "DZD": 2,
+        "CRC": 2, "CUP": 2, "CVE": 2, "CZK": 2, "DJF": 0, "DKK": 2, "DOP": 2, "DZD": 2,
         "EGP": 2, "ERN": 2, "ETB": 2, "EUR": 2, "FJD": 2, "FKP": 2, "GBP": 2, "GEL": 2, "GHS": 2,
         "GIP": 2, "GMD": 2, "GNF": 0, "GTQ": 2, "GYD": 2, "HKD": 2, "HNL": 2, "HTG": 2, "HUF": 2,
         "IDR": 2, "ILS": 2, "INR": 2, "IQD": 3, "IRR": 2, "ISK": 0, "JMD": 2, "JOD": 3, "JPY": 0,
@@ -38,7 +39,7 @@ public enum ISO4217 {
         "SGD": 2, "SHP": 2, "SLE": 2, "SOS": 2, "SRD": 2, "SSP": 2, "STN": 2, "SVC": 2, "SYP": 2,
         "SZL": 2, "THB": 2, "TJS": 2, "TMT": 2, "TND": 3, "TOP": 2, "TRY": 2, "TTD": 2, "TWD": 2,
         "TZS": 2, "UAH": 2, "UGX": 0, "USD": 2, "USN": 2, "UYI": 0, "UYU": 2, "UYW": 4, "UZS": 2,
-        "VED": 2, "VES": 2, "VND": 0, "VUV": 0, "WST": 2, "XAF": 0, "XCD": 2, "XCG": 2, "XOF": 0,
+        "VED": 2, "VES": 2, "VND": 0, "VUV": 0, "WST": 2, "XAD": 2, "XAF": 0, "XCD": 2, "XCG": 2, "XOF": 0,
         "XPF": 0, "YER": 2, "ZAR": 2, "ZMW": 2, "ZWG": 2,
     ]
 

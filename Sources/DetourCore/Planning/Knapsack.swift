@@ -45,6 +45,22 @@ public enum Knapsack {
         /// A proven upper bound on the minutes any choice within the capacity saves; `value` when
         /// optimal.
         public var bound: Int
+        /// Which search found it.
+        public var method: Method
+    }
+
+    /// The searches ``solve(_:capacity:nodeLimit:)`` runs, in the order it tries them.
+    public enum Method: Sendable, Hashable {
+        /// Filling by ratio reached the LP bound, so nothing could beat it (proven).
+        case greedy
+        /// Branch and bound finished within the node limit (proven).
+        case branchAndBound
+        /// Branch and bound ran past the node limit on few enough items; every subset of each
+        /// half was searched instead (proven).
+        case meetInTheMiddle
+        /// Branch and bound ran past the node limit on too many items: the best it found, with
+        /// the LP bound (not proven).
+        case bestFound
     }
 
     /// Nodes the branch and bound may visit before it stops.
@@ -74,14 +90,14 @@ public enum Knapsack {
         }
         let sorted = candidates.map { items[$0] }
         // Whole numbers are much faster than Decimal; use them when every weight scales exactly.
-        let found: (chosen: [Bool], optimal: Bool, bound: Int)
+        let found: (chosen: [Bool], method: Method, bound: Int)
         if let scaled = Scaled(sorted.map(\.weight), capacity: capacity) {
             found = search(zip(scaled.weights, sorted).map { WeightedItem(weight: $0, value: $1.value) }, scaled.capacity, nodeLimit)
         } else {
             found = search(sorted.map { WeightedItem(weight: $0.weight, value: $0.value) }, capacity, nodeLimit)
         }
         let chosen = found.chosen
-        let optimal = found.optimal
+        let optimal = found.method != .bestFound
         var bound = found.bound
         var value = freeValue
         var weight = Decimal(0)
@@ -91,7 +107,8 @@ public enum Knapsack {
             weight += items[index].weight
         }
         if optimal { bound = value - freeValue }
-        return Solution(taken: taken, value: value, weight: weight, optimal: optimal, bound: bound + freeValue)
+        return Solution(
+            taken: taken, value: value, weight: weight, optimal: optimal, bound: bound + freeValue, method: found.method)
     }
 }
 
@@ -99,13 +116,15 @@ extension Knapsack {
     /// Branch and bound, then meet-in-the-middle when that ran long on few enough items.
     fileprivate static func search<Weight: KnapsackWeight>(
         _ items: [WeightedItem<Weight>], _ capacity: Weight, _ nodeLimit: Int
-    ) -> (chosen: [Bool], optimal: Bool, bound: Int) {
+    ) -> (chosen: [Bool], method: Method, bound: Int) {
         var search = BranchAndBound(items: items, capacity: capacity, nodeLimit: nodeLimit)
         search.run()
-        if !search.complete, items.count <= exactLimit {
-            return (MeetInTheMiddle.solve(items, capacity: capacity), true, search.rootBound)
+        if search.greedyIsOptimal { return (search.best, .greedy, search.rootBound) }
+        if search.complete { return (search.best, .branchAndBound, search.rootBound) }
+        if items.count <= exactLimit {
+            return (MeetInTheMiddle.solve(items, capacity: capacity), .meetInTheMiddle, search.rootBound)
         }
-        return (search.best, search.complete, search.rootBound)
+        return (search.best, .bestFound, search.rootBound)
     }
 }
 
@@ -182,6 +201,7 @@ private struct BranchAndBound<Weight: KnapsackWeight> {
     var bestValue = 0
     var nodes = 0
     var complete = true
+    var greedyIsOptimal = false
     var rootBound = 0
     private var current: [Bool]
 
@@ -217,7 +237,10 @@ private struct BranchAndBound<Weight: KnapsackWeight> {
             best[index] = true
             bestValue += item.value
         }
-        guard bestValue < rootBound else { return }
+        guard bestValue < rootBound else {
+            greedyIsOptimal = true
+            return
+        }
         search(0, room: capacity, value: 0)
     }
 
