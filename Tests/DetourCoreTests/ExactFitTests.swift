@@ -165,3 +165,69 @@ import Testing
         #expect(messages == ["the stay arrives 2026-12-01, 2 nights before the stay at \"A\" (destinations[0]) departs on 2026-12-03"])
     }
 }
+
+/// The totals rule: exact sums per currency that keep every written digit, one rounding in the
+/// trip's currency, minutes and counts.
+@Suite struct TotalsRuleTests {
+    static let here = Build.point(0, 0)
+
+    static func side(_ name: String, cost: String, _ currency: String = "EUR", minutes: Int = 60) -> DetourTask {
+        Build.task(name, minutes: minutes, cost: Build.money(cost, currency), at: here)
+    }
+
+    static func totals(_ detours: [Detour], rates: ExchangeRates? = nil) -> Totals {
+        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)], rates: rates)
+        return Planner.plan(trip, today: Build.day("2026-11-22")).totals
+    }
+
+    @Test func sumsKeepTheMostDigitsAnyCostWasWrittenWith() {
+        // Left sides are quicker, so chosen.
+        let detours = [
+            Detour(tasks: [Self.side("a", cost: "1.125"), Self.side("x", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("b", cost: "2.375"), Self.side("y", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("c", cost: "5", "JPY"), Self.side("z", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("d", cost: "0.5", "JPY"), Self.side("w", cost: "0", minutes: 90)]),
+        ]
+        let totals = Self.totals(detours)
+        #expect(totals.costs.map(\.description) == ["3.500 EUR", "5.5 JPY"])
+        #expect(totals.costInCurrency == nil)
+        #expect(totals.minutes == 240)
+        #expect(totals.chosen == 4)
+        #expect(totals.undecided == 0)
+    }
+
+    @Test func currenciesAreListedByCodeAndTheTripsTotalIsRoundedOnce() throws {
+        let detours = [
+            Detour(tasks: [Self.side("a", cost: "0.005", "SEK"), Self.side("x", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("b", cost: "0.005", "SEK"), Self.side("y", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("c", cost: "0.001"), Self.side("z", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("draft", cost: "1")]),
+        ]
+        var rates: [CurrencyCode: Decimal] = [:]
+        rates[try #require(CurrencyCode("SEK"))] = 1
+        let totals = Self.totals(detours, rates: ExchangeRates(currency: try #require(CurrencyCode("EUR")), rates: rates))
+        #expect(totals.costs.map(\.description) == ["0.001 EUR", "0.010 SEK"])
+        // 0.005 + 0.005 + 0.001 = 0.011: rounded once, 0.01; rounded each time, 0.00 + 0.00 + 0.00.
+        #expect(totals.costInCurrency?.description == "0.01 EUR")
+        #expect(totals.chosen == 3)
+        #expect(totals.undecided == 1)
+    }
+
+    @Test func aMissingRateLeavesTheTripsTotalOutButNotTheOthers() throws {
+        let detours = [
+            Detour(tasks: [Self.side("a", cost: "1", "SEK"), Self.side("x", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("b", cost: "2", "NOK"), Self.side("y", cost: "0", minutes: 90)]),
+            Detour(tasks: [Self.side("c", cost: "3", "USD"), Self.side("z", cost: "0", minutes: 90)]),
+        ]
+        var rates: [CurrencyCode: Decimal] = [:]
+        rates[try #require(CurrencyCode("NOK"))] = 1
+        let eur = ExchangeRates(currency: try #require(CurrencyCode("EUR")), rates: rates)
+        let totals = Self.totals(detours, rates: eur)
+        #expect(totals.costInCurrency == nil)
+        #expect(totals.costs.map(\.description) == ["2.00 NOK", "1.00 SEK", "3.00 USD"])
+        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)], rates: eur)
+        let plan = Planner.plan(trip, today: Build.day("2026-11-22"))
+        #expect(Totals.missingRates(plan.sections.flatMap(\.destinations).flatMap(\.detours), rates: eur).map(\.code) == ["SEK", "USD"])
+        #expect(plan.warnings.map(\.message) == ["the total in EUR needs a rate for SEK, USD; add it to the trip's rates"])
+    }
+}

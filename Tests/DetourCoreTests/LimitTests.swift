@@ -53,12 +53,13 @@ import Testing
             }, atStandard: false),
         Row(
             name: "maxPathPoints", code: .tooManyPathPoints, setting: { $0.maxPathPoints = $1 },
-            // A streaming reader keeps two points and counts the rest; two paths share the limit.
+            // A streaming reader keeps two points and counts the rest. Two paths share the limit,
+            // the second of one point, so one past the limit crosses it from exactly at it.
             draft: { count in
                 var first = Draft.task(name: "A", location: Draft.coordinate("38.7", "-9.1"))
-                first.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: count - count / 2), Draft.here)
+                first.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: count - 1), Draft.here)
                 var second = Draft.task(name: "B", location: Draft.coordinate("38.7", "-9.1"))
-                second.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: count / 2), Draft.here)
+                second.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: 1), Draft.here)
                 return Draft.trip([Draft.destination(tasks: [[first, second]])])
             }, atStandard: true),
         Row(
@@ -67,14 +68,16 @@ import Testing
             atStandard: true),
         Row(
             name: "maxNights", code: .tooManyNights, setting: { $0.maxNights = $1 },
-            // Whole stays of 366 nights, then one for the rest: the limit is on the sum.
+            // Whole stays of 366 nights, one for the rest, and a last stay of one night: the
+            // limit is on the sum, and one past it crosses it from exactly at it.
             draft: { count in
                 var stays = Array(
                     repeating: Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", 366)),
-                    count: count / 366)
-                if count % 366 > 0 {
-                    stays.append(Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", count % 366)))
+                    count: (count - 1) / 366)
+                if (count - 1) % 366 > 0 {
+                    stays.append(Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", (count - 1) % 366)))
                 }
+                stays.append(Draft.destination(arrival: "2026-01-01", departure: "2026-01-02"))
                 return Draft.trip(stays)
             }, atStandard: true),
     ]

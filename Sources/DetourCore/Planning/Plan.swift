@@ -63,7 +63,7 @@ public struct BudgetOutcome: Sendable, Hashable {
     /// What the chosen sides cost, in the budget's currency, rounded once to its minor units;
     /// `nil` when a rate needed to convert a chosen side is not declared.
     public var spent: Money?
-    /// Whether the chosen sides cost no more than the budget (false when unknown).
+    /// Whether the chosen sides cost no more than the budget, judged exactly (false when unknown).
     public var within: Bool
     /// Whether the choice is proven the least total time within the budget (true where the
     /// budget was only checked, not used to choose).
@@ -73,6 +73,12 @@ public struct BudgetOutcome: Sendable, Hashable {
     public var lowerBoundMinutes: Int?
     /// Whether the budget chose sides (false where it was only checked).
     public var chose: Bool
+    /// By how much the chosen sides exceed the budget, in its currency, rounded once; `nil`
+    /// when within it or unknown.
+    public var over: Money? = nil
+    /// The currencies of chosen sides that no declared rate converts into the budget's currency:
+    /// while there are any, the verdict is unknown.
+    public var unconverted: [CurrencyCode] = []
 }
 
 /// One day of a stay and the chosen sides placed on it.

@@ -97,16 +97,24 @@ public enum Planner {
         planned.overByMinutes = max(0, used - planned.availableMinutes)
     }
 
-    /// The warning for a budget the chosen sides exceed, if they do.
+    /// The warning for a budget the chosen sides exceed, or that cannot be judged.
     static func overBudget(_ outcome: BudgetOutcome, path: String) -> [Diagnostic] {
-        guard let spent = outcome.spent, !outcome.within else { return [] }
-        let over = Conversion.rounded(spent.amount - outcome.budget.amount, in: outcome.budget.currency)
+        let budget = Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency).description
+        if !outcome.unconverted.isEmpty {
+            let codes = outcome.unconverted.map(\.code).joined(separator: ", ")
+            return [
+                Diagnostic(
+                    .missingRate, path: path,
+                    "the budget of \(budget) cannot be checked: no declared rate converts \(codes) into "
+                        + "\(outcome.budget.currency.code); give the trip a currency and a rate for each")
+            ]
+        }
+        guard let spent = outcome.spent, let over = outcome.over, !outcome.within else { return [] }
         let how = outcome.chose ? ", even at their cheapest" : ""
         return [
             Diagnostic(
                 .overBudget, path: path,
-                "the chosen sides cost \(spent.description), \(over.description) over the budget of "
-                    + "\(Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency).description)\(how)")
+                "the chosen sides cost \(spent.description), \(over.description) over the budget of \(budget)\(how)")
         ]
     }
 

@@ -39,7 +39,7 @@ public struct OverviewModel: Sendable {
         costInCurrency = plan.totals.costInCurrency.map(Formatting.money) ?? ""
         total = Formatting.cost(plan.totals)
         budget = plan.budget.map(Formatting.budget) ?? ""
-        overBudget = plan.budget.map { !$0.within } ?? false
+        overBudget = plan.budget.map { !$0.within && $0.spent != nil } ?? false
         let totals = plan.totals
         chosen =
             "\(totals.chosen) of \(totals.chosen + totals.undecided) detours chosen, "
@@ -97,7 +97,7 @@ public struct StayPlanModel: Sendable {
             + "\(Formatting.hours(planned.availableMinutes)) (\(Formatting.hours(planned.dayHours.minutes)) a day)"
             + (planned.overByMinutes > 0 ? ", \(Formatting.hours(planned.overByMinutes)) over" : "")
         budget = planned.budget.map(Formatting.budget) ?? ""
-        overBudget = planned.budget.map { !$0.within } ?? false
+        overBudget = planned.budget.map { !$0.within && $0.spent != nil } ?? false
         func label(_ item: ScheduleItem) -> String {
             let task = planned.detours[item.detour].tasks[item.task].task
             let span = item.days > 1 ? ", \(item.days) days" : ""
@@ -141,9 +141,13 @@ extension Formatting {
 
     /// `Budget 16.00 EUR: 15.35 EUR spent, within; the least time, proven`.
     static func budget(_ outcome: BudgetOutcome) -> String {
-        let spent = outcome.spent.map { "\(money($0)) spent" } ?? "spent unknown (a rate is missing)"
+        let budget = "Budget \(money(Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency)))"
+        guard let spent = outcome.spent else {
+            let codes = outcome.unconverted.map(\.code).joined(separator: ", ")
+            return "\(budget): spent unknown, since no declared rate converts \(codes); not judged"
+        }
         let standing = outcome.within ? "within" : "over"
-        var text = "Budget \(money(Conversion.rounded(outcome.budget.amount, in: outcome.budget.currency))): \(spent), \(standing)"
+        var text = "\(budget): \(money(spent)) spent, \(standing)"
         if !outcome.chose {
             text += "; checked only, since stays have budgets of their own"
         } else if outcome.within {
