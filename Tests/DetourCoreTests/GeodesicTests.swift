@@ -83,8 +83,7 @@ import Testing
 
     func randomPoint(_ random: inout SplitMix) -> Coordinate {
         let lat = asin(Double.random(in: -1...1, using: &random)) * 180 / .pi
-        return Coordinate(latitude: lat, longitude: Double.random(in: -180...180, using: &random))
-            ?? Coordinate.origin
+        return Build.point(lat, Double.random(in: -180...180, using: &random))
     }
 
     @Test func distanceIsSymmetricAndZeroForOnePoint() {

@@ -44,3 +44,61 @@ import Testing
         }
     }
 }
+
+/// Both duration grammars, every arrangement of their parts against a reference written from
+/// the grammar itself: parts in order, each at most once, time parts after `T`.
+@Suite struct DurationGrammarTests {
+    /// Every sequence of up to `length` tokens drawn from `tokens`.
+    static func sequences(_ tokens: [String], upTo length: Int) -> [[String]] {
+        var all: [[String]] = [[]]
+        var frontier: [[String]] = [[]]
+        for _ in 0..<length {
+            frontier = frontier.flatMap { prefix in tokens.map { prefix + [$0] } }
+            all += frontier
+        }
+        return all
+    }
+
+    @Test func everyArrangementOfISOPartsIsJudgedByTheGrammar() throws {
+        let reference = try Regex("^P(?:([0-9]+)W)?(?:([0-9]+)D)?(?:T(?:([0-9]+)H)?(?:([0-9]+)M)?(?:([0-9]+)S)?)?$")
+        let scale = [7 * 86_400, 86_400, 3600, 60, 1]
+        var accepted = 0
+        for parts in Self.sequences(["2W", "3D", "T", "4H", "5M", "60S", "1Y"], upTo: 5) {
+            let text = "P" + parts.joined()
+            var expected: Int?
+            if let match = try reference.wholeMatch(in: text), text != "P", !text.hasSuffix("T") {
+                var seconds = 0
+                for (index, unit) in scale.enumerated() {
+                    if let range = match.output[index + 1].range { seconds += (Int(text[range]) ?? 0) * unit }
+                }
+                expected = seconds / 60
+            }
+            let parsed = try? TaskDuration.parse(text)
+            #expect(parsed?.minutes == expected, "\(text)")
+            if expected != nil { accepted += 1 }
+        }
+        // Of the 31 valid arrangements, all but the one of six tokens (every part at once).
+        #expect(accepted == 30)
+    }
+
+    @Test func everyArrangementOfShortPartsIsJudgedByTheGrammar() throws {
+        let reference = try Regex("^ *(?:([0-9]+)d)? *(?:([0-9]+)h)? *(?:([0-9]+)m)? *$")
+        let scale = [1440, 60, 1]
+        var accepted = 0
+        for parts in Self.sequences(["1d", "2h", "3m", " ", "4s"], upTo: 4) {
+            let text = parts.joined()
+            var expected: Int?
+            if let match = try reference.wholeMatch(in: text), text.contains(where: \.isLetter) {
+                var minutes = 0
+                for (index, unit) in scale.enumerated() {
+                    if let range = match.output[index + 1].range { minutes += (Int(text[range]) ?? 0) * unit }
+                }
+                expected = minutes
+            }
+            let parsed = try? TaskDuration.parse(text)
+            #expect(parsed?.minutes == expected, "\(text.debugDescription)")
+            if expected != nil { accepted += 1 }
+        }
+        #expect(accepted > 20)
+    }
+}

@@ -84,9 +84,6 @@ public struct Detour: Sendable, Hashable {
     /// The most tasks a detour has.
     public static let sides = 2
 
-    /// Whether a side is still undecided.
-    public var isDraft: Bool { tasks.count < Detour.sides }
-
     /// The title, made of the tasks' names: `Wheeze or Cheese`.
     public var title: String {
         switch tasks.count {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The rule for which side of a detour is better on a figure.
 ///
 /// Lower is better. A tie, a missing value, or amounts in two different currencies without the
@@ -29,39 +31,34 @@ public enum Comparison {
         guard tasks.count == 2 else { return none(.draft) }
         let (left, right) = (tasks[0], tasks[1])
         let comparable = Conversion.comparable(left.task.cost, right.task.cost, rates: rates)
-        let sameCurrency = comparable != nil
-        let costs = (comparable?.0 ?? 0, comparable?.1 ?? 0)
-        func cheaperBy(_ side: Int) -> Money {
+        /// How much cheaper `side` is, in the currency the two costs were compared in.
+        func cheaperBy(_ side: Int, _ costs: (Decimal, Decimal, CurrencyCode)) -> Money {
             let amount = side == 0 ? costs.1 - costs.0 : costs.0 - costs.1
             guard left.task.cost.currency == right.task.cost.currency else {
-                return Conversion.rounded(amount, in: comparable?.2 ?? left.task.cost.currency)
+                return Conversion.rounded(amount, in: costs.2)
             }
-            return Money(amount: amount, currency: left.task.cost.currency, scale: max(left.task.cost.scale, right.task.cost.scale))
+            return Money(amount: amount, currency: costs.2, scale: max(left.task.cost.scale, right.task.cost.scale))
         }
         let totals = (left.totalMinutes, right.totalMinutes)
-        var timeSaved: Int {
-            guard let a = totals.0, let b = totals.1 else { return 0 }
-            return abs(a - b)
-        }
         // Cost and distance break a tie on the least total time.
         func breakTieByTotalTime() -> Recommendation {
-            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
-            guard let side = lower(totals.0, totals.1) else { return none(.tie) }
-            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: timeSaved))
+            guard let a = totals.0, let b = totals.1 else { return none(.unknownFigure) }
+            guard let side = lower(a, b) else { return none(.tie) }
+            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: abs(a - b)))
         }
         switch preference {
         case .time:
-            guard totals.0 != nil, totals.1 != nil else { return none(.unknownFigure) }
-            if let side = lower(totals.0, totals.1) {
-                return Recommendation(side: side, preference: preference, reason: .lessTotalTime(minutes: timeSaved))
+            guard let a = totals.0, let b = totals.1 else { return none(.unknownFigure) }
+            if let side = lower(a, b) {
+                return Recommendation(side: side, preference: preference, reason: .lessTotalTime(minutes: abs(a - b)))
             }
-            guard sameCurrency else { return none(.differentCurrencies) }
+            guard let costs = comparable else { return none(.differentCurrencies) }
             guard let side = lower(costs.0, costs.1) else { return none(.tie) }
-            return Recommendation(side: side, preference: preference, reason: .tieThenCheaper(cheaperBy(side)))
+            return Recommendation(side: side, preference: preference, reason: .tieThenCheaper(cheaperBy(side, costs)))
         case .cost:
-            guard sameCurrency else { return none(.differentCurrencies) }
+            guard let costs = comparable else { return none(.differentCurrencies) }
             if let side = lower(costs.0, costs.1) {
-                return Recommendation(side: side, preference: preference, reason: .cheaper(cheaperBy(side)))
+                return Recommendation(side: side, preference: preference, reason: .cheaper(cheaperBy(side, costs)))
             }
             return breakTieByTotalTime()
         case .distance:

@@ -11,9 +11,9 @@ public struct Plan: Sendable, Hashable {
     /// Always three sections, in the order future, now, past; empty ones stay.
     public var sections: [PlanSection]
     /// The rule that recommended each detour's side.
-    public var preference: Preference = .time
+    public var preference: Preference
     /// The travel mode of tasks that do not name their own.
-    public var defaultTravel: TravelMode = .walk
+    public var defaultTravel: TravelMode
     /// The traveller's currency and declared rates, when the trip gives a currency.
     public var rates: ExchangeRates?
     /// The chosen sides' totals over the whole trip.

@@ -9,12 +9,12 @@ public enum Schedule {
     public static func place(
         _ detours: [PlannedDetour], in destination: Destination, dayHours: DayHours
     ) -> (days: [ScheduleDay], unscheduled: [ScheduleItem]) {
-        let nights = destination.nights
         let dayMinutes = dayHours.minutes
-        var days = (0..<nights).map { offset in
-            ScheduleDay(
-                day: destination.arrival.adding(days: offset) ?? destination.arrival, items: [], coveredByEarlier: false)
+        // Every night's day exists: the stay's departure, later than all of them, is a valid day.
+        var days = (0..<destination.nights).compactMap { destination.arrival.adding(days: $0) }.map { day in
+            ScheduleDay(day: day, items: [], coveredByEarlier: false)
         }
+        let nights = days.count
         var used = Array(repeating: 0, count: nights)
         var unscheduled: [ScheduleItem] = []
         for (index, detour) in detours.enumerated() {
