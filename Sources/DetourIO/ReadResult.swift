@@ -54,7 +54,9 @@ public enum TripLoader {
     ///
     /// The diagnostics hold everything the reader and the validator found; the trip is there
     /// only when none of them is an error.
-    public static func load(_ bytes: [UInt8], format: TripFormat, limits: ReadLimits = .standard) -> TripValidator.Outcome {
+    public static func load(_ bytes: [UInt8], format: TripFormat, limits: ReadLimits = .standard)
+        -> TripValidator.Outcome
+    {
         switch format {
         case .json: return validate(TripJSONReader.read(bytes, limits: limits), limits: limits.trip)
         case .gpx: return validate(TripGPXReader.read(BufferSource(bytes), limits: limits), limits: limits.trip)
@@ -62,7 +64,9 @@ public enum TripLoader {
     }
 
     /// Reads a GPX trip from a stream (memory stays flat) and validates it.
-    public static func loadGPX(_ source: some ByteSource, name: String, limits: ReadLimits = .standard) -> TripValidator.Outcome {
+    public static func loadGPX(_ source: some ByteSource, name: String, limits: ReadLimits = .standard)
+        -> TripValidator.Outcome
+    {
         validate(TripGPXReader.read(source, name: name, limits: limits), limits: limits.trip)
     }
 

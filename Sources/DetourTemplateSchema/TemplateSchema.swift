@@ -75,7 +75,8 @@ extension TemplateScope {
         name: "StayPlanModel",
         keys: [
             "totals": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag,
-            "days": .list(.object(scheduleDay)), "hasDays": .flag, "unscheduled": .list(userText), "hasUnscheduled": .flag,
+            "days": .list(.object(scheduleDay)), "hasDays": .flag, "unscheduled": .list(userText),
+            "hasUnscheduled": .flag,
         ])
     /// `StayRowModel`.
     public static let stayRow = TemplateScope(
@@ -90,7 +91,8 @@ extension TemplateScope {
         keys: [
             "firstDay": typedText, "lastDay": typedText, "nights": typedText, "hasStays": .flag,
             "stays": .list(.object(stayRow)), "costs": .list(typedText), "hasCosts": .flag, "costInCurrency": typedText,
-            "hasCostInCurrency": .flag, "total": typedText, "budget": typedText, "hasBudget": .flag, "overBudget": .flag, "chosen": typedText,
+            "hasCostInCurrency": .flag, "total": typedText, "budget": typedText, "hasBudget": .flag,
+            "overBudget": .flag, "chosen": typedText,
             "warnings": typedText, "hasWarnings": .flag,
         ])
     /// `MapMark`.
@@ -106,7 +108,8 @@ extension TemplateScope {
         name: "MapModel",
         keys: [
             "width": .number, "height": .number, "center": .object(mark), "marks": .list(.object(mark)),
-            "hasMarks": .flag, "listed": .list(.object(mark)), "hasListed": .flag, "scaleBarLength": typedText, "scaleBarLabel": typedText, "scaleBarX1": typedText,
+            "hasMarks": .flag, "listed": .list(.object(mark)), "hasListed": .flag, "scaleBarLength": typedText,
+            "scaleBarLabel": typedText, "scaleBarX1": typedText,
             "scaleBarX2": typedText, "scaleBarY": typedText, "scaleLabelY": typedText,
         ])
     /// `DestinationModel`.

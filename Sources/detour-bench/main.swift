@@ -56,7 +56,7 @@ func benchBudget(detours count: Int, rounds: Int) {
     // A fixed linear congruential sequence, so every run plans the same trip.
     var state: UInt64 = 2026
     func next(_ range: ClosedRange<Int>) -> Int {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
         return range.lowerBound + Int((state >> 33) % UInt64(range.count))
     }
     var extra = 0

@@ -96,7 +96,8 @@ enum Files {
             try deliver(to: path, produce)
         } catch {
             let problem = error.problem(path: path)
-            if case .cutOff(.brokenPipe) = error {} else {
+            if case .cutOff(.brokenPipe) = error {
+            } else {
                 printer.print([problem.diagnostic], file: problem.file)
             }
             throw problem.code
@@ -124,7 +125,8 @@ enum Files {
             case .cutOff(let failure):
                 let reason = if case .failed(let reason) = failure { reason } else { "the reader went away" }
                 return (
-                    Diagnostic(.writeFailed, "writing to \(target) failed part-way: \(reason)"), file ?? "detour-report",
+                    Diagnostic(.writeFailed, "writing to \(target) failed part-way: \(reason)"),
+                    file ?? "detour-report",
                     ExitCodes.ioError
                 )
             }
@@ -208,7 +210,9 @@ enum Files {
         }
     }
 
-    private static func writeThrough(_ produce: (@escaping ReportSink) -> Void, to descriptor: Int32) throws(DeliveryError) {
+    private static func writeThrough(_ produce: (@escaping ReportSink) -> Void, to descriptor: Int32)
+        throws(DeliveryError)
+    {
         let writer = ChunkWriter(descriptor: descriptor)
         produce(writer.write)
         if let failure = writer.failure { throw .cutOff(failure) }
@@ -278,8 +282,10 @@ enum Files {
 
     private static func currentUmask() -> mode_t { processUmask }
 
-    /// The process's umask, read once: reading it means setting it, which must not happen while
-    /// a batch run's workers create files. ``prepareForThreads()`` reads it before they start.
+    /// The process's umask, read once: reading it means setting it, which must not happen while a batch run's workers
+    /// create files.
+    ///
+    /// ``prepareForThreads()`` reads it before they start.
     private static let processUmask: mode_t = {
         let mask = umask(0)
         umask(mask)

@@ -9,7 +9,8 @@ import Foundation
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Write the trip's itinerary as HTML (default), Markdown or JSON, or export it as a calendar or a map.",
+        abstract:
+            "Write the trip's itinerary as HTML (default), Markdown or JSON, or export it as a calendar or a map.",
         discussion: """
             With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
             inside, or below with -r) into OUT, one report per trip and format, plus OUT/index.html \
@@ -34,10 +35,14 @@ struct Render: ParsableCommand {
 
     @Option(
         name: [.customShort("d"), .customLong("output-dir")],
-        help: ArgumentHelp("Write each trip's reports into this folder, named after the trip (lisbon.json -> DIR/lisbon.html).", valueName: "dir"))
+        help: ArgumentHelp(
+            "Write each trip's reports into this folder, named after the trip (lisbon.json -> DIR/lisbon.html).",
+            valueName: "dir"))
     var outputDir: String?
 
-    @Flag(name: [.customShort("r"), .customLong("recursive")], help: "With -d, also render the trips in folders inside the folders given.")
+    @Flag(
+        name: [.customShort("r"), .customLong("recursive")],
+        help: "With -d, also render the trips in folders inside the folders given.")
     var recursive = false
 
     @Option(
@@ -66,10 +71,15 @@ struct Render: ParsableCommand {
             valueName: "dir"))
     var templates: String?
 
-    @Option(help: ArgumentHelp("Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
+    @Option(
+        help: ArgumentHelp(
+            "Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
     var travel: TravelMode?
 
-    @Option(help: ArgumentHelp("Recommend the side with the least total time (default), the lower cost, or the shorter distance.", valueName: "rule"))
+    @Option(
+        help: ArgumentHelp(
+            "Recommend the side with the least total time (default), the lower cost, or the shorter distance.",
+            valueName: "rule"))
     var prefer: Preference = .time
 
     @Option(
@@ -87,10 +97,12 @@ struct Render: ParsableCommand {
             case .file = try? Files.destination(of: output)
         {
             throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format")
+                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format"
+            )
         }
         if let output, Files.isTrip(output, input: trip.input) {
-            throw ValidationError("-o '\(output)' is the trip itself; writing there would replace the trip with its report")
+            throw ValidationError(
+                "-o '\(output)' is the trip itself; writing there would replace the trip with its report")
         }
     }
 
@@ -131,7 +143,8 @@ struct Render: ParsableCommand {
         do {
             return try DayHours.parse(dayHours)
         } catch {
-            trip.printer.report(.badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))", file: "detour-report")
+            trip.printer.report(
+                .badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))", file: "detour-report")
             throw ExitCodes.usage
         }
     }
@@ -145,10 +158,13 @@ struct Render: ParsableCommand {
         } catch {
             switch error {
             case .badOption(let text):
-                trip.printer.report(.badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)", file: "detour-report")
+                trip.printer.report(
+                    .badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)",
+                    file: "detour-report")
             case .badSourceDateEpoch(let text):
                 trip.printer.report(
-                    .badSourceDateEpoch, "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970",
+                    .badSourceDateEpoch,
+                    "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970",
                     file: "detour-report")
             }
             throw ExitCodes.usage

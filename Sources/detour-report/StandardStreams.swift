@@ -32,7 +32,8 @@ enum StandardStreams {
         bytes.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
-                let written = SystemCalls.writeBytes(descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                let written = SystemCalls.writeBytes(
+                    descriptor, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
                 if written < 0 {
                     if errno == EINTR { continue }
                     failure = errno == EPIPE ? .brokenPipe : .failed(String(cString: strerror(errno)))

@@ -40,7 +40,8 @@ struct MustacheParser {
     private var position = 0
 
     private static let nameCharacters = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?()*")
-    private static let nameCharactersWithoutBrackets = Set("0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*")
+    private static let nameCharactersWithoutBrackets = Set(
+        "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.-_?*")
 
     /// Parses `text`, a whole template.
     static func parse(_ text: String) throws(MustacheSyntaxError) -> [MustacheNode] {
@@ -181,7 +182,9 @@ struct MustacheParser {
             if current.isNewline { break }
             if current == "{" {
                 // The engine reads two characters here and fails when the text ends first.
-                guard position + 2 <= characters.count else { throw error("a tag is not finished: {{ needs its matching }}") }
+                guard position + 2 <= characters.count else {
+                    throw error("a tag is not finished: {{ needs its matching }}")
+                }
                 if read("{{") { break }
                 text.append("{")
                 position += 1

@@ -59,7 +59,8 @@ struct SwiftEmitter {
                 pendingText += text
             case .contentType(let name):
                 guard let escaper = SwiftEmitter.escapers[name] else {
-                    throw MustacheSyntaxError(line: 0, column: 0, reason: "no escaper is compiled for content type \(name)")
+                    throw MustacheSyntaxError(
+                        line: 0, column: 0, reason: "no escaper is compiled for content type \(name)")
                 }
                 context.escaper = escaper
             case .variable(let name, let escaped):
@@ -74,7 +75,8 @@ struct SwiftEmitter {
         return code
     }
 
-    private func variable(_ name: MustacheName, escaped: Bool, _ context: Context, pad: String) throws(MustacheSyntaxError)
+    private func variable(_ name: MustacheName, escaped: Bool, _ context: Context, pad: String)
+        throws(MustacheSyntaxError)
         -> String
     {
         guard let (expression, value) = try resolve(name, context) else { return "" }
@@ -88,7 +90,8 @@ struct SwiftEmitter {
         guard escaped else { return "\(pad)out.raw(\(expression))\n" }
         guard let escaper = context.escaper else {
             throw MustacheSyntaxError(
-                line: name.line, column: name.column, reason: "{{\(name.name)}} comes before the template's content type")
+                line: name.line, column: name.column,
+                reason: "{{\(name.name)}} comes before the template's content type")
         }
         return "\(pad)out.\(escaper)(\(expression))\n"
     }
@@ -143,37 +146,46 @@ struct SwiftEmitter {
             let inner = try emit(body, pushed, indent: indent + 1)
             let test =
                 uses(bound, in: inner)
-                ? "let \(bound) = TemplateOutput.present(\(expression))" : "TemplateOutput.present(\(expression)) != nil"
+                ? "let \(bound) = TemplateOutput.present(\(expression))"
+                : "TemplateOutput.present(\(expression)) != nil"
             return "\(pad)if \(test) {\n\(inner)\(pad)}\n"
         case .position:
-            throw MustacheSyntaxError(line: name.line, column: name.column, reason: "a position is read with first() or last()")
+            throw MustacheSyntaxError(
+                line: name.line, column: name.column, reason: "a position is read with first() or last()")
         }
     }
 
     /// The Swift expression for a name at this point of the template, and what it holds; `nil`
     /// when the engine would find nothing (a position asked for outside a list).
-    private func resolve(_ name: MustacheName, _ context: Context) throws(MustacheSyntaxError) -> (String, TemplateValue)? {
+    private func resolve(_ name: MustacheName, _ context: Context) throws(MustacheSyntaxError) -> (
+        String, TemplateValue
+    )? {
         if !name.transforms.isEmpty {
             let positions: [String: (String, TemplateValue)] = [
                 "first": ("isFirst", .flag), "last": ("isLast", .flag), "index": ("index", .number),
                 "even": ("isEven", .flag), "odd": ("isOdd", .flag),
             ]
-            guard name.name.isEmpty, name.transforms.count == 1, let (member, value) = positions[name.transforms[0]] else {
+            guard name.name.isEmpty, name.transforms.count == 1, let (member, value) = positions[name.transforms[0]]
+            else {
                 throw MustacheSyntaxError(
                     line: name.line, column: name.column,
-                    reason: "only first(), last(), index(), even() and odd() are compiled, not \(name.transforms.joined(separator: "("))(\(name.name))")
+                    reason:
+                        "only first(), last(), index(), even() and odd() are compiled, not \(name.transforms.joined(separator: "("))(\(name.name))"
+                )
             }
             guard let position = context.position else { return nil }
             return ("\(position).\(member)", value)
         }
         if name.name == "." {
             guard let top = context.frames.last, !top.expression.isEmpty else {
-                throw MustacheSyntaxError(line: name.line, column: name.column, reason: "{{.}} has nothing to refer to here")
+                throw MustacheSyntaxError(
+                    line: name.line, column: name.column, reason: "{{.}} has nothing to refer to here")
             }
             return (top.expression, top.value)
         }
         guard !name.name.contains(".") else {
-            throw MustacheSyntaxError(line: name.line, column: name.column, reason: "dotted names are not compiled: \(name.name)")
+            throw MustacheSyntaxError(
+                line: name.line, column: name.column, reason: "dotted names are not compiled: \(name.name)")
         }
         for frame in context.frames.reversed() {
             guard case .object(let scope) = frame.value, let value = scope.keys[name.name] else { continue }

@@ -28,7 +28,8 @@ import Testing
         }
         for (name, text) in extra {
             let url = folder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try Data(text.utf8).write(to: url)
         }
         return folder
@@ -73,7 +74,9 @@ import Testing
             let name = URL(fileURLWithPath: file).deletingPathExtension().lastPathComponent
             #expect(written["\(name).html"] != nil, "\(name).html missing")
         }
-        #expect(result.stderr.contains("\(folder.path)/broken.json:1:11: error: title: must be a string"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("\(folder.path)/broken.json:1:11: error: title: must be a string"),
+            "\(result.stderr)")
         let count = Fixtures.sampleTrips().count
         #expect(result.stderr.hasSuffix("\(count) written, 1 invalid, 0 unreadable\n"), "\(result.stderr)")
         let broken = try #require(try index(in: target).first { $0["name"] as? String == "broken" })
@@ -92,7 +95,8 @@ import Testing
         let missing = scratch.appendingPathComponent("missing.json").path
         let result = try cli.run([folder.path, missing, "-d", target.path, "--quiet"] + Self.today)
         #expect(result.status == 66, "\(result.stderr)")
-        #expect(result.stderr.contains("\(missing): error: cannot read the trip: No such file or directory [read-failed]"))
+        #expect(
+            result.stderr.contains("\(missing): error: cannot read the trip: No such file or directory [read-failed]"))
         #expect(!result.stderr.contains("written,"), "--quiet prints no summary")
         let entry = try #require(try index(in: target).first { $0["name"] as? String == "missing" })
         #expect(entry["status"] as? String == "unreadable")
@@ -133,7 +137,8 @@ import Testing
         let folder = try trips()
         let target = out()
         _ = try cli.run([folder.path, "-d", target.path, "--format", "md,json"] + Self.today)
-        let single = try cli.run([folder.appendingPathComponent("scandinavia-rail.json").path, "--format", "markdown"] + Self.today)
+        let single = try cli.run(
+            [folder.appendingPathComponent("scandinavia-rail.json").path, "--format", "markdown"] + Self.today)
         #expect(try Data(contentsOf: target.appendingPathComponent("scandinavia-rail.md")) == single.stdout)
         let written = try files(in: target)
         #expect(written["index.md"] != nil, "Markdown reports get a Markdown index")
@@ -148,7 +153,8 @@ import Testing
         var seen: [String] = []
         for part in 0..<3 {
             let result = try cli.run(
-                [folder.path, "-d", sharded.path, "--shard", "\(part)/3", "--format", "html,markdown", "--quiet"] + Self.today)
+                [folder.path, "-d", sharded.path, "--shard", "\(part)/3", "--format", "html,markdown", "--quiet"]
+                    + Self.today)
             #expect([0, 65].contains(result.status), "\(result.stderr)")
             let data = try Data(contentsOf: sharded.appendingPathComponent("index.\(part)-of-3.json"))
             let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
@@ -160,12 +166,15 @@ import Testing
         }
         let all = try index(in: whole).compactMap { $0["name"] as? String }
         #expect(seen.sorted() == all.sorted(), "each trip in exactly one shard")
-        #expect(!FileManager.default.fileExists(atPath: sharded.appendingPathComponent("index.html").path), "a shard writes only its part")
+        #expect(
+            !FileManager.default.fileExists(atPath: sharded.appendingPathComponent("index.html").path),
+            "a shard writes only its part")
         let joined = try cli.run(["index", sharded.path])
         #expect(joined.status == 0, "\(joined.stderr)")
         for name in ["index.json", "index.html", "index.md"] {
             #expect(
-                try Data(contentsOf: sharded.appendingPathComponent(name)) == Data(contentsOf: whole.appendingPathComponent(name)),
+                try Data(contentsOf: sharded.appendingPathComponent(name))
+                    == Data(contentsOf: whole.appendingPathComponent(name)),
                 "\(name) joined from the shards differs from the whole run's")
         }
         var report = try files(in: sharded)
@@ -175,15 +184,22 @@ import Testing
         try FileManager.default.removeItem(at: sharded.appendingPathComponent("index.1-of-3.json"))
         let partial = try cli.run(["index", sharded.path])
         #expect(partial.status == 0)
-        #expect(partial.stderr.contains("warning: shard 1/3 has not written its index; its trips are not listed [index-shard-missing]"), "\(partial.stderr)")
+        #expect(
+            partial.stderr.contains(
+                "warning: shard 1/3 has not written its index; its trips are not listed [index-shard-missing]"),
+            "\(partial.stderr)")
     }
 
     @Test func clashingNamesStopTheRunBeforeAnythingIsWritten() throws {
         let folder = try trips(extra: ["Lisbon-City-Break.gpx": "<gpx/>", "sub/x.json": "{}"])
         let target = out()
-        let result = try cli.run([folder.path, folder.appendingPathComponent("sub/x.json").path, "-d", target.path] + Self.today)
+        let result = try cli.run(
+            [folder.path, folder.appendingPathComponent("sub/x.json").path, "-d", target.path] + Self.today)
         #expect(result.status == 64, "\(result.stderr)")
-        #expect(result.stderr.contains("Lisbon-City-Break.gpx\" and \"\(folder.path)/lisbon-city-break.json\" would write reports of names that differ only in case"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "Lisbon-City-Break.gpx\" and \"\(folder.path)/lisbon-city-break.json\" would write reports of names that differ only in case"
+            ), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: target.path), "nothing is written, not even the folder")
 
         let index = try cli.run([try trips(extra: ["index.json": "{}"]).path, "-d", out().path])
@@ -201,7 +217,10 @@ import Testing
     }
 
     @Test func foldersInsideFoldersAreRenderedWithRecursiveOnly() throws {
-        let folder = try trips(extra: ["europe/oslo trip#1.json": try String(contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)])
+        let folder = try trips(extra: [
+            "europe/oslo trip#1.json": try String(
+                contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
+        ])
         let flat = out()
         _ = try cli.run([folder.path, "-d", flat.path] + Self.today)
         #expect(try files(in: flat).keys.contains { $0.hasPrefix("europe") } == false)
@@ -241,7 +260,9 @@ import Testing
         #expect(result.status == 0)
         #expect(!result.stderr.contains("\r"))
         #expect(!result.stderr.contains("\u{1B}"))
-        #expect(result.stderr == "\(Fixtures.sampleTrips().count + 3) written, 0 invalid, 0 unreadable\n" || result.stderr.contains("warning"), "\(result.stderr)")
+        #expect(
+            result.stderr == "\(Fixtures.sampleTrips().count + 3) written, 0 invalid, 0 unreadable\n"
+                || result.stderr.contains("warning"), "\(result.stderr)")
     }
 
     @Test(.enabled(if: Tool.usable("script"), "needs script (util-linux) to give the run a terminal"))
@@ -256,8 +277,12 @@ import Testing
         #expect(result.output.contains("[ 1/\(total)] "), "\(result.output.debugDescription)")
         #expect(result.output.contains("\r\u{1B}[K[ 2/\(total)] "), "\(result.output.debugDescription)")
         #expect(result.output.contains("[\(total)/\(total)]"))
-        #expect(result.output.contains("\r\u{1B}[K\(total) written, 0 invalid, 0 unreadable"), "\(result.output.debugDescription)")
-        let quiet = try script.run(["-qec", command.replacingOccurrences(of: " -j 1", with: " -j 1 --quiet"), "/dev/null"])
+        #expect(
+            result.output.contains("\r\u{1B}[K\(total) written, 0 invalid, 0 unreadable"),
+            "\(result.output.debugDescription)")
+        let quiet = try script.run([
+            "-qec", command.replacingOccurrences(of: " -j 1", with: " -j 1 --quiet"), "/dev/null",
+        ])
         #expect(!quiet.output.contains("[ 1/"))
     }
 
@@ -271,7 +296,9 @@ import Testing
         let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
         let result = try script.run(["-qec", command, "/dev/null"], removing: ["SOURCE_DATE_EPOCH", "COLUMNS"])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = result.output.components(separatedBy: "\r\u{1B}[K").map { $0.components(separatedBy: "\n").last ?? "" }
+        let lines = result.output.components(separatedBy: "\r\u{1B}[K").map {
+            $0.components(separatedBy: "\n").last ?? ""
+        }
         let progress = lines.filter { $0.hasPrefix("[") }
         #expect(progress.count >= 5, "\(result.output.debugDescription)")
         for line in progress {

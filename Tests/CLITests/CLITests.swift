@@ -47,9 +47,18 @@ import Testing
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         try #require(lines.count == 3, "\(result.stderr)")
-        #expect(lines[0] == "\(path):3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it [bad-email]")
-        #expect(lines[1] == "\(path):5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]")
-        #expect(lines[2] == "\(path):6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05 [departure-not-after-arrival]")
+        #expect(
+            lines[0]
+                == "\(path):3:15: error: traveler: \"ab@.c\" is not an email address: it needs one character either side of an \"@\", and a \".\" between two characters after it [bad-email]"
+        )
+        #expect(
+            lines[1]
+                == "\(path):5:44: error: destinations[0].location.lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]"
+        )
+        #expect(
+            lines[2]
+                == "\(path):6:44: error: destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-05 [departure-not-after-arrival]"
+        )
     }
 
     @Test func aMissingInputExits66() throws {
@@ -82,7 +91,10 @@ import Testing
         let result = try cli.run([sample, "-o", target])
         #expect(result.status == 73)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("plan.html: error: cannot create or replace the file: No such file or directory [cannot-create-output]"))
+        #expect(
+            result.stderr.contains(
+                "plan.html: error: cannot create or replace the file: No such file or directory [cannot-create-output]")
+        )
         #expect(!FileManager.default.fileExists(atPath: target))
     }
 
@@ -92,7 +104,8 @@ import Testing
         let result = try cli.run([broken, "-o", target])
         #expect(result.status == 65)
         #expect(try String(contentsOfFile: target, encoding: .utf8) == "previous report\n")
-        #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["broken.json", "plan.html"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: scratch.path).sorted() == ["broken.json", "plan.html"])
     }
 
     @Test(arguments: [("plan.html", "<!DOCTYPE html>"), ("plan.md", "# "), ("plan.json", "{\n  \"format\"")])
@@ -106,7 +119,8 @@ import Testing
     }
 
     @Test func theTripIsNeverOverwrittenByItsOwnReport() throws {
-        let trip = try write(String(decoding: try Data(contentsOf: URL(fileURLWithPath: sample)), as: UTF8.self), to: "trip.json")
+        let trip = try write(
+            String(decoding: try Data(contentsOf: URL(fileURLWithPath: sample)), as: UTF8.self), to: "trip.json")
         let before = try Data(contentsOf: URL(fileURLWithPath: trip))
         let result = try cli.run([trip, "-o", trip], directory: scratch)
         #expect(result.status == 64)
@@ -187,7 +201,8 @@ import Testing
         let before = Date()
         let (eastToday, westToday) = (try today("Pacific/Kiritimati"), try today("Pacific/Pago_Pago"))
         let after = Date()
-        #expect([east.string(from: before), east.string(from: after)].contains(eastToday), "\(eastToday) in Kiritimati")
+        #expect(
+            [east.string(from: before), east.string(from: after)].contains(eastToday), "\(eastToday) in Kiritimati")
         #expect([west.string(from: before), west.string(from: after)].contains(westToday), "\(westToday) in Pago Pago")
         #expect(eastToday != westToday)
     }
@@ -196,7 +211,8 @@ import Testing
         let epoch = ["SOURCE_DATE_EPOCH": "1795305600"]  // 2026-11-22T00:00:00Z
         let fromEpoch = try cli.run([sample, "--format", "json"], environment: epoch, removing: [])
         #expect(fromEpoch.output.contains("\"today\": \"2026-11-22\""))
-        let fromOption = try cli.run([sample, "--format", "json", "--today", "2027-01-01"], environment: epoch, removing: [])
+        let fromOption = try cli.run(
+            [sample, "--format", "json", "--today", "2027-01-01"], environment: epoch, removing: [])
         #expect(fromOption.output.contains("\"today\": \"2027-01-01\""))
         let bad = try cli.run([sample], environment: ["SOURCE_DATE_EPOCH": "soon"], removing: [])
         #expect(bad.status == 64)
@@ -231,7 +247,9 @@ import Testing
     @Test func travelAndPreferenceOptionsChangeThePlan() throws {
         let lisbon = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
         let plain = try cli.run([lisbon, "--format", "json", "--today", "2026-11-22"])
-        let driving = try cli.run([lisbon, "--format", "json", "--today", "2026-11-22", "--travel", "drive", "--prefer", "cost"])
+        let driving = try cli.run([
+            lisbon, "--format", "json", "--today", "2026-11-22", "--travel", "drive", "--prefer", "cost",
+        ])
         #expect(plain.status == 0 && driving.status == 0)
         #expect(plain.output.contains("\"travel_mode\": \"transit\""))
         #expect(!driving.output.contains("\"travel_mode\": \"transit\""))

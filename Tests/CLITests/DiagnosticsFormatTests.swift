@@ -95,6 +95,9 @@ import Testing
         let bad = try cli.run([sample, "--day-hours", "25"])
         #expect(bad.status == 64)
         #expect(bad.stdout.isEmpty)
-        #expect(bad.stderr == "detour-report: error: --day-hours: day hours \"25\" is not more than 0 and at most 24 [bad-day-hours]\n")
+        #expect(
+            bad.stderr
+                == "detour-report: error: --day-hours: day hours \"25\" is not more than 0 and at most 24 [bad-day-hours]\n"
+        )
     }
 }

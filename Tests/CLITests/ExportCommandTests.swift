@@ -41,7 +41,8 @@ import Testing
     /// The calendar's DTSTAMP is the plan's day, so SOURCE_DATE_EPOCH gives reproducible bytes.
     @Test func sourceDateEpochSetsTheCalendarsStamp() throws {
         // 2027-01-02T00:00:00Z.
-        let result = try cli.run([sample, "--format", "ics"], environment: ["SOURCE_DATE_EPOCH": "1798848000"], removing: [])
+        let result = try cli.run(
+            [sample, "--format", "ics"], environment: ["SOURCE_DATE_EPOCH": "1798848000"], removing: [])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output.contains("\r\nDTSTAMP:20270102T000000Z\r\n"))
     }
@@ -58,7 +59,8 @@ import Testing
                 #expect(written.contains("\(name).\(fileExtension)"), "\(name).\(fileExtension) missing")
             }
         }
-        #expect(try Data(contentsOf: target.appendingPathComponent("lisbon-city-break.ics")) == (try Self.golden("ics")))
+        #expect(
+            try Data(contentsOf: target.appendingPathComponent("lisbon-city-break.ics")) == (try Self.golden("ics")))
         let index = try String(contentsOf: target.appendingPathComponent("index.html"), encoding: .utf8)
         #expect(index.contains(#"<a href="lisbon-city-break.ics">iCalendar</a>"#), "\(index)")
         #expect(index.contains(#"<a href="lisbon-city-break.geojson">GeoJSON</a>"#))
@@ -89,7 +91,8 @@ import Testing
 
     /// Each shell's script offers the formats as values of --format, in that shell's syntax.
     @Test(arguments: [
-        ("bash", #"'gpx'$'\n''ics'$'\n''geojson'"#), ("zsh", "___format=('html' 'markdown' 'json' 'gpx' 'ics' 'geojson')"),
+        ("bash", #"'gpx'$'\n''ics'$'\n''geojson'"#),
+        ("zsh", "___format=('html' 'markdown' 'json' 'gpx' 'ics' 'geojson')"),
         ("fish", "-l 'format' -d"), ("fish", "-rfka 'html markdown json gpx ics geojson'"),
     ])
     func completionScriptsOfferTheFormats(_ shell: String, _ offer: String) throws {

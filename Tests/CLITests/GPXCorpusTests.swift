@@ -67,7 +67,8 @@ import Testing
         #expect(again.status == 0)
         #expect(again.stdout == gpx.stdout)
         // Drafts survive the trip through GPX; only the warnings' paths name GPX places instead.
-        let fromGPX = try cli.run(["-", "--input-format", "gpx", "--format", "json", "--today", "2026-11-22"], stdin: gpx.stdout)
+        let fromGPX = try cli.run(
+            ["-", "--input-format", "gpx", "--format", "json", "--today", "2026-11-22"], stdin: gpx.stdout)
         let fromJSON = try cli.run([sample, "--format", "json", "--today", "2026-11-22"])
         #expect(fromGPX.status == 0)
         #expect(sectionsOnly(fromGPX.output) == sectionsOnly(fromJSON.output))
@@ -91,7 +92,8 @@ import Testing
 
     @Test func standardInputIsSniffedForXML() throws {
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.gpx")
-        let piped = try cli.run(["-", "--format", "markdown", "--today", "2026-11-22"], stdin: try Data(contentsOf: sample))
+        let piped = try cli.run(
+            ["-", "--format", "markdown", "--today", "2026-11-22"], stdin: try Data(contentsOf: sample))
         let direct = try cli.run([sample.path, "--format", "markdown", "--today", "2026-11-22"])
         #expect(piped.status == 0)
         #expect(piped.stdout == direct.stdout)

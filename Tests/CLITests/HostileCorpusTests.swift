@@ -59,7 +59,8 @@ import Testing
             let control = text?.unicodeScalars.first {
                 ($0.value < 0x20 && ![0x09, 0x0A, 0x0D].contains($0.value)) || (0x7F...0x9F).contains($0.value)
             }
-            #expect(control == nil, "\(name) holds control character \(control.map { String($0.value, radix: 16) } ?? "")")
+            #expect(
+                control == nil, "\(name) holds control character \(control.map { String($0.value, radix: 16) } ?? "")")
         }
         #expect(!result.stderr.contains("root:x:0:0") && !result.output.contains("root:x:0:0"))
         return result
@@ -112,8 +113,13 @@ import Testing
     @Test func aByteOrderMarkChangesNothing() throws {
         let folder = Self.folder
         for format in ["html", "markdown", "json"] {
-            let plain = try run([folder.appendingPathComponent("j01-baseline-valid.json").path, "--today", "2026-11-22", "--format", format])
-            let bom = try run([folder.appendingPathComponent("j19-utf8-bom.json").path, "--today", "2026-11-22", "--format", format])
+            let plain = try run([
+                folder.appendingPathComponent("j01-baseline-valid.json").path, "--today", "2026-11-22", "--format",
+                format,
+            ])
+            let bom = try run([
+                folder.appendingPathComponent("j19-utf8-bom.json").path, "--today", "2026-11-22", "--format", format,
+            ])
             #expect(plain.stdout == bom.stdout)
             #expect(!bom.stdout.starts(with: [0xEF, 0xBB, 0xBF]))
         }
@@ -128,18 +134,24 @@ import Testing
         return regex.matches(in: text, range: range).compactMap { match in
             Range(match.range(at: 1), in: text).map { String(text[$0]) }
         }.filter { name in
-            !name.isEmpty && name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " " }
+            !name.isEmpty
+                && name.unicodeScalars.allSatisfy {
+                    $0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == " "
+                }
         }
     }
 
     func checkHTML(_ html: String) {
         let lower = html.lowercased()
-        for forbidden in ["<script", "<img", "<iframe", "<object", "<embed", "<base", "javascript:", "expression(", "@import"] {
+        for forbidden in [
+            "<script", "<img", "<iframe", "<object", "<embed", "<base", "javascript:", "expression(", "@import",
+        ] {
             #expect(!lower.contains(forbidden), "HTML holds \(forbidden)")
         }
         #expect(!lower.contains("<link"), "HTML links a stylesheet")
         let onAttribute = try? NSRegularExpression(pattern: #"<[^>]*\son[a-z]+\s*="#, options: [.caseInsensitive])
-        #expect(onAttribute?.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)) == nil, "an on* attribute")
+        #expect(
+            onAttribute?.firstMatch(in: html, range: NSRange(html.startIndex..., in: html)) == nil, "an on* attribute")
         let urls = try? NSRegularExpression(pattern: #"\s(?:href|src)\s*=\s*"([^"]*)""#, options: [.caseInsensitive])
         for match in urls?.matches(in: html, range: NSRange(html.startIndex..., in: html)) ?? [] {
             guard let range = Range(match.range(at: 1), in: html) else { continue }
@@ -168,7 +180,8 @@ import Testing
         for scalar in ["<", "[", "&"] {
             var index = markdown.startIndex
             while let found = markdown.range(of: scalar, range: index..<markdown.endIndex) {
-                let before = found.lowerBound > markdown.startIndex ? markdown[markdown.index(before: found.lowerBound)] : " "
+                let before =
+                    found.lowerBound > markdown.startIndex ? markdown[markdown.index(before: found.lowerBound)] : " "
                 let after = markdown[found.lowerBound...]
                 let allowed = before == "\\" || after.hasPrefix("<br>") || after.hasPrefix("<!-- -->\\@")
                 #expect(allowed, "unescaped \(scalar) in Markdown near \(markdown[found.lowerBound...].prefix(30))")

@@ -27,13 +27,15 @@ import Testing
     /// instead of running `swift package plugin generate-manual`: that would build the package
     /// again inside the test (minutes, and waiting on the build folder `swift test` holds). The
     /// tool takes well under a second.
-    @Test(.enabled(
-        if: CI.runs(whenAvailable: generator != nil),
-        "needs generate-manual-tool: run 'swift package plugin generate-manual --configuration debug' once"))
+    @Test(
+        .enabled(
+            if: CI.runs(whenAvailable: generator != nil),
+            "needs generate-manual-tool: run 'swift package plugin generate-manual --configuration debug' once"))
     func theManPageIsCurrent() throws {
         let cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
         let generator = try #require(
-            Self.generator, "generate-manual-tool is not built: run 'swift package plugin generate-manual --configuration debug'")
+            Self.generator,
+            "generate-manual-tool is not built: run 'swift package plugin generate-manual --configuration debug'")
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("detour-manual-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,7 +45,8 @@ import Testing
         let fresh = try String(contentsOf: folder.appendingPathComponent("detour-report.1"), encoding: .utf8)
         let committed = try String(contentsOf: Self.page, encoding: .utf8)
         #expect(fresh.contains(".Dd January 1, 2000"), "the tool did not write the page asked for")
-        let difference = LineDiff.unified(old: committed, new: fresh, oldName: "docs/detour-report.1", newName: "generated")
+        let difference = LineDiff.unified(
+            old: committed, new: fresh, oldName: "docs/detour-report.1", newName: "generated")
         let current = Self.withoutDate(committed) == Self.withoutDate(fresh)
         #expect(current, "docs/detour-report.1 is stale; run .ci/manual\n\(difference)")
     }
@@ -60,7 +63,10 @@ import Testing
         let problems = result.stderr.split(separator: "\n").filter { !$0.hasPrefix("mdoc warning: Empty input line") }
         #expect(problems.isEmpty, "\(result.stderr)")
         let text = result.output
-        for expected in ["NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "render", "validate", "index", "--format", "geojson", "ics"] {
+        for expected in [
+            "NAME", "SYNOPSIS", "DESCRIPTION", "EXIT STATUS", "render", "validate", "index", "--format", "geojson",
+            "ics",
+        ] {
             #expect(text.contains(expected), "the rendered page lacks \(expected)")
         }
     }

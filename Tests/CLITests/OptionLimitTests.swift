@@ -27,7 +27,9 @@ import Testing
 
     @Test(arguments: ["json", "gpx"])
     func aTripOfExactlyMaxInputMibIsReadAndOneByteMoreIsNot(_ ext: String) throws {
-        let at = try cli.run([try trip(of: 1 << 20, ext), "--max-input-mib", "1", "--today", "2026-11-22", "--format", "json"])
+        let at = try cli.run([
+            try trip(of: 1 << 20, ext), "--max-input-mib", "1", "--today", "2026-11-22", "--format", "json",
+        ])
         #expect(at.status == 0, "\(at.stderr)")
         let past = try cli.run([try trip(of: (1 << 20) + 1, ext), "--max-input-mib", "1", "--today", "2026-11-22"])
         #expect(past.status == 65)
@@ -70,7 +72,8 @@ import Testing
     @Test(arguments: edges)
     func eachOptionIsAcceptedAtItsEdgeAndRefusedPastIt(_ edge: Edge) throws {
         let out = scratch.appendingPathComponent("out").path
-        let arguments = [sample, "--today", "2026-11-22"] + (edge.batch ? ["-d", out, "--quiet"] : []) + edge.arguments
+        let arguments =
+            [sample, "--today", "2026-11-22"] + (edge.batch ? ["-d", out, "--quiet"] : []) + edge.arguments
         let result = try cli.run(arguments)
         if edge.accepted {
             #expect(result.status == 0, "\(result.stderr)")

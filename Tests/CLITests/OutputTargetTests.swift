@@ -33,8 +33,10 @@ import Testing
         let received = scratch.appendingPathComponent("received").path
         #expect(mkfifo(fifo, 0o644) == 0)
         let result = try cli.run(
-            ["-c", "timeout -s KILL 20 cat \"$2\" > \"$3\" & \"$0\" \"$1\" -o \"$2\"; status=$?; wait; exit $status",
-             cli.executable.path, sample, fifo, received],
+            [
+                "-c", "timeout -s KILL 20 cat \"$2\" > \"$3\" & \"$0\" \"$1\" -o \"$2\"; status=$?; wait; exit $status",
+                cli.executable.path, sample, fifo, received,
+            ],
             viaShell: true)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(DeviceNodes.kind(fifo) == S_IFIFO)
@@ -88,7 +90,8 @@ import Testing
         let result = try cli.run([sample, "-o", link])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(DeviceNodes.kind(link) == S_IFLNK)
-        #expect(try String(contentsOfFile: scratch.appendingPathComponent("made.md").path, encoding: .utf8).hasPrefix("# "))
+        #expect(
+            try String(contentsOfFile: scratch.appendingPathComponent("made.md").path, encoding: .utf8).hasPrefix("# "))
         #expect(try entries(scratch) == ["made.md", "plan.md"])
     }
 

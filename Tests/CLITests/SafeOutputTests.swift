@@ -38,7 +38,8 @@ import Testing
     /// The Markdown is parsed by a real GitHub-flavoured Markdown parser (cmark-gfm, through
     /// Python's cmarkgfm): every detour table keeps three columns, the overview six, and no input
     /// text becomes markup.
-    @Test(.enabled(if: Tool.pythonModuleUsable("cmarkgfm"), "needs Python's cmarkgfm (python3 -m pip install cmarkgfm)"))
+    @Test(
+        .enabled(if: Tool.pythonModuleUsable("cmarkgfm"), "needs Python's cmarkgfm (python3 -m pip install cmarkgfm)"))
     func aGFMParserSeesNoMarkupFromTheInput() throws {
         let trip = try write(Self.hostileNames, "names.json")
         let markdown = try cli.run([trip, "--today", "2026-11-22", "--format", "markdown"])
@@ -85,11 +86,16 @@ import Testing
         var destinations: [String] = []
         for index in 0..<3000 {
             destinations.append(
-                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#)
+                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#
+            )
         }
-        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "big.json")
+        let trip = try write(
+            #"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "big.json")
         let result = try cli.run(
-            ["-c", "\"$0\" \"$1\" | head -c 10 > /dev/null; echo \"status=${PIPESTATUS[0]}\"", cli.executable.path, trip],
+            [
+                "-c", "\"$0\" \"$1\" | head -c 10 > /dev/null; echo \"status=${PIPESTATUS[0]}\"", cli.executable.path,
+                trip,
+            ],
             viaShell: true, shell: "/bin/bash")
         #expect(result.output.contains("status=74"), "\(result.output) \(result.stderr)")
         #expect(!result.stderr.contains("Fatal error"))
@@ -105,9 +111,12 @@ import Testing
         // One 512-byte block: the report's first write fails part-way with EFBIG (and SIGXFSZ,
         // which must not kill the binary before it has removed its temporary file).
         let result = try cli.run(
-            ["-c", "ulimit -f 1; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, sample, target.path], viaShell: true)
+            ["-c", "ulimit -f 1; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, sample, target.path],
+            viaShell: true)
         #expect(result.status == 74, "\(result.stderr)")
-        #expect(result.stderr.contains("plan.html: error: writing to the file failed part-way: File too large [write-failed]"))
+        #expect(
+            result.stderr.contains(
+                "plan.html: error: writing to the file failed part-way: File too large [write-failed]"))
         #expect(result.stdout.isEmpty)
         #expect(try String(contentsOf: target, encoding: .utf8) == "old\n")
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["plan.html"])
@@ -121,9 +130,11 @@ import Testing
             destinations.append(
                 #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02", "#
                     + #""detours": [{"tasks": [{"name": "A \#(index)", "duration": "1h", "cost": {"amount": 3.50, "currency": "EUR"}, "#
-                    + #""location": {"lat": 1.01, "lon": 1}}, {"name": "B", "duration": "2h", "cost": {"amount": 1, "currency": "EUR"}}]}]}"#)
+                    + #""location": {"lat": 1.01, "lon": 1}}, {"name": "B", "duration": "2h", "cost": {"amount": 1, "currency": "EUR"}}]}]}"#
+            )
         }
-        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "chunks.json")
+        let trip = try write(
+            #"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "chunks.json")
         for format in ["html", "markdown", "json"] {
             let target = scratch.appendingPathComponent("report-of-chunks.\(format)")
             let toFile = try cli.run([trip, "--format", format, "-o", target.path, "--today", "2026-11-22"])
@@ -135,7 +146,8 @@ import Testing
             let same = written == toStandardOutput.stdout
             #expect(same, "\(format): the file and standard output differ")
         }
-        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: scratch.appendingPathComponent("report-of-chunks.json")))
+        let json = try JSONSerialization.jsonObject(
+            with: Data(contentsOf: scratch.appendingPathComponent("report-of-chunks.json")))
         let sections = (json as? [String: Any])?["sections"] as? [[String: Any]] ?? []
         #expect(sections.reduce(0) { $0 + (($1["destinations"] as? [Any])?.count ?? 0) } == 400)
         let html = try String(contentsOf: scratch.appendingPathComponent("report-of-chunks.html"), encoding: .utf8)
@@ -146,16 +158,19 @@ import Testing
         var destinations: [String] = []
         for index in 0..<400 {
             destinations.append(
-                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#)
+                #"{"name": "Stay \#(index)", "location": {"lat": 1, "lon": 1}, "arrival": "2026-12-01", "departure": "2026-12-02"}"#
+            )
         }
-        let trip = try write(#"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "cut.json")
+        let trip = try write(
+            #"{"title": "Big", "destinations": ["# + destinations.joined(separator: ",") + "]}", "cut.json")
         let folder = scratch.appendingPathComponent("cut")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let target = folder.appendingPathComponent("plan.html")
         try Data("old\n".utf8).write(to: target)
         // 256 blocks of 512 bytes: two 64 KiB chunks fit, the third does not.
         let result = try cli.run(
-            ["-c", "ulimit -f 256; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, trip, target.path], viaShell: true)
+            ["-c", "ulimit -f 256; exec \"$0\" \"$1\" -o \"$2\"", cli.executable.path, trip, target.path],
+            viaShell: true)
         #expect(result.status == 74, "\(result.stderr)")
         #expect(result.stderr.contains("writing to the file failed part-way: File too large [write-failed]"))
         #expect(try String(contentsOf: target, encoding: .utf8) == "old\n")
@@ -173,7 +188,8 @@ import Testing
 
     @Test func validateToAFullStandardOutputSaysSoAndExits74() throws {
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
-        let result = try cli.run(["-c", "exec \"$0\" validate \"$1\" > /dev/full", cli.executable.path, sample], viaShell: true)
+        let result = try cli.run(
+            ["-c", "exec \"$0\" validate \"$1\" > /dev/full", cli.executable.path, sample], viaShell: true)
         #expect(result.status == 74)
         #expect(result.stderr.contains("No space left on device"))
     }

@@ -20,7 +20,8 @@ import Testing
         let folder = scratch.appendingPathComponent("templates-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (name, replacement) in [("report.html.mustache", html), ("report.md.mustache", markdown)] {
-            let text = try replacement ?? String(contentsOf: Fixtures.templates.appendingPathComponent(name), encoding: .utf8)
+            let text =
+                try replacement ?? String(contentsOf: Fixtures.templates.appendingPathComponent(name), encoding: .utf8)
             try Data(text.utf8).write(to: folder.appendingPathComponent(name))
         }
         return folder.path
@@ -35,7 +36,10 @@ import Testing
         let result = try render(try folder(html: html))
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("report.html.mustache:3:1: error: partials include each other deeper than 32 levels"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "report.html.mustache:3:1: error: partials include each other deeper than 32 levels"),
+            "\(result.stderr)")
     }
 
     @Test func twoTemplatesIncludingEachOtherAreATemplateError() throws {
@@ -45,30 +49,41 @@ import Testing
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("error: partials include each other deeper than 32 levels"), "\(result.stderr)")
-        #expect(result.stderr.contains("report.md.mustache:4:1:") || result.stderr.contains("report.html.mustache:2:14:"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("report.md.mustache:4:1:") || result.stderr.contains("report.html.mustache:2:14:"),
+            "\(result.stderr)")
     }
 
     @Test func tenThousandNestedSectionsAreATemplateErrorNotACrash() throws {
-        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + String(repeating: "{{#a}}\n", count: 10_000)
+        let html =
+            "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + String(repeating: "{{#a}}\n", count: 10_000)
             + String(repeating: "{{/a}}\n", count: 10_000)
         let result = try render(try folder(html: html))
         #expect(result.status == 78, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.contains("report.html.mustache:102:1: error: sections nest deeper than 100 levels"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("report.html.mustache:102:1: error: sections nest deeper than 100 levels"),
+            "\(result.stderr)")
     }
 
     @Test func deeplyNestedTransformsAreATemplateErrorNotACrash() throws {
-        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{" + String(repeating: "a(", count: 100_000) + "title"
+        let html =
+            "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{" + String(repeating: "a(", count: 100_000) + "title"
             + String(repeating: ")", count: 100_000) + "}}\n"
         let result = try render(try folder(html: html))
         #expect(result.status == 78, "\(result.stderr)")
-        #expect(result.stderr.contains("report.html.mustache:2:1: error: transforms nest deeper than 100 levels"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("report.html.mustache:2:1: error: transforms nest deeper than 100 levels"),
+            "\(result.stderr)")
     }
 
     @Test(arguments: [
         ("<h1>{{{title}}}</h1>", "report.html.mustache:2:5: warning: "),
         ("<h1>{{& title}}</h1>", "report.html.mustache:2:5: warning: "),
-        ("{{#sections}}{{#destinations}}<h3>{{{name}}}</h3>{{/destinations}}{{/sections}}", "report.html.mustache:2:35: warning: "),
+        (
+            "{{#sections}}{{#destinations}}<h3>{{{name}}}</h3>{{/destinations}}{{/sections}}",
+            "report.html.mustache:2:35: warning: "
+        ),
     ])
     func unescapedUserTextIsAWarningAndTheReportStillComes(_ body: String, _ expected: String) throws {
         let result = try render(try folder(html: "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + body + "\n"))
@@ -93,8 +108,10 @@ import Testing
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    /// A copy of the built-in templates renders through the template engine; the default renders
-    /// them compiled to Swift. Both must write the same report.
+    /// A copy of the built-in templates renders through the template engine; the default renders them compiled to
+    /// Swift.
+    ///
+    /// Both must write the same report.
     @Test func aCopyOfTheBuiltInTemplatesGetsNoWarningAndTheSameReport() throws {
         for format in ["html", "markdown"] {
             let result = try render(try folder(), format: format)

@@ -1,5 +1,6 @@
-@testable import DetourCore
 import Testing
+
+@testable import DetourCore
 
 @Suite struct BlankTextTests {
     /// White space and invisible characters outside ASCII, alone and in runs.

@@ -28,9 +28,12 @@ import Testing
     /// The case that was judged wrong: 25.70 EUR of costs against a budget of 100 USD, at 0.9 EUR
     /// to the dollar, was "not within" with nothing spent.
     @Test func aBudgetInAnotherCurrencyWithARateIsJudgedInTheTripsCurrency() throws {
-        let detours = [Detour(tasks: [Self.side("A", minutes: 60, cost: "25.70"), Self.side("B", minutes: 90, cost: "0")])]
+        let detours = [
+            Detour(tasks: [Self.side("A", minutes: 60, cost: "25.70"), Self.side("B", minutes: 90, cost: "0")])
+        ]
         let plan = Planner.plan(
-            Self.trip(detours, budget: Build.money("100", "USD"), rates: try Self.rates(["USD": "0.9"])), today: Self.today)
+            Self.trip(detours, budget: Build.money("100", "USD"), rates: try Self.rates(["USD": "0.9"])),
+            today: Self.today)
         let budget = try #require(plan.budget)
         #expect(budget.within)
         #expect(budget.optimal)
@@ -43,9 +46,12 @@ import Testing
     @Test func theVerdictIsExactAtTheEdgeOfAConvertedBudget() throws {
         // 10 USD at 0.9 is exactly 9 EUR: a faster side costing 9.00 EUR fits, 9.01 EUR does not.
         func chosen(_ cost: String) throws -> (Int?, BudgetOutcome?) {
-            let detours = [Detour(tasks: [Self.side("fast", minutes: 60, cost: cost), Self.side("slow", minutes: 120, cost: "0")])]
+            let detours = [
+                Detour(tasks: [Self.side("fast", minutes: 60, cost: cost), Self.side("slow", minutes: 120, cost: "0")])
+            ]
             let plan = Planner.plan(
-                Self.trip(detours, budget: Build.money("10", "USD"), rates: try Self.rates(["USD": "0.9"])), today: Self.today)
+                Self.trip(detours, budget: Build.money("10", "USD"), rates: try Self.rates(["USD": "0.9"])),
+                today: Self.today)
             return (plan.sections.flatMap(\.destinations).first?.detours.first?.chosen, plan.budget)
         }
         let (fits, outcome) = try chosen("9.00")
@@ -59,24 +65,33 @@ import Testing
         // A SEK budget in a EUR trip: costs in SEK, in EUR and in NOK, all converted into EUR.
         let rates = try Self.rates(["SEK": "0.0871", "NOK": "0.0853"])
         let detours = [
-            Detour(tasks: [Self.side("a", minutes: 60, cost: "100", "SEK"), Self.side("b", minutes: 90, cost: "0", "SEK")]),
+            Detour(tasks: [
+                Self.side("a", minutes: 60, cost: "100", "SEK"), Self.side("b", minutes: 90, cost: "0", "SEK"),
+            ]),
             Detour(tasks: [Self.side("c", minutes: 60, cost: "10"), Self.side("d", minutes: 90, cost: "0")]),
-            Detour(tasks: [Self.side("e", minutes: 60, cost: "100", "NOK"), Self.side("f", minutes: 90, cost: "0", "NOK")]),
+            Detour(tasks: [
+                Self.side("e", minutes: 60, cost: "100", "NOK"), Self.side("f", minutes: 90, cost: "0", "NOK"),
+            ]),
         ]
         // 100 SEK = 8.71 EUR, 10 EUR, 100 NOK = 8.53 EUR: 27.24 EUR = 312.743… SEK in all.
-        let all = Planner.plan(Self.trip(detours, budget: Build.money("312.75", "SEK"), rates: rates), today: Self.today)
+        let all = Planner.plan(
+            Self.trip(detours, budget: Build.money("312.75", "SEK"), rates: rates), today: Self.today)
         #expect(all.sections.flatMap(\.destinations).first?.detours.map(\.chosen) == [0, 0, 0])
         #expect(all.budget?.spent?.description == "312.74 SEK")
         #expect(all.budget?.within == true)
         // A little less and the EUR side, which saves as much for more, is left out.
-        let less = Planner.plan(Self.trip(detours, budget: Build.money("312.70", "SEK"), rates: rates), today: Self.today)
+        let less = Planner.plan(
+            Self.trip(detours, budget: Build.money("312.70", "SEK"), rates: rates), today: Self.today)
         #expect(less.sections.flatMap(\.destinations).first?.detours.map(\.chosen) == [0, 1, 0])
     }
 
     @Test func aBudgetNoRateReachesIsNotJudgedAndSaysWhy() throws {
-        let detours = [Detour(tasks: [Self.side("A", minutes: 60, cost: "25.70"), Self.side("B", minutes: 90, cost: "30")])]
+        let detours = [
+            Detour(tasks: [Self.side("A", minutes: 60, cost: "25.70"), Self.side("B", minutes: 90, cost: "30")])
+        ]
         for rates in [nil, try Self.rates(["SEK": "0.0871"])] {
-            let plan = Planner.plan(Self.trip(detours, budget: Build.money("100", "USD"), rates: rates), today: Self.today)
+            let plan = Planner.plan(
+                Self.trip(detours, budget: Build.money("100", "USD"), rates: rates), today: Self.today)
             let budget = try #require(plan.budget)
             #expect(budget.spent == nil)
             #expect(!budget.within)
@@ -86,7 +101,8 @@ import Testing
             #expect(plan.warnings.map(\.path) == ["budget"])
             #expect(
                 plan.warnings.first?.message
-                    == "the budget of 100.00 USD cannot be checked: no declared rate converts EUR into USD; give the trip a currency and a rate for each")
+                    == "the budget of 100.00 USD cannot be checked: no declared rate converts EUR into USD; give the trip a currency and a rate for each"
+            )
         }
     }
 
@@ -107,11 +123,13 @@ import Testing
                         cost: "\(Int.random(in: 0...40, using: &random)).\(Int.random(in: 0...99, using: &random))",
                         codes[Int.random(in: 0..<3, using: &random)]),
                     Self.side(
-                        "b\(index)", minutes: Int.random(in: 10...600, using: &random), cost: "\(Int.random(in: 0...300, using: &random))",
+                        "b\(index)", minutes: Int.random(in: 10...600, using: &random),
+                        cost: "\(Int.random(in: 0...300, using: &random))",
                         codes[Int.random(in: 0..<3, using: &random)]),
                 ])
             }
-            let budget = Build.money("\(Int.random(in: 0...200, using: &random))", codes[Int.random(in: 0..<3, using: &random)])
+            let budget = Build.money(
+                "\(Int.random(in: 0...200, using: &random))", codes[Int.random(in: 0..<3, using: &random)])
             let plan = Planner.plan(Self.trip(detours, budget: budget, rates: rates), today: Self.today)
             let capacity = inEUR(budget)
             var best: Int?
@@ -127,7 +145,9 @@ import Testing
             }
             let outcome = try #require(plan.budget)
             let chosen = plan.sections.flatMap(\.destinations).flatMap(\.detours)
-            let spent = zip(chosen, detours).reduce(Decimal(0)) { sum, pair in sum + inEUR(pair.1.tasks[pair.0.chosen ?? 0].cost) }
+            let spent = zip(chosen, detours).reduce(Decimal(0)) { sum, pair in
+                sum + inEUR(pair.1.tasks[pair.0.chosen ?? 0].cost)
+            }
             #expect(outcome.within == (spent <= capacity), "round \(round)")
             if let best {
                 #expect(plan.totals.minutes == best, "round \(round)")

@@ -72,7 +72,9 @@ import Testing
     @Test func aTimeTieGoesToTheCheaperSideWhenTheCurrenciesMatch() throws {
         let a = Build.task("A", minutes: 60, cost: Build.money("3.10"), at: home)
         let b = Build.task("B", minutes: 60, cost: Build.money("2"), at: home)
-        #expect(try recommend(a, b) == Recommendation(side: 1, preference: .time, reason: .tieThenCheaper(Build.money("1.10"))))
+        #expect(
+            try recommend(a, b)
+                == Recommendation(side: 1, preference: .time, reason: .tieThenCheaper(Build.money("1.10"))))
         let yen = Build.task("B", minutes: 60, cost: Build.money("2", "JPY"), at: home)
         #expect(try recommend(a, yen) == Recommendation(side: nil, preference: .time, reason: .differentCurrencies))
     }

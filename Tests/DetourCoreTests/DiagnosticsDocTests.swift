@@ -57,7 +57,8 @@ enum DiagnosticsDoc {
             }
             seen[section.code] = section.line
             guard let code = DiagnosticCode(rawValue: section.code), codes.contains(code) else {
-                problems.append("`\(section.code)` (line \(section.line)) is not a DiagnosticCode; rename or remove the section")
+                problems.append(
+                    "`\(section.code)` (line \(section.line)) is not a DiagnosticCode; rename or remove the section")
                 continue
             }
             guard let severity = section.severity else {
@@ -66,7 +67,8 @@ enum DiagnosticsDoc {
             }
             if severity != code.severity.rawValue {
                 problems.append(
-                    "`\(section.code)` (line \(section.line)) says severity \(severity), but the code's severity is \(code.severity.rawValue)")
+                    "`\(section.code)` (line \(section.line)) says severity \(severity), but the code's severity is \(code.severity.rawValue)"
+                )
             }
         }
         for code in codes where seen[code.rawValue] == nil {

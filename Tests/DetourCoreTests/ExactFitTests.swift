@@ -121,7 +121,8 @@ import Testing
         func plan(_ budget: String) -> Plan {
             Planner.plan(
                 Trip(
-                    title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-03", detours: detours)],
+                    title: "T", traveler: nil,
+                    destinations: [Build.stay("S", "2026-12-01", "2026-12-03", detours: detours)],
                     budget: Build.money(budget)),
                 today: Self.today)
         }
@@ -139,11 +140,14 @@ import Testing
     }
 
     @Test func staysThatShareOnlyAChangeoverDayDoNotOverlap() {
-        #expect(overlapPaths([Build.stay("A", "2026-12-01", "2026-12-05"), Build.stay("B", "2026-12-05", "2026-12-07")]) == [])
         #expect(
-            overlapPaths([Build.stay("A", "2026-12-01", "2026-12-05"), Build.stay("B", "2026-12-04", "2026-12-07")]) == [
-                "destinations[1].arrival"
-            ])
+            overlapPaths([Build.stay("A", "2026-12-01", "2026-12-05"), Build.stay("B", "2026-12-05", "2026-12-07")])
+                == [])
+        #expect(
+            overlapPaths([Build.stay("A", "2026-12-01", "2026-12-05"), Build.stay("B", "2026-12-04", "2026-12-07")])
+                == [
+                    "destinations[1].arrival"
+                ])
     }
 
     /// A short stay inside a long one, then a third after the short one ends but before the long
@@ -155,14 +159,19 @@ import Testing
         ]
         #expect(overlapPaths(stays) == ["destinations[1].arrival", "destinations[2].arrival"])
         // In another file order the same stays give the same warnings.
-        #expect(overlapPaths([stays[2], stays[1], stays[0]]) == ["destinations[1].arrival", "destinations[0].arrival"])
+        #expect(
+            overlapPaths([stays[2], stays[1], stays[0]]) == ["destinations[1].arrival", "destinations[0].arrival"])
     }
 
     @Test func staysArrivingTheSameDayOverlap() {
         let stays = [Build.stay("A", "2026-12-01", "2026-12-03"), Build.stay("B", "2026-12-01", "2026-12-02")]
         #expect(overlapPaths(stays) == ["destinations[1].arrival"])
-        let messages = Planner.plan(Trip(title: "T", traveler: nil, destinations: stays), today: Self.today).warnings.map(\.message)
-        #expect(messages == ["the stay arrives 2026-12-01, 2 nights before the stay at \"A\" (destinations[0]) departs on 2026-12-03"])
+        let messages = Planner.plan(Trip(title: "T", traveler: nil, destinations: stays), today: Self.today).warnings
+            .map(\.message)
+        #expect(
+            messages == [
+                "the stay arrives 2026-12-01, 2 nights before the stay at \"A\" (destinations[0]) departs on 2026-12-03"
+            ])
     }
 }
 
@@ -176,7 +185,9 @@ import Testing
     }
 
     static func totals(_ detours: [Detour], rates: ExchangeRates? = nil) -> Totals {
-        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)], rates: rates)
+        let trip = Trip(
+            title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)],
+            rates: rates)
         return Planner.plan(trip, today: Build.day("2026-11-22")).totals
     }
 
@@ -205,7 +216,8 @@ import Testing
         ]
         var rates: [CurrencyCode: Decimal] = [:]
         rates[try #require(CurrencyCode("SEK"))] = 1
-        let totals = Self.totals(detours, rates: ExchangeRates(currency: try #require(CurrencyCode("EUR")), rates: rates))
+        let totals = Self.totals(
+            detours, rates: ExchangeRates(currency: try #require(CurrencyCode("EUR")), rates: rates))
         #expect(totals.costs.map(\.description) == ["0.001 EUR", "0.010 SEK"])
         // 0.005 + 0.005 + 0.001 = 0.011: rounded once, 0.01; rounded each time, 0.00 + 0.00 + 0.00.
         #expect(totals.costInCurrency?.description == "0.01 EUR")
@@ -225,9 +237,15 @@ import Testing
         let totals = Self.totals(detours, rates: eur)
         #expect(totals.costInCurrency == nil)
         #expect(totals.costs.map(\.description) == ["2.00 NOK", "1.00 SEK", "3.00 USD"])
-        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)], rates: eur)
+        let trip = Trip(
+            title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-09", detours: detours)],
+            rates: eur)
         let plan = Planner.plan(trip, today: Build.day("2026-11-22"))
-        #expect(Totals.missingRates(plan.sections.flatMap(\.destinations).flatMap(\.detours), rates: eur).map(\.code) == ["SEK", "USD"])
-        #expect(plan.warnings.map(\.message) == ["the total in EUR needs a rate for SEK, USD; add it to the trip's rates"])
+        #expect(
+            Totals.missingRates(plan.sections.flatMap(\.destinations).flatMap(\.detours), rates: eur).map(\.code) == [
+                "SEK", "USD",
+            ])
+        #expect(
+            plan.warnings.map(\.message) == ["the total in EUR needs a rate for SEK, USD; add it to the trip's rates"])
     }
 }

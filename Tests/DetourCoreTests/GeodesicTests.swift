@@ -75,9 +75,10 @@ import Testing
     }
 
     @Test func theWorstErrorOverTheTableIsFarBelowAMillimetre() {
-        let worst = Self.table.map {
-            abs(Geodesic.wgs84.inverse($0.lat1, $0.lon1, $0.lat2, $0.lon2) - $0.metres)
-        }.max() ?? .infinity
+        let worst =
+            Self.table.map {
+                abs(Geodesic.wgs84.inverse($0.lat1, $0.lon1, $0.lat2, $0.lon2) - $0.metres)
+            }.max() ?? .infinity
         #expect(worst < 1e-6, "worst error \(worst) m")
     }
 

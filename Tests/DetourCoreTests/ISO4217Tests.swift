@@ -36,8 +36,9 @@ import Testing
 /// carries it (SIX Group's list one, in its `table.xml`), for every three-letter code there is:
 /// the same codes known, the same minor units, the same edition.
 @Suite struct ISO4217ListTests {
-    /// Where the bundled table knowingly differs from the published one, and why. Empty while the
-    /// table is the package's edition.
+    /// Where the bundled table knowingly differs from the published one, and why.
+    ///
+    /// Empty while the table is the package's edition.
     static let differences: [String: String] = [:]
 
     /// The published list: each code with its minor unit (`nil` for "N.A."), and its edition.

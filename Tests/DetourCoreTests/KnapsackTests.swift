@@ -82,9 +82,12 @@ import Testing
 
     /// `count` items of whole weights and values of 100 to 200, ratios close together, and half
     /// their total weight as the capacity: hard for branch and bound, easy for dynamic programming.
-    static func closeRatios(_ count: Int) -> (whole: [(weight: Int, value: Int)], items: [Knapsack.Item], capacity: Int) {
+    static func closeRatios(_ count: Int) -> (whole: [(weight: Int, value: Int)], items: [Knapsack.Item], capacity: Int)
+    {
         var random = SplitMix(seed: UInt64(count))
-        let whole = (0..<count).map { _ in (weight: Int.random(in: 100...200, using: &random), value: Int.random(in: 100...200, using: &random)) }
+        let whole = (0..<count).map { _ in
+            (weight: Int.random(in: 100...200, using: &random), value: Int.random(in: 100...200, using: &random))
+        }
         let items = whole.map { Knapsack.Item(weight: Decimal($0.weight), value: $0.value) }
         return (whole, items, whole.reduce(0) { $0 + $1.weight } / 2 + 1)
     }
@@ -128,13 +131,17 @@ import Testing
         for round in 0..<60 {
             let count = Int.random(in: 1...12, using: &random)
             let items = (0..<count).map { _ in
-                Knapsack.Item(weight: unit * Decimal(Int.random(in: 1...30, using: &random)), value: Int.random(in: 1...200, using: &random))
+                Knapsack.Item(
+                    weight: unit * Decimal(Int.random(in: 1...30, using: &random)),
+                    value: Int.random(in: 1...200, using: &random))
             }
             let capacity = unit * Decimal(Int.random(in: 0...120, using: &random))
             for nodeLimit in [Knapsack.nodeLimit, 0] {
                 let solution = Knapsack.solve(items, capacity: capacity, nodeLimit: nodeLimit)
                 expectConsistent(solution, items, capacity: capacity, "round \(round)")
-                #expect(solution.value == Self.bruteForce(items, capacity: capacity), "round \(round), \(items) within \(capacity)")
+                #expect(
+                    solution.value == Self.bruteForce(items, capacity: capacity),
+                    "round \(round), \(items) within \(capacity)")
             }
         }
     }
@@ -143,7 +150,9 @@ import Testing
         let item = Knapsack.Item(weight: Decimal(string: "12.34") ?? 0, value: 30)
         for nodeLimit in [Knapsack.nodeLimit, 0] {
             #expect(Knapsack.solve([item], capacity: item.weight, nodeLimit: nodeLimit).taken == [true])
-            #expect(Knapsack.solve([item], capacity: item.weight - Decimal(string: "0.01")!, nodeLimit: nodeLimit).taken == [false])
+            #expect(
+                Knapsack.solve([item], capacity: item.weight - Decimal(string: "0.01")!, nodeLimit: nodeLimit).taken
+                    == [false])
         }
         // Two items that fill the capacity to the cent beat one better-ratio item that leaves room.
         let items = [

@@ -28,7 +28,9 @@ import Testing
         Row(
             name: "maxTextBytes", code: .textTooLong, setting: { $0.maxTextBytes = $1 },
             // Two-byte characters first, so that counting characters instead of bytes goes wrong.
-            draft: { Draft.trip(title: String(repeating: "é", count: $0 / 2) + String(repeating: "a", count: $0 % 2), []) },
+            draft: {
+                Draft.trip(title: String(repeating: "é", count: $0 / 2) + String(repeating: "a", count: $0 % 2), [])
+            },
             atStandard: true),
         Row(
             name: "maxDestinations", code: .tooManyDestinations, setting: { $0.maxDestinations = $1 },
@@ -49,7 +51,10 @@ import Testing
                 let detours = (0..<(count + 1) / 2).map { index in
                     index * 2 + 1 < count ? [Draft.task(name: "A"), Draft.task(name: "B")] : [Draft.task(name: "A")]
                 }
-                return Draft.trip([Draft.destination(tasks: Array(detours.prefix(1))), Draft.destination(tasks: Array(detours.dropFirst()))])
+                return Draft.trip([
+                    Draft.destination(tasks: Array(detours.prefix(1))),
+                    Draft.destination(tasks: Array(detours.dropFirst())),
+                ])
             }, atStandard: false),
         Row(
             name: "maxPathPoints", code: .tooManyPathPoints, setting: { $0.maxPathPoints = $1 },
@@ -57,14 +62,19 @@ import Testing
             // the second of one point, so one past the limit crosses it from exactly at it.
             draft: { count in
                 var first = Draft.task(name: "A", location: Draft.coordinate("38.7", "-9.1"))
-                first.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: count - 1), Draft.here)
+                first.path = .present(
+                    PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: count - 1),
+                    Draft.here)
                 var second = Draft.task(name: "B", location: Draft.coordinate("38.7", "-9.1"))
-                second.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: 1), Draft.here)
+                second.path = .present(
+                    PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.7", "-9.1")], count: 1), Draft.here)
                 return Draft.trip([Draft.destination(tasks: [[first, second]])])
             }, atStandard: true),
         Row(
             name: "maxStayNights", code: .stayTooLong, setting: { $0.maxStayNights = $1 },
-            draft: { Draft.trip([Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", $0))]) },
+            draft: {
+                Draft.trip([Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", $0))])
+            },
             atStandard: true),
         Row(
             name: "maxNights", code: .tooManyNights, setting: { $0.maxNights = $1 },
@@ -75,7 +85,9 @@ import Testing
                     repeating: Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", 366)),
                     count: (count - 1) / 366)
                 if (count - 1) % 366 > 0 {
-                    stays.append(Draft.destination(arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", (count - 1) % 366)))
+                    stays.append(
+                        Draft.destination(
+                            arrival: "2026-01-01", departure: Draft.day(after: "2026-01-01", (count - 1) % 366)))
                 }
                 stays.append(Draft.destination(arrival: "2026-01-01", departure: "2026-01-02"))
                 return Draft.trip(stays)
@@ -130,7 +142,8 @@ import Testing
         for (name, phrase) in documented {
             #expect(readme.contains(phrase), "README lacks \(phrase)")
             let number = phrase.filter(\.isNumber)
-            #expect(String(Self.standard(name)) == number, "\(name) is \(Self.standard(name)), the README says \(number)")
+            #expect(
+                String(Self.standard(name)) == number, "\(name) is \(Self.standard(name)), the README says \(number)")
         }
     }
 }
@@ -238,7 +251,8 @@ import Testing
         case .duration: task = Draft.task(name: "A", duration: edge.text)
         case .dayHours: stay.dayHours = Draft.text(edge.text)
         case .arrival:
-            stay = Draft.destination(arrival: edge.text, departure: edge.text == "9999-12-30" ? "9999-12-31" : "0001-01-02")
+            stay = Draft.destination(
+                arrival: edge.text, departure: edge.text == "9999-12-30" ? "9999-12-31" : "0001-01-02")
         case .latitude: stay = Draft.destination(lat: edge.text)
         case .longitude: stay = Draft.destination(lon: edge.text)
         case .rate: break

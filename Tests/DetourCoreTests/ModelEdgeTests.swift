@@ -45,7 +45,9 @@ import Testing
             text += String(Int.random(in: 0...99, using: &random))
             if Bool.random(using: &random) { text += "." + String(Int.random(in: 0...99_999, using: &random)) }
             if Bool.random(using: &random) {
-                text += ["e", "E"][Int.random(in: 0..<2, using: &random)] + ["", "-", "+"][Int.random(in: 0..<3, using: &random)]
+                text +=
+                    ["e", "E"][Int.random(in: 0..<2, using: &random)]
+                    + ["", "-", "+"][Int.random(in: 0..<3, using: &random)]
                 text += String(Int.random(in: 0...3, using: &random))
             }
             let number = try #require(NumberText(text), "\(text)")
@@ -73,7 +75,9 @@ import Testing
         #expect(throws: TaskDuration.ParseError.calendarUnit) { try TaskDuration.parse("P1M") }
         #expect(throws: TaskDuration.ParseError.notADuration) { try TaskDuration.parse("1h1d") }
         #expect(throws: TaskDuration.ParseError.notPositive) { try TaskDuration.parse("-1h") }
-        #expect(TaskDuration.message(.partialMinute, text: "PT30S") == "duration \"PT30S\" is not a whole number of minutes")
+        #expect(
+            TaskDuration.message(.partialMinute, text: "PT30S") == "duration \"PT30S\" is not a whole number of minutes"
+        )
     }
 
     @Test func codesAndAddressesDescribeThemselvesAsWritten() throws {
@@ -109,8 +113,14 @@ import Testing
 
     @Test func aSideChosenWithoutAKnownTravelTimeCountsItsDuration() throws {
         // Preferring cost picks the cheaper side even though neither has a location.
-        let detours = [Detour(tasks: [Build.task("A", minutes: 45, cost: Build.money("1")), Build.task("B", minutes: 30, cost: Build.money("2"))])]
-        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-02", detours: detours)])
+        let detours = [
+            Detour(tasks: [
+                Build.task("A", minutes: 45, cost: Build.money("1")),
+                Build.task("B", minutes: 30, cost: Build.money("2")),
+            ])
+        ]
+        let trip = Trip(
+            title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-02", detours: detours)])
         let plan = Planner.plan(trip, today: Self.today, options: Planner.Options(preference: .cost))
         #expect(plan.sections.flatMap(\.destinations).first?.detours.first?.chosen == 0)
         #expect(plan.totals.minutes == 45)
@@ -119,19 +129,28 @@ import Testing
     @Test func aTripBudgetThatIsOnlyCheckedSaysSoWhenExceeded() throws {
         var stay = Build.stay(
             "S", "2026-12-01", "2026-12-02",
-            detours: [Detour(tasks: [Build.task("A", minutes: 45, cost: Build.money("10"), at: Build.point(0, 0)), Build.task("B", minutes: 90, cost: Build.money("12"), at: Build.point(0, 0))])])
+            detours: [
+                Detour(tasks: [
+                    Build.task("A", minutes: 45, cost: Build.money("10"), at: Build.point(0, 0)),
+                    Build.task("B", minutes: 90, cost: Build.money("12"), at: Build.point(0, 0)),
+                ])
+            ])
         stay.budget = Build.money("100")
         let trip = Trip(title: "T", traveler: nil, destinations: [stay], budget: Build.money("5"))
         let plan = Planner.plan(trip, today: Self.today)
         #expect(plan.budget?.chose == false)
         #expect(plan.budget?.optimal == true)
-        #expect(plan.warnings.map(\.message) == ["the chosen sides cost 10.00 EUR, 5.00 EUR over the budget of 5.00 EUR"])
+        #expect(
+            plan.warnings.map(\.message) == ["the chosen sides cost 10.00 EUR, 5.00 EUR over the budget of 5.00 EUR"])
     }
 
     @Test func aDraftUnderABudgetCostsNothingAndStaysUndecided() throws {
         let detours = [
             Detour(tasks: [Build.task("Only", minutes: 45, cost: Build.money("10"), at: Build.point(0, 0))]),
-            Detour(tasks: [Build.task("A", minutes: 45, cost: Build.money("3"), at: Build.point(0, 0)), Build.task("B", minutes: 90, cost: Build.money("0"), at: Build.point(0, 0))]),
+            Detour(tasks: [
+                Build.task("A", minutes: 45, cost: Build.money("3"), at: Build.point(0, 0)),
+                Build.task("B", minutes: 90, cost: Build.money("0"), at: Build.point(0, 0)),
+            ]),
         ]
         let trip = Trip(
             title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-02", detours: detours)],
@@ -147,22 +166,34 @@ import Testing
         let here = Build.point(0, 0)
         var detours = (0..<45).map { index in
             PlannedDetour.planned([
-                Build.task("fast \(index)", minutes: 60, cost: Build.money("\(Int.random(in: 100...200, using: &random))"), at: here),
-                Build.task("slow \(index)", minutes: 60 + Int.random(in: 100...200, using: &random), cost: Build.money("0"), at: here),
+                Build.task(
+                    "fast \(index)", minutes: 60, cost: Build.money("\(Int.random(in: 100...200, using: &random))"),
+                    at: here),
+                Build.task(
+                    "slow \(index)", minutes: 60 + Int.random(in: 100...200, using: &random), cost: Build.money("0"),
+                    at: here),
             ])
         }
         let outcome = Budget.apply(&detours, budget: Build.money("3000"), rates: nil, choose: true, nodeLimit: 0)
         #expect(!outcome.optimal)
         let bound = try #require(outcome.lowerBoundMinutes)
-        let minutes = detours.reduce(0) { sum, detour in sum + (detour.chosen.map { detour.tasks[$0].totalMinutes ?? 0 } ?? 0) }
+        let minutes = detours.reduce(0) { sum, detour in
+            sum + (detour.chosen.map { detour.tasks[$0].totalMinutes ?? 0 } ?? 0)
+        }
         #expect(bound <= minutes)
         #expect(bound > 0)
         #expect(outcome.within)
     }
 
     @Test func aSideThatFitsNoDayOfAOneNightStayIsNamed() throws {
-        let detours = [Detour(tasks: [Build.task("Marathon", minutes: 700, at: Build.point(0, 0)), Build.task("B", minutes: 800, at: Build.point(0, 0))])]
-        let trip = Trip(title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-02", detours: detours)])
+        let detours = [
+            Detour(tasks: [
+                Build.task("Marathon", minutes: 700, at: Build.point(0, 0)),
+                Build.task("B", minutes: 800, at: Build.point(0, 0)),
+            ])
+        ]
+        let trip = Trip(
+            title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-02", detours: detours)])
         let plan = Planner.plan(trip, today: Self.today)
         #expect(plan.warnings.map(\.message) == ["1 chosen side does not fit on the 1 day of 10 h: \"Marathon\""])
     }

@@ -56,7 +56,9 @@ import Testing
         #expect(NumberText("1 ") == nil)
     }
 
-    @Test(arguments: [("91", Coordinate.Axis.latitude), ("-90.0001", .latitude), ("181", .longitude), ("1e400", .latitude)])
+    @Test(arguments: [
+        ("91", Coordinate.Axis.latitude), ("-90.0001", .latitude), ("181", .longitude), ("1e400", .latitude),
+    ])
     func refusesCoordinatesOutOfRange(_ text: String, _ axis: Coordinate.Axis) {
         #expect(throws: Coordinate.ParseError.outOfRange) { try Coordinate.parse(text, axis: axis) }
     }

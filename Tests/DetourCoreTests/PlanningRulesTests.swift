@@ -40,7 +40,9 @@ import Testing
     }
 
     @Test func costsInTwoCurrenciesAreComparedConvertedWithRates() throws {
-        let tasks = [Self.side("Vasa", minutes: 60, cost: "230", "SEK"), Self.side("Fram", minutes: 60, cost: "200", "NOK")]
+        let tasks = [
+            Self.side("Vasa", minutes: 60, cost: "230", "SEK"), Self.side("Fram", minutes: 60, cost: "200", "NOK"),
+        ]
         let stay = Build.stay("Nordic", "2026-12-01", "2026-12-03", detours: [Detour(tasks: tasks)])
         let without = Planner.plan(Trip(title: "T", traveler: nil, destinations: [stay]), today: Self.today)
         #expect(detours(without).first?.recommendation.reason == .differentCurrencies)
@@ -76,7 +78,8 @@ import Testing
     static func budgetTrip(_ items: [(extra: String, saved: Int)], budget: String) -> Trip {
         let detours = items.enumerated().map { index, item in
             Detour(tasks: [
-                side("fast \(index)", minutes: 120, cost: item.extra), side("slow \(index)", minutes: 120 + item.saved, cost: "0"),
+                side("fast \(index)", minutes: 120, cost: item.extra),
+                side("slow \(index)", minutes: 120 + item.saved, cost: "0"),
             ])
         }
         return Trip(
@@ -96,15 +99,18 @@ import Testing
 
     @Test func overBudgetEvenAtTheCheapestChoosesTheCheapestAndSaysByHowMuch() throws {
         var trip = Self.budgetTrip(Self.greedyTrap, budget: "10")
-        let fixed = Detour(tasks: [Self.side("museum", minutes: 60, cost: "25"), Self.side("gallery", minutes: 90, cost: "30")])
+        let fixed = Detour(tasks: [
+            Self.side("museum", minutes: 60, cost: "25"), Self.side("gallery", minutes: 90, cost: "30"),
+        ])
         trip.destinations[0].detours.append(fixed)
         let plan = Planner.plan(trip, today: Self.today)
         #expect(detours(plan).map(\.chosen) == [1, 1, 1, 1, 0])
         let budget = try #require(plan.budget)
         #expect(!budget.within)
-        #expect(plan.warnings.map(\.message) == [
-            "the chosen sides cost 25.00 EUR, 15.00 EUR over the budget of 10.00 EUR, even at their cheapest"
-        ])
+        #expect(
+            plan.warnings.map(\.message) == [
+                "the chosen sides cost 25.00 EUR, 15.00 EUR over the budget of 10.00 EUR, even at their cheapest"
+            ])
         #expect(plan.warnings.first?.path == "budget")
     }
 
@@ -128,13 +134,18 @@ import Testing
             let count = Int.random(in: 1...9, using: &random)
             let detours = (0..<count).map { index in
                 Detour(tasks: [
-                    Self.side("a\(index)", minutes: Int.random(in: 10...600, using: &random), cost: "\(Int.random(in: 0...40, using: &random)).\(Int.random(in: 0...99, using: &random))"),
-                    Self.side("b\(index)", minutes: Int.random(in: 10...600, using: &random), cost: "\(Int.random(in: 0...40, using: &random))"),
+                    Self.side(
+                        "a\(index)", minutes: Int.random(in: 10...600, using: &random),
+                        cost: "\(Int.random(in: 0...40, using: &random)).\(Int.random(in: 0...99, using: &random))"),
+                    Self.side(
+                        "b\(index)", minutes: Int.random(in: 10...600, using: &random),
+                        cost: "\(Int.random(in: 0...40, using: &random))"),
                 ])
             }
             let budget = Decimal(Int.random(in: 0...150, using: &random))
             let trip = Trip(
-                title: "T", traveler: nil, destinations: [Build.stay("S", "2026-12-01", "2026-12-30", detours: detours)],
+                title: "T", traveler: nil,
+                destinations: [Build.stay("S", "2026-12-01", "2026-12-30", detours: detours)],
                 budget: Money(amount: budget, currency: try #require(CurrencyCode("EUR"))))
             let plan = Planner.plan(trip, today: Self.today)
             let chosen = self.detours(plan)
@@ -178,7 +189,8 @@ import Testing
         stay.dayHours = DayHours(minutes: 600)
         let plan = Planner.plan(Trip(title: "T", traveler: nil, destinations: [stay]), today: Self.today)
         let planned = try #require(plan.sections.flatMap(\.destinations).first)
-        #expect(planned.schedule.map { $0.items.map { "\($0.detour)x\($0.days)" } } == [["0x1", "2x1"], ["1x2"], [], []])
+        #expect(
+            planned.schedule.map { $0.items.map { "\($0.detour)x\($0.days)" } } == [["0x1", "2x1"], ["1x2"], [], []])
         #expect(planned.schedule.map(\.coveredByEarlier) == [false, false, true, false])
         #expect(planned.unscheduled.map(\.detour) == [3])
         #expect(!planned.isFeasible)
@@ -196,8 +208,9 @@ import Testing
             ])
         let warnings = Planner.plan(trip, today: Self.today).warnings
         #expect(warnings.map(\.path) == ["destinations[2].arrival"])
-        #expect(warnings.map(\.message) == [
-            "the stay arrives 2026-12-06, 1 night before the stay at \"Bergen\" (destinations[1]) departs on 2026-12-07"
-        ])
+        #expect(
+            warnings.map(\.message) == [
+                "the stay arrives 2026-12-06, 1 night before the stay at \"Bergen\" (destinations[1]) departs on 2026-12-07"
+            ])
     }
 }

@@ -12,7 +12,9 @@ extension ComparisonTests {
     @Test func preferringCostPicksTheCheaperSideEvenWhenItTakesLonger() throws {
         let dear = Build.task("Dear", minutes: 60, cost: Build.money("10"), at: home)
         let cheap = Build.task("Cheap", minutes: 120, cost: Build.money("5"), at: home)
-        #expect(try recommend(dear, cheap, .cost) == Recommendation(side: 1, preference: .cost, reason: .cheaper(Build.money("5"))))
+        #expect(
+            try recommend(dear, cheap, .cost)
+                == Recommendation(side: 1, preference: .cost, reason: .cheaper(Build.money("5"))))
         #expect(try recommend(cheap, dear, .cost).side == 0)
     }
 
@@ -38,13 +40,16 @@ extension ComparisonTests {
         let b = Build.task("B", minutes: 60, cost: Build.money("5"), at: home)
         #expect(try recommend(a, b, .cost) == Recommendation(side: nil, preference: .cost, reason: .tie))
         let nowhere = Build.task("C", minutes: 60, cost: Build.money("5"), at: nil)
-        #expect(try recommend(a, nowhere, .cost) == Recommendation(side: nil, preference: .cost, reason: .unknownFigure))
+        #expect(
+            try recommend(a, nowhere, .cost) == Recommendation(side: nil, preference: .cost, reason: .unknownFigure))
     }
 
     @Test func preferringCostInTwoCurrenciesPicksNothingEvenWhenOneSideIsQuicker() throws {
         let euros = Build.task("A", minutes: 60, cost: Build.money("5", "EUR"), at: home)
         let yen = Build.task("B", minutes: 120, cost: Build.money("5", "JPY"), at: home)
-        #expect(try recommend(euros, yen, .cost) == Recommendation(side: nil, preference: .cost, reason: .differentCurrencies))
+        #expect(
+            try recommend(euros, yen, .cost)
+                == Recommendation(side: nil, preference: .cost, reason: .differentCurrencies))
     }
 
     @Test func preferringDistancePicksTheNearerSideEvenWhenItTakesLonger() throws {
@@ -65,8 +70,10 @@ extension ComparisonTests {
         let slow = Build.task("Slow", minutes: 90, at: near)
         let quick = Build.task("Quick", minutes: 60, at: near)
         let tieThen30 = Recommendation.Reason.tieThenLessTotalTime(minutes: 30)
-        #expect(try recommend(slow, quick, .distance) == Recommendation(side: 1, preference: .distance, reason: tieThen30))
-        #expect(try recommend(quick, slow, .distance) == Recommendation(side: 0, preference: .distance, reason: tieThen30))
+        #expect(
+            try recommend(slow, quick, .distance) == Recommendation(side: 1, preference: .distance, reason: tieThen30))
+        #expect(
+            try recommend(quick, slow, .distance) == Recommendation(side: 0, preference: .distance, reason: tieThen30))
     }
 
     @Test func preferringDistanceBreaksATieOnTotalTimeNotOnDuration() throws {
@@ -86,7 +93,9 @@ extension ComparisonTests {
         let b = Build.task("B", minutes: 60, at: near)
         #expect(try recommend(a, b, .distance) == Recommendation(side: nil, preference: .distance, reason: .tie))
         let nowhere = Build.task("C", minutes: 60, at: nil)
-        #expect(try recommend(a, nowhere, .distance) == Recommendation(side: nil, preference: .distance, reason: .unknownFigure))
+        #expect(
+            try recommend(a, nowhere, .distance)
+                == Recommendation(side: nil, preference: .distance, reason: .unknownFigure))
     }
 
     @Test func preferringDistanceMeasuresAlongThePathWhenATaskHasOne() throws {

@@ -73,4 +73,3 @@ import Testing
         }
     }
 }
-

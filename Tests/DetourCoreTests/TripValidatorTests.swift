@@ -45,7 +45,8 @@ import Testing
 
     @Test func departureMustBeStrictlyAfterArrival() {
         let sameDay = Draft.trip([Draft.destination(arrival: "2026-12-01", departure: "2026-12-01")])
-        #expect(messages(sameDay) == ["destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-01"])
+        #expect(
+            messages(sameDay) == ["destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-01"])
     }
 
     /// A mistyped year made a stay of 370,000 days, whose report took minutes and 17 MB.
@@ -53,7 +54,10 @@ import Testing
         let year = Draft.trip([Draft.destination(arrival: "2026-01-01", departure: "2027-01-02")])
         #expect(messages(year) == [])
         let longer = Draft.trip([Draft.destination(arrival: "2026-01-01", departure: "2027-01-03")])
-        #expect(messages(longer) == ["destinations[0].departure: the stay lasts 367 nights, more than the limit of 366; is a year mistyped?"])
+        #expect(
+            messages(longer) == [
+                "destinations[0].departure: the stay lasts 367 nights, more than the limit of 366; is a year mistyped?"
+            ])
         let typo = Draft.trip([Draft.destination(arrival: "1013-11-18", departure: "2026-11-20")])
         #expect(codes(typo) == ["destinations[0].departure: stay-too-long"])
     }
@@ -67,7 +71,8 @@ import Testing
 
     @Test func anImpossibleDateIsNamedNotRolledOver() {
         let draft = Draft.trip([Draft.destination(arrival: "2026-02-30", departure: "2026-03-02")])
-        #expect(messages(draft) == ["destinations[0].arrival: arrival \"2026-02-30\" is not a calendar day (YYYY-MM-DD)"])
+        #expect(
+            messages(draft) == ["destinations[0].arrival: arrival \"2026-02-30\" is not a calendar day (YYYY-MM-DD)"])
     }
 
     @Test func draftsAreWarningsAndMoreThanTwoTasksIsAnError() {
@@ -79,7 +84,10 @@ import Testing
                 "destinations[0].detours[1]: draft detour: one task, the other side is undecided",
             ])
         let three = Draft.trip([Draft.destination(tasks: [[Draft.task(), Draft.task(), Draft.task()]])])
-        #expect(messages(three) == ["destinations[0].detours[0].tasks: a detour is a choice between two tasks, this one has 3"])
+        #expect(
+            messages(three) == [
+                "destinations[0].detours[0].tasks: a detour is a choice between two tasks, this one has 3"
+            ])
     }
 
     @Test func aTaskWithoutLocationIsAWarning() {
@@ -88,9 +96,10 @@ import Testing
         let outcome = TripValidator.validate(Draft.trip([Draft.destination(tasks: [[task, Draft.task()]])]))
         #expect(outcome.trip != nil)
         #expect(outcome.diagnostics.map(\.message) == ["no location, so its distance is unknown"])
-        #expect(codes(Draft.trip([Draft.destination(tasks: [[task, Draft.task()]])])) == [
-            "destinations[0].detours[0].tasks[0].location: task-without-location"
-        ])
+        #expect(
+            codes(Draft.trip([Draft.destination(tasks: [[task, Draft.task()]])])) == [
+                "destinations[0].detours[0].tasks[0].location: task-without-location"
+            ])
     }
 
     @Test func missingRequiredFieldsAreNamed() {
@@ -135,7 +144,10 @@ import Testing
 
     @Test func controlCharactersAreRefusedAndWhiteSpaceIsFolded() throws {
         let bad = Draft.trip([Draft.destination(name: "Zu\u{0}rich")])
-        #expect(messages(bad) == ["destinations[0].name: the name contains the control character U+0000, which is not allowed"])
+        #expect(
+            messages(bad) == [
+                "destinations[0].name: the name contains the control character U+0000, which is not allowed"
+            ])
         let folded = Draft.trip(
             title: " Lisbon\tin\r\nDecember ",
             [Draft.destination(tasks: [[Draft.task(pros: ["line one\r\nline two"]), Draft.task()]])])

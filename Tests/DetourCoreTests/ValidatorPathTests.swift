@@ -14,11 +14,14 @@ import Testing
     }
 
     func lines(_ draft: TripDraft) -> [String] {
-        TripValidator.validate(draft).diagnostics.map { "\($0.severity) \($0.path ?? "-"): \($0.message) [\($0.code.rawValue)]" }
+        TripValidator.validate(draft).diagnostics.map {
+            "\($0.severity) \($0.path ?? "-"): \($0.message) [\($0.code.rawValue)]"
+        }
     }
 
     @Test func aSecondRateForOneCurrencyIsAnErrorNamingIt() {
-        let draft = Self.trip(currency: Draft.text("EUR"), rates: [("SEK", "0.0871"), ("NOK", "0.0853"), ("SEK", "0.09")])
+        let draft = Self.trip(
+            currency: Draft.text("EUR"), rates: [("SEK", "0.0871"), ("NOK", "0.0853"), ("SEK", "0.09")])
         #expect(lines(draft) == ["error rates.SEK: currency SEK has a rate already [duplicate-rate]"])
     }
 
@@ -39,7 +42,8 @@ import Testing
         // A key that is not a plain name is quoted in the path.
         #expect(
             lines(Self.trip(currency: Draft.text("EUR"), rates: [("S K", "1")])).first
-                == "error rates[\"S K\"]: currency \"S K\" is not an ISO 4217 code (three capital letters, like EUR) [bad-currency]")
+                == "error rates[\"S K\"]: currency \"S K\" is not an ISO 4217 code (three capital letters, like EUR) [bad-currency]"
+        )
     }
 
     @Test func aRateWithoutAValueIsNamed() {
@@ -63,7 +67,10 @@ import Testing
 
     @Test func aCurrencyOutsideTheListIsAWarningNotAnError() throws {
         let draft = Self.trip(currency: Draft.text("QQQ"))
-        #expect(lines(draft) == ["warning currency: currency QQQ is not in the ISO 4217 list of \(ISO4217.edition); check the code [unknown-currency]"])
+        #expect(
+            lines(draft) == [
+                "warning currency: currency QQQ is not in the ISO 4217 list of \(ISO4217.edition); check the code [unknown-currency]"
+            ])
         #expect(TripValidator.validate(draft).trip?.rates?.currency.code == "QQQ")
     }
 
@@ -71,7 +78,8 @@ import Testing
         var draft = Draft.trip([Draft.destination()])
         draft.budget = .present(MoneyDraft(amount: Draft.text("-1"), currency: Draft.text("EUR")), Draft.here)
         draft.dayHours = Draft.text("25")
-        draft.destinations[0].budget = .present(MoneyDraft(amount: .missing(Draft.here), currency: .missing(Draft.here)), Draft.here)
+        draft.destinations[0].budget = .present(
+            MoneyDraft(amount: .missing(Draft.here), currency: .missing(Draft.here)), Draft.here)
         draft.destinations[0].dayHours = Draft.text("x")
         #expect(
             lines(draft) == [
@@ -118,7 +126,11 @@ import Testing
     }
 
     @Test func reasonsAreCheckedOneByOneWithTheirIndex() {
-        let draft = Draft.trip([Draft.destination(tasks: [[Draft.task(name: "A", pros: ["fine", " "], cons: ["a\u{7}b"]), Draft.task(name: "B")]])])
+        let draft = Draft.trip([
+            Draft.destination(tasks: [
+                [Draft.task(name: "A", pros: ["fine", " "], cons: ["a\u{7}b"]), Draft.task(name: "B")]
+            ])
+        ])
         #expect(
             lines(draft) == [
                 "error destinations[0].detours[0].tasks[0].pros[1]: a pro must not be blank [blank-text]",
@@ -130,17 +142,24 @@ import Testing
         var task = Draft.task(name: "A", location: Draft.coordinate("38.7", "-9.1"))
         task.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("91", "-9.1")]), Draft.here)
         let bad = Draft.trip([Draft.destination(tasks: [[task, Draft.task(name: "B")]])])
-        #expect(lines(bad) == ["error destinations[0].detours[0].tasks[0].path[1].lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]"])
+        #expect(
+            lines(bad) == [
+                "error destinations[0].detours[0].tasks[0].path[1].lat: latitude 91 is outside [-90, 90] [coordinate-out-of-range]"
+            ])
         task.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1")]), Draft.here)
         let short = Draft.trip([Draft.destination(tasks: [[task, Draft.task(name: "B")]])])
-        #expect(lines(short) == ["error destinations[0].detours[0].tasks[0].path: a path needs at least two points, this one has 1 [short-path]"])
+        #expect(
+            lines(short) == [
+                "error destinations[0].detours[0].tasks[0].path: a path needs at least two points, this one has 1 [short-path]"
+            ])
         // A path far from both ends: one warning for each end.
         task.path = .present(PathDraft(points: [Draft.point("39.7", "-9.1"), Draft.point("39.8", "-9.1")]), Draft.here)
         let far = Draft.trip([Draft.destination(tasks: [[task, Draft.task(name: "B")]])])
         #expect(TripValidator.validate(far).diagnostics.map(\.code) == [.pathFarFromEnds, .pathFarFromEnds])
         // A path with no task location is checked at its start only; the task needs no location.
         var located = Draft.task(name: "A", location: .missing(Draft.here))
-        located.path = .present(PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.8", "-9.1")]), Draft.here)
+        located.path = .present(
+            PathDraft(points: [Draft.point("38.7", "-9.1"), Draft.point("38.8", "-9.1")]), Draft.here)
         let pathOnly = Draft.trip([Draft.destination(tasks: [[located, Draft.task(name: "B")]])])
         #expect(lines(pathOnly) == [])
     }

@@ -92,7 +92,9 @@ import Testing
             var bytes: [UInt8] = []
             for _ in 0..<Int.random(in: 0...8, using: &random) {
                 // Mostly valid text, now and then a damaged piece.
-                let piece = Int.random(in: 0..<100, using: &random) < 85 ? Int.random(in: 0..<5, using: &random) : Int.random(in: 5..<pieces.count, using: &random)
+                let piece =
+                    Int.random(in: 0..<100, using: &random) < 85
+                    ? Int.random(in: 0..<5, using: &random) : Int.random(in: 5..<pieces.count, using: &random)
                 bytes += pieces[piece]
             }
             let expected = Self.reference(bytes)
@@ -105,7 +107,10 @@ import Testing
     /// A trip file with bad UTF-8 anywhere is refused naming its byte offset.
     @Test func aTripWithBadUTF8IsRefusedAtItsOffset() {
         let good = Array(#"{"title": "Zürich", "destinations": []}"#.utf8)
-        for bad: [UInt8] in [[0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80]] {
+        for bad: [UInt8] in [
+            [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xF0, 0x80, 0x80, 0xAF], [0xED, 0xA0, 0x80],
+            [0xF8, 0x88, 0x80, 0x80, 0x80],
+        ] {
             let text = Array(good[..<11]) + bad + Array(good[11...])
             let outcome = TripLoader.load(text, format: .json)
             #expect(outcome.diagnostics.map(\.code) == [.invalidUTF8])
@@ -173,7 +178,9 @@ import Testing
     static func read(_ body: [UInt8]) -> String? {
         let bytes = Array(#"{"title": ""#.utf8) + body + Array(#"", "destinations": []}"#.utf8)
         let outcome = TripLoader.load(bytes, format: .json)
-        guard outcome.diagnostics.errors.isEmpty || outcome.diagnostics.errors.allSatisfy({ $0.code != .jsonSyntax && $0.code != .invalidUTF8 })
+        guard
+            outcome.diagnostics.errors.isEmpty
+                || outcome.diagnostics.errors.allSatisfy({ $0.code != .jsonSyntax && $0.code != .invalidUTF8 })
         else { return nil }
         return TripJSONReader.read(bytes).draft?.title.value
     }
@@ -209,7 +216,9 @@ import Testing
         for round in 0..<5_000 {
             var body = ""
             for _ in 0..<Int.random(in: 0...6, using: &random) {
-                let piece = Int.random(in: 0..<100, using: &random) < 80 ? Int.random(in: 0..<20, using: &random) : Int.random(in: 0..<pieces.count, using: &random)
+                let piece =
+                    Int.random(in: 0..<100, using: &random) < 80
+                    ? Int.random(in: 0..<20, using: &random) : Int.random(in: 0..<pieces.count, using: &random)
                 body += pieces[piece]
             }
             let bytes = Array(body.utf8)

@@ -4,7 +4,11 @@ import Foundation
 import Testing
 
 @Suite struct GPXReaderTests {
-    static func gpx(_ body: String, metadata: String = "<metadata><name>Lisbon in December</name><author><email id=\"ana\" domain=\"example.org\"/></author></metadata>") -> String {
+    static func gpx(
+        _ body: String,
+        metadata: String =
+            "<metadata><name>Lisbon in December</name><author><email id=\"ana\" domain=\"example.org\"/></author></metadata>"
+    ) -> String {
         """
         <?xml version="1.0" encoding="UTF-8"?>
         <gpx version="1.1" creator="test" xmlns="http://www.topografix.com/GPX/1/1" xmlns:dr="urn:detour-report:gpx:1">
@@ -99,7 +103,9 @@ import Testing
 
     @Test func deepNestingIsRefusedNotRaised() {
         let deep = String(repeating: "<x>", count: 5000) + String(repeating: "</x>", count: 5000)
-        let outcome = load(Self.lisbon.replacingOccurrences(of: "<type>task</type>", with: "<type>task</type><extensions>\(deep)</extensions>"))
+        let outcome = load(
+            Self.lisbon.replacingOccurrences(
+                of: "<type>task</type>", with: "<type>task</type><extensions>\(deep)</extensions>"))
         #expect(outcome.diagnostics.first?.message.contains("nested too deeply") == true)
     }
 
@@ -125,10 +131,14 @@ import Testing
     }
 
     @Test func aWaypointThatIsNeitherIsIgnoredWithAWarning() {
-        let text = Self.lisbon.replacingOccurrences(of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt><trk>")
+        let text = Self.lisbon.replacingOccurrences(
+            of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt><trk>")
         let outcome = load(text)
         #expect(outcome.trip != nil)
-        #expect(lines(outcome) == ["trip.gpx:9: warning: 1 waypoint has neither dr:stay nor dr:task and was read past; it is on line 9 [gpx-plain-waypoints]"])
+        #expect(
+            lines(outcome) == [
+                "trip.gpx:9: warning: 1 waypoint has neither dr:stay nor dr:task and was read past; it is on line 9 [gpx-plain-waypoints]"
+            ])
     }
 
     @Test func anEmptyFileSaysSo() {
@@ -148,8 +158,13 @@ import Testing
     }
 
     @Test func aTaskForAnUnknownStayIsAnError() {
-        let text = Self.lisbon.replacingOccurrences(of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"", with: "destination=\"porto\" detour=\"tram-or-walk\" duration=\"2h\"")
-        #expect(lines(load(text)).contains("trip.gpx:11: error: wpt 3 \"Walk the Alfama\": destination \"porto\" is not the id of any dr:stay [gpx-unknown-stay]"))
+        let text = Self.lisbon.replacingOccurrences(
+            of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"",
+            with: "destination=\"porto\" detour=\"tram-or-walk\" duration=\"2h\"")
+        #expect(
+            lines(load(text)).contains(
+                "trip.gpx:11: error: wpt 3 \"Walk the Alfama\": destination \"porto\" is not the id of any dr:stay [gpx-unknown-stay]"
+            ))
     }
 }
 
@@ -187,7 +202,8 @@ import Testing
     }
 
     @Test func pathPointsFollowTheLocationRules() {
-        let outcome = load(Self.trip.replacingOccurrences(of: "<trkpt lat=\"38.7166\"", with: "<trkpt lat=\"138.7166\""))
+        let outcome = load(
+            Self.trip.replacingOccurrences(of: "<trkpt lat=\"38.7166\"", with: "<trkpt lat=\"138.7166\""))
         #expect(
             outcome.diagnostics.map { "\($0.path ?? ""): \($0.fullMessage)" }
                 == ["destinations[0].detours[0].tasks[0].path[1].lat: trk 2: latitude 138.7166 is outside [-90, 90]"])
@@ -231,11 +247,15 @@ import Testing
 
     @Test func twoStaysInOneWaypointIsAnError() {
         let body = Self.stay().replacingOccurrences(of: "</extensions>", with: "<dr:stay id=\"m\"/></extensions>")
-        #expect(found(body) == ["4 gpx-two-stays: wpt 1 \"Lisbon\": a waypoint is one stay, but this one has a second dr:stay"])
+        #expect(
+            found(body) == [
+                "4 gpx-two-stays: wpt 1 \"Lisbon\": a waypoint is one stay, but this one has a second dr:stay"
+            ])
     }
 
     @Test func twoPathsForOneTaskIsAnError() {
-        let route = "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions><rtept lat=\"38.7\" lon=\"-9.1\"/><rtept lat=\"38.71\" lon=\"-9.13\"/></rte>"
+        let route =
+            "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions><rtept lat=\"38.7\" lon=\"-9.1\"/><rtept lat=\"38.71\" lon=\"-9.13\"/></rte>"
         #expect(
             found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + route + "\n" + route)
                 == ["6 gpx-two-paths: rte 2: task \"Tram\" has a path already; a task has one path"])
@@ -243,7 +263,8 @@ import Testing
 
     @Test func unknownAttributesAndElementsAreWarningsNamingThem() {
         let body =
-            Self.stay(" colour=\"red\"") + Self.task("Tram", " dr:speed=\"3\" durration=\"2h\"", body: "<dr:tip>x</dr:tip>")
+            Self.stay(" colour=\"red\"")
+            + Self.task("Tram", " dr:speed=\"3\" durration=\"2h\"", body: "<dr:tip>x</dr:tip>")
             + Self.task("Walk")
         #expect(
             found(body) == [
@@ -257,18 +278,25 @@ import Testing
     @Test func anElementInsideATextElementIsAnErrorNotLostText() {
         #expect(
             found(Self.stay() + Self.task("Tram", body: "<dr:pro>Fun <b>really</b></dr:pro>") + Self.task("Walk"))
-                == ["4 gpx-element-in-text: wpt 2 \"Tram\": <b> inside <dr:pro>: it takes text only, so its text would be lost"])
+                == [
+                    "4 gpx-element-in-text: wpt 2 \"Tram\": <b> inside <dr:pro>: it takes text only, so its text would be lost"
+                ])
     }
 
     @Test func plainWaypointsAreOneWarningWithTheirCountAndTheFirstLine() {
-        let plain = (1...1204).map { "<wpt lat=\"1\" lon=\"\($0 % 180)\"><name>P\($0)</name></wpt>" }.joined(separator: "\n")
+        let plain = (1...1204).map { "<wpt lat=\"1\" lon=\"\($0 % 180)\"><name>P\($0)</name></wpt>" }.joined(
+            separator: "\n")
         #expect(
             found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + plain)
-                == ["5 gpx-plain-waypoints: 1,204 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"])
+                == [
+                    "5 gpx-plain-waypoints: 1,204 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"
+                ])
     }
 
     @Test func numbersFollowXMLSchemaWhiteSpace() throws {
-        let body = Self.stay().replacingOccurrences(of: "lat=\"38.7\"", with: "lat=\" 38.7\n\"") + Self.task("Tram", "")
+        let body =
+            Self.stay().replacingOccurrences(of: "lat=\"38.7\"", with: "lat=\" 38.7\n\"")
+            + Self.task("Tram", "")
             .replacingOccurrences(of: "cost=\"1\"", with: "cost=\"\t1.50 \"") + Self.task("Walk")
         let trip = try #require(TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).trip)
         #expect(trip.destinations.first?.location.latitude == 38.7)
@@ -288,7 +316,8 @@ import Testing
 
     @Test func anElementWithTensOfThousandsOfAttributesIsRefusedAtOnce() {
         let attributes = (0..<50_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
-        let text = GPXReaderTests.lisbon.replacingOccurrences(of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"\n \(attributes)/><trk>")
+        let text = GPXReaderTests.lisbon.replacingOccurrences(
+            of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"\n \(attributes)/><trk>")
         let clock = ContinuousClock()
         var diagnostics: [Diagnostic] = []
         let elapsed = clock.measure { diagnostics = TripLoader.load(Array(text.utf8), format: .gpx).diagnostics }
@@ -301,7 +330,10 @@ import Testing
     @Test func attributesInsideCommentsCDATAAndValuesAreNotCounted() throws {
         let many = (0..<300).map { "a\($0)=\"1\"" }.joined(separator: " ")
         let text = GPXReaderTests.lisbon.replacingOccurrences(
-            of: "<trk>", with: "<!-- <x \(many)> --><wpt lat=\"1\" lon=\"2\"><desc><![CDATA[<x \(many)>]]></desc><cmt>\(many.replacingOccurrences(of: "\"", with: ""))</cmt></wpt><trk>")
+            of: "<trk>",
+            with:
+                "<!-- <x \(many)> --><wpt lat=\"1\" lon=\"2\"><desc><![CDATA[<x \(many)>]]></desc><cmt>\(many.replacingOccurrences(of: "\"", with: ""))</cmt></wpt><trk>"
+        )
         #expect(TripLoader.load(Array(text.utf8), format: .gpx).trip != nil)
     }
 
@@ -340,7 +372,9 @@ import Testing
     @Test func aDetourWithoutAnIDIsAnError() {
         let body = Self.stay().replacingOccurrences(of: "</extensions>", with: "<dr:detour/></extensions>")
         #expect(
-            found(body) == ["4 gpx-missing-attribute: wpt 1 \"Lisbon\": dr:detour needs an id attribute: the detour key its tasks name"])
+            found(body) == [
+                "4 gpx-missing-attribute: wpt 1 \"Lisbon\": dr:detour needs an id attribute: the detour key its tasks name"
+            ])
     }
 
     @Test func bytesThatAreNotUTF8AreNamedSo() {
@@ -351,4 +385,3 @@ import Testing
         #expect(outcome.diagnostics.first?.position?.line == 3)
     }
 }
-

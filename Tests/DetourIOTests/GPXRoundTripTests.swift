@@ -124,11 +124,11 @@ enum TripGenerator {
             cons: (0..<Int.random(in: 0...2, using: &random)).map { _ in reason(using: &random) },
             travel: Bool.random(using: &random) ? TravelMode.allCases.randomElement(using: &random) : nil,
             path: Bool.random(using: &random)
-                ? RoutePath(points: (0..<Int.random(in: 2...6, using: &random)).map { _ in point(using: &random) }) : nil)
+                ? RoutePath(points: (0..<Int.random(in: 2...6, using: &random)).map { _ in point(using: &random) })
+                : nil)
     }
 
     static func reason(using random: inout SplitMix) -> String {
         (try? TextRules.multiLine(text(using: &random) + (Bool.random(using: &random) ? "\nsecond line" : ""))) ?? "x"
     }
 }
-

@@ -9,7 +9,8 @@ import Testing
 
     @Test func keysInDifferentNormalizationFormsAreDifferentKeys() throws {
         let keys = try keys("{\"caf\u{E9}\": 1, \"cafe\u{301}\": 2}")
-        #expect(keys.map { Array($0.unicodeScalars) } == [["c", "a", "f", "\u{E9}"], ["c", "a", "f", "e", "\u{301}"]])
+        #expect(
+            keys.map { Array($0.unicodeScalars) } == [["c", "a", "f", "\u{E9}"], ["c", "a", "f", "e", "\u{301}"]])
     }
 
     @Test func escapedAndRawFormsOfTheSameCodePointsAreOneKey() {

@@ -4,10 +4,12 @@ import Testing
 
 @testable import DetourIO
 
-/// The trip reader maps JSON as it reads it, without a tree. Its law: it gives exactly what
-/// parsing into a tree and then walking the tree gives (``TreeDraftMapper``, the reader this one
-/// replaced): the same syntax error at the same place, or the same draft and the same shape
-/// diagnostics. Checked on the samples mutated at random, in shape and in bytes.
+/// The trip reader maps JSON as it reads it, without a tree.
+///
+/// Its law: it gives exactly what parsing into a tree and then walking the tree gives
+/// (``TreeDraftMapper``, the reader this one replaced): the same syntax error at the same place, or the
+/// same draft and the same shape diagnostics. Checked on the samples mutated at random, in shape and in
+/// bytes.
 @Suite struct JSONPullTests {
     /// Both readers on `text`; a description of the first difference, or `nil`.
     static func difference(_ text: [UInt8], maximumDepth: Int) -> String? {
@@ -22,7 +24,9 @@ import Testing
             return String(reflecting: sorted.map(\.element))
         }
         let diagnostics = (inFileOrder(streamed.diagnostics), inFileOrder(model.diagnostics))
-        if diagnostics.0 != diagnostics.1 { return "diagnostics:\n  \(diagnostics.0)\nthe tree gives\n  \(diagnostics.1)" }
+        if diagnostics.0 != diagnostics.1 {
+            return "diagnostics:\n  \(diagnostics.0)\nthe tree gives\n  \(diagnostics.1)"
+        }
         let drafts = (String(reflecting: streamed.draft), String(reflecting: model.draft))
         if drafts.0 != drafts.1 { return "drafts:\n  \(drafts.0)\nthe tree gives\n  \(drafts.1)" }
         return nil
@@ -47,7 +51,9 @@ import Testing
             for _ in 0..<Int.random(in: 1...4, using: &generator) { Mutation.apply(to: &tree, using: &generator) }
             var text = Writer.write(tree, using: &generator)
             if Int.random(in: 0..<4, using: &generator) == 0 { Mutation.applyToBytes(&text, using: &generator) }
-            guard String(validating: text, as: UTF8.self) != nil, text.contains(where: { ![0x20, 0x0A, 0x09, 0x0D].contains($0) }) else {
+            guard String(validating: text, as: UTF8.self) != nil,
+                text.contains(where: { ![0x20, 0x0A, 0x09, 0x0D].contains($0) })
+            else {
                 continue  // refused before any JSON is read, the same way for both
             }
             // Mostly the standard limit; else just at or under the trip's own depth, so the limit
@@ -56,12 +62,15 @@ import Testing
             let depth = [64, 64, 64, deepest, deepest - 1][Int.random(in: 0...4, using: &generator)]
             if let difference = Self.difference(text, maximumDepth: depth) {
                 failures += 1
-                Issue.record("seed \(seed), round \(round), depth \(depth): \(difference)\n\(String(decoding: text, as: UTF8.self))")
+                Issue.record(
+                    "seed \(seed), round \(round), depth \(depth): \(difference)\n\(String(decoding: text, as: UTF8.self))"
+                )
                 if failures == 3 { return }
             }
             switch TreeDraftMapper.read(text, maximumDepth: depth) {
             case (nil, let diagnostics) where diagnostics.map(\.code) == [.jsonTooDeep]: kinds.tooDeep += 1
-            case (nil, let diagnostics) where diagnostics.count == 1 && diagnostics[0].code.rawValue.hasPrefix("json"): kinds.syntax += 1
+            case (nil, let diagnostics) where diagnostics.count == 1 && diagnostics[0].code.rawValue.hasPrefix("json"):
+                kinds.syntax += 1
             case (_, let diagnostics) where !diagnostics.isEmpty: kinds.shape += 1
             default: kinds.clean += 1
             }
@@ -79,7 +88,9 @@ import Testing
         }
     }
 
-    /// Keys are code points: escaped or raw, one key; precomposed or decomposed, two. Past 16
+    /// Keys are code points: escaped or raw, one key; precomposed or decomposed, two.
+    ///
+    /// Past 16
     /// keys an object's keys are checked in a set, which must agree; and a value that is skipped
     /// (under an unknown key) is checked all the same.
     @Test(arguments: [
@@ -131,16 +142,24 @@ enum Mutation {
         case 0: return .null
         case 1: return .bool(Bool.random(using: &generator))
         case 2: return .number(["0", "-1.5", "12", "3e2", "48.85"][Int.random(in: 0...4, using: &generator)])
-        case 3: return .string(["", "x", "PT1H", "2027-05-01", "EUR", "caf\u{E9} \u{1F600}", "q\"b\\"][Int.random(in: 0...6, using: &generator)])
+        case 3:
+            return .string(
+                ["", "x", "PT1H", "2027-05-01", "EUR", "caf\u{E9} \u{1F600}", "q\"b\\"][
+                    Int.random(in: 0...6, using: &generator)])
         case 4: return .object([])
         case 5:
             let key = keys.randomElement(using: &generator) ?? "x"
-            return .object([JSONMember(key: key, keyOffset: 0, value: JSONNode(value: randomValue(depth: depth + 1, using: &generator), offset: 0))])
+            return .object([
+                JSONMember(
+                    key: key, keyOffset: 0,
+                    value: JSONNode(value: randomValue(depth: depth + 1, using: &generator), offset: 0))
+            ])
         case 6: return .array([])
         default:
-            return .array((0..<Int.random(in: 1...3, using: &generator)).map { _ in
-                JSONNode(value: randomValue(depth: depth + 1, using: &generator), offset: 0)
-            })
+            return .array(
+                (0..<Int.random(in: 1...3, using: &generator)).map { _ in
+                    JSONNode(value: randomValue(depth: depth + 1, using: &generator), offset: 0)
+                })
         }
     }
 
@@ -148,8 +167,10 @@ enum Mutation {
     static func places(_ node: JSONNode, at place: [Int] = [], into all: inout [[Int]]) {
         all.append(place)
         switch node.value {
-        case .object(let members): for (index, member) in members.enumerated() { places(member.value, at: place + [index], into: &all) }
-        case .array(let elements): for (index, element) in elements.enumerated() { places(element, at: place + [index], into: &all) }
+        case .object(let members):
+            for (index, member) in members.enumerated() { places(member.value, at: place + [index], into: &all) }
+        case .array(let elements):
+            for (index, element) in elements.enumerated() { places(element, at: place + [index], into: &all) }
         default: break
         }
     }
@@ -182,7 +203,9 @@ enum Mutation {
             case (1, .object(var members)):
                 let key = keys.randomElement(using: &generator) ?? "x"
                 let value = JSONNode(value: randomValue(using: &generator), offset: 0)
-                members.insert(JSONMember(key: key, keyOffset: 0, value: value), at: Int.random(in: 0...members.count, using: &generator))
+                members.insert(
+                    JSONMember(key: key, keyOffset: 0, value: value),
+                    at: Int.random(in: 0...members.count, using: &generator))
                 node.value = .object(members)
             case (2, .object(let members)) where members.count > 1:
                 node.value = .object(members.shuffled(using: &generator))

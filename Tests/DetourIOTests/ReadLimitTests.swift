@@ -4,9 +4,10 @@ import DetourTestSupport
 import Foundation
 import Testing
 
-/// Every limit a reader applies before a trip is validated, exactly at the limit (read) and one
-/// past it (refused with its code), in each format it applies to. The table is checked against
-/// ``ReadLimits`` itself, so a limit added there without a row here fails.
+/// Every limit a reader applies before a trip is validated, exactly at the limit (read) and one past it (refused with
+/// its code), in each format it applies to.
+///
+/// The table is checked against ``ReadLimits`` itself, so a limit added there without a row here fails.
 @Suite struct ReadLimitTests {
     static let json = #"{"title": "T", "destinations": []}"#
 
@@ -103,8 +104,10 @@ import Testing
     @Test(arguments: [1, 3, 256])
     func anElementWithExactlyTheLimitOfAttributesIsReadAndOneMoreIsNot(_ limit: Int) {
         let limits = ReadLimits(maxAttributes: limit)
-        let at = Self.gpx("<extensions>\(Self.element(attributes: limit))</extensions>", attributes: " xmlns:x=\"urn:x\"")
-        let past = Self.gpx("<extensions>\(Self.element(attributes: limit + 1))</extensions>", attributes: " xmlns:x=\"urn:x\"")
+        let at = Self.gpx(
+            "<extensions>\(Self.element(attributes: limit))</extensions>", attributes: " xmlns:x=\"urn:x\"")
+        let past = Self.gpx(
+            "<extensions>\(Self.element(attributes: limit + 1))</extensions>", attributes: " xmlns:x=\"urn:x\"")
         // The root itself has four attributes (version, creator, two namespaces, and x's).
         let rootCount = limit >= 5 ? [] : [DiagnosticCode.xmlTooManyAttributes]
         #expect(codes(Array(at.utf8), .gpx, limits) == rootCount)
@@ -113,7 +116,8 @@ import Testing
 
     @Test func theStandardAttributeLimitIsTwoHundredFiftySix() {
         let at = Self.gpx("<extensions>\(Self.element(attributes: 256))</extensions>", attributes: " xmlns:x=\"urn:x\"")
-        let past = Self.gpx("<extensions>\(Self.element(attributes: 257))</extensions>", attributes: " xmlns:x=\"urn:x\"")
+        let past = Self.gpx(
+            "<extensions>\(Self.element(attributes: 257))</extensions>", attributes: " xmlns:x=\"urn:x\"")
         #expect(codes(Array(at.utf8), .gpx, .standard) == [])
         #expect(codes(Array(past.utf8), .gpx, .standard) == [.xmlTooManyAttributes])
     }
@@ -137,7 +141,8 @@ import Testing
         func trip(_ title: String) -> [UInt8] {
             switch format {
             case .json: return Array(#"{"title": "\#(title)", "destinations": []}"#.utf8)
-            case .gpx: return Array(Self.gpx().replacingOccurrences(of: "<name>T</name>", with: "<name>\(title)</name>").utf8)
+            case .gpx:
+                return Array(Self.gpx().replacingOccurrences(of: "<name>T</name>", with: "<name>\(title)</name>").utf8)
             }
         }
         let at = String(repeating: "é", count: 2500)

@@ -8,7 +8,8 @@ import Testing
     static func block(_ language: String) throws -> String {
         let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
         let opening = "```\(language)\n"
-        guard let start = readme.range(of: opening), let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
+        guard let start = readme.range(of: opening),
+            let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
         else { throw CocoaError(.fileReadCorruptFile) }
         return String(readme[start.upperBound..<end.lowerBound])
     }

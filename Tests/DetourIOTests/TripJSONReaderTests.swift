@@ -69,12 +69,18 @@ import Testing
     @Test func unknownKeysAreWarningsNamingThePath() throws {
         let outcome = load(Self.minimal.replacingOccurrences(of: "\"name\"", with: "\"nmae\": 1, \"name\""))
         #expect(outcome.trip != nil)
-        #expect(lines(outcome) == ["trip.json:1:34: warning: destinations[0].nmae: unknown key \"nmae\", ignored [unknown-key]"])
+        #expect(
+            lines(outcome) == [
+                "trip.json:1:34: warning: destinations[0].nmae: unknown key \"nmae\", ignored [unknown-key]"
+            ])
     }
 
     @Test func syntaxErrorsCarryLineAndColumn() {
         let outcome = load("{\n  \"title\": \"T\",\n  \"destinations\": [1, 2,]\n}")
-        #expect(lines(outcome) == ["trip.json:3:25: error: trailing comma before \"]\" (JSON allows no comma after the last element) [json-syntax]"])
+        #expect(
+            lines(outcome) == [
+                "trip.json:3:25: error: trailing comma before \"]\" (JSON allows no comma after the last element) [json-syntax]"
+            ])
     }
 
     @Test func anEmptyFileSaysSo() {
@@ -95,12 +101,18 @@ import Testing
         var bytes = Array(Self.minimal.utf8)
         bytes.insert(0xFC, at: 12)
         let outcome = TripLoader.load(bytes, format: .json)
-        #expect(lines(outcome) == ["trip.json:1:13: error: the file is not valid UTF-8 (byte offset 12); trip JSON must be UTF-8 [invalid-utf8]"])
+        #expect(
+            lines(outcome) == [
+                "trip.json:1:13: error: the file is not valid UTF-8 (byte offset 12); trip JSON must be UTF-8 [invalid-utf8]"
+            ])
     }
 
     @Test func nullMeansAbsentForOptionalFields() throws {
-        let text = Self.minimal.replacingOccurrences(of: "\"title\": \"T\"", with: "\"title\": \"T\", \"traveler\": null")
-            .replacingOccurrences(of: "\"departure\": \"2026-12-05\"", with: "\"departure\": \"2026-12-05\", \"detours\": null")
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"traveler\": null"
+        )
+        .replacingOccurrences(
+            of: "\"departure\": \"2026-12-05\"", with: "\"departure\": \"2026-12-05\", \"detours\": null")
         let outcome = load(text)
         #expect(outcome.diagnostics.isEmpty)
         #expect(outcome.trip?.traveler == nil)
@@ -114,7 +126,9 @@ import Testing
               {"name": "B", "duration": "1h", "cost": {"amount": 0.1, "currency": "EUR"}}]}]}]}
             """
         let outcome = load(text)
-        #expect(outcome.diagnostics.errors.first?.message == "amount 0.30000000000000004 has more than 6 digits after the point")
+        #expect(
+            outcome.diagnostics.errors.first?.message
+                == "amount 0.30000000000000004 has more than 6 digits after the point")
         let fine = load(text.replacingOccurrences(of: "0.30000000000000004", with: "999999999999.999999"))
         #expect(fine.trip?.destinations[0].detours[0].tasks[0].cost.amountText == "999999999999.999999")
     }
@@ -149,18 +163,25 @@ import Testing
         let outcome = load(Self.base.replacingOccurrences(of: "\"transit\"", with: "\"teleport\""))
         #expect(
             outcome.diagnostics.map { "\($0.path ?? ""): \($0.message)" }
-                == ["destinations[0].detours[0].tasks[0].travel: travel mode \"teleport\" is not one of walk, cycle, transit, drive"])
+                == [
+                    "destinations[0].detours[0].tasks[0].travel: travel mode \"teleport\" is not one of walk, cycle, transit, drive"
+                ])
     }
 
     @Test func pathPointsFollowTheLocationRules() {
-        let outcome = load(Self.base.replacingOccurrences(of: "{\"lat\": 38.7166, \"lon\": -9.1357}", with: "{\"lat\": 98.7166, \"lon\": -9.1357}"))
+        let outcome = load(
+            Self.base.replacingOccurrences(
+                of: "{\"lat\": 38.7166, \"lon\": -9.1357}", with: "{\"lat\": 98.7166, \"lon\": -9.1357}"))
         #expect(outcome.diagnostics.map(\.path) == ["destinations[0].detours[0].tasks[0].path[1].lat"])
-        let short = load(Self.base.replacingOccurrences(of: ", {\"lat\": 38.7166, \"lon\": -9.1357}, {\"lat\": 38.7139, \"lon\": -9.1334}]", with: "]"))
+        let short = load(
+            Self.base.replacingOccurrences(
+                of: ", {\"lat\": 38.7166, \"lon\": -9.1357}, {\"lat\": 38.7139, \"lon\": -9.1334}]", with: "]"))
         #expect(short.diagnostics.map(\.message) == ["a path needs at least two points, this one has 1"])
     }
 
     @Test func aPathThatStartsOrEndsFarAwayIsAWarning() throws {
-        let far = Self.base.replacingOccurrences(of: "[{\"lat\": 38.7223, \"lon\": -9.1393}", with: "[{\"lat\": 38.80, \"lon\": -9.1393}")
+        let far = Self.base.replacingOccurrences(
+            of: "[{\"lat\": 38.7223, \"lon\": -9.1393}", with: "[{\"lat\": 38.80, \"lon\": -9.1393}")
         let outcome = load(far)
         #expect(outcome.trip != nil)
         #expect(outcome.diagnostics.map(\.message) == ["the path starts 8626 m from its destination (more than 1 km)"])
@@ -177,22 +198,26 @@ import Testing
               {"name": "B", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01", "departure": "2026-12-02"}]}
             """
         func first(_ text: String, _ format: TripFormat = .json, limits: ReadLimits = tight) -> String {
-            guard let diagnostic = TripLoader.load(Array(text.utf8), format: format, limits: limits).diagnostics.first else {
+            guard let diagnostic = TripLoader.load(Array(text.utf8), format: format, limits: limits).diagnostics.first
+            else {
                 return "no error"
             }
             return "\(diagnostic.path ?? "-"): \(diagnostic.message) [\(diagnostic.code.rawValue)]"
         }
-        #expect(first(two) == "destinations: the trip has 2 destinations, more than the limit of 1 [too-many-destinations]")
+        #expect(
+            first(two) == "destinations: the trip has 2 destinations, more than the limit of 1 [too-many-destinations]")
         #expect(
             first(#"{"title": "a very long title indeed, longer than twenty", "destinations": []}"#)
                 == "title: the text is longer than 20 bytes, the limit for any text in a trip [text-too-long]")
-        #expect(first("[[[[[[]]]]]]") == "-: nesting is too deep: more than 4 levels of arrays and objects [json-too-deep]")
+        #expect(
+            first("[[[[[[]]]]]]") == "-: nesting is too deep: more than 4 levels of arrays and objects [json-too-deep]")
         #expect(first(String(repeating: " ", count: 1001) + "{}").contains("--max-input-mib"))
         let gpx = GPXReaderTests.lisbon
         #expect(
             first(gpx, .gpx, limits: ReadLimits(trip: TripLimits(maxTextBytes: 10)))
                 == "title: the text is longer than 10 bytes, the limit for any text in a trip [text-too-long]")
-        let padded = gpx.replacingOccurrences(of: "<trk>", with: String(repeating: "<!-- padding -->", count: 400) + "<trk>")
+        let padded = gpx.replacingOccurrences(
+            of: "<trk>", with: String(repeating: "<!-- padding -->", count: 400) + "<trk>")
         #expect(first(padded, .gpx, limits: ReadLimits(maxGPXBytes: 5000)).contains("--max-input-mib"))
     }
 }
@@ -209,14 +234,19 @@ import Testing
 @Suite struct JSONShapeTests {
     @Test func aRootThatIsNotAnObjectIsNamedWithItsPosition() {
         let outcome = TripLoader.load(Array(#"  ["Lisbon"]"#.utf8), format: .json)
-        #expect(outcome.diagnostics.map { $0.formatted(file: "trip.json") } == [
-            "trip.json:1:3: error: a trip must be an object, not an array [wrong-type]"
-        ])
+        #expect(
+            outcome.diagnostics.map { $0.formatted(file: "trip.json") } == [
+                "trip.json:1:3: error: a trip must be an object, not an array [wrong-type]"
+            ])
     }
 
     @Test func aMissingDepartureReadsWell() {
-        let text = #"{"title": "T", "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01"}]}"#
-        #expect(TripLoader.load(Array(text.utf8), format: .json).diagnostics.map(\.message) == ["a destination needs a departure day"])
+        let text =
+            #"{"title": "T", "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0}, "arrival": "2026-12-01"}]}"#
+        #expect(
+            TripLoader.load(Array(text.utf8), format: .json).diagnostics.map(\.message) == [
+                "a destination needs a departure day"
+            ])
     }
 
     @Test func aTaskWithAPathButNoLocationIsNotWarnedAbout() {
@@ -232,4 +262,3 @@ import Testing
                 == ["destinations[0].detours[0].tasks[1].location task-without-location"])
     }
 }
-

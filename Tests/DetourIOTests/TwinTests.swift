@@ -38,6 +38,8 @@ import Testing
         let fromJSON = try Self.judged(Self.jsonTrip(of: twin), .json)
         let fromGPX = try Self.judged(Self.folder.appendingPathComponent(twin), .gpx)
         #expect(fromJSON.contains { $0.hasPrefix("error ") }, "a twin is of an invalid trip")
-        #expect(fromJSON == fromGPX, "only in JSON: \(fromJSON.subtracting(fromGPX)); only in GPX: \(fromGPX.subtracting(fromJSON))")
+        #expect(
+            fromJSON == fromGPX,
+            "only in JSON: \(fromJSON.subtracting(fromGPX)); only in GPX: \(fromGPX.subtracting(fromJSON))")
     }
 }

@@ -3,7 +3,9 @@ import Testing
 
 @Suite struct EscapingTests {
     @Test func htmlEscapesTheFiveSpecialCharacters() {
-        #expect(Escaping.html(#"<a href="x">Tom & 'Jerry'</a>"#) == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
+        #expect(
+            Escaping.html(#"<a href="x">Tom & 'Jerry'</a>"#)
+                == "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;")
         #expect(Escaping.html("&lt;already&gt;") == "&amp;lt;already&amp;gt;")
     }
 
@@ -15,7 +17,9 @@ import Testing
 
     @Test func markdownEscapesEveryASCIIPunctuationAndFoldsLineBreaks() {
         #expect(Escaping.markdown("Zürich | HB") == "Zürich \\| HB")
-        #expect(Escaping.markdown("# [x](y) <b> `c` *e* _f_ \\") == "\\# \\[x\\]\\(y\\) \\<b\\> \\`c\\` \\*e\\* \\_f\\_ \\\\")
+        #expect(
+            Escaping.markdown("# [x](y) <b> `c` *e* _f_ \\")
+                == "\\# \\[x\\]\\(y\\) \\<b\\> \\`c\\` \\*e\\* \\_f\\_ \\\\")
         #expect(Escaping.markdown("a\r\nb\rc\nd\u{2028}e") == "a b c d e")
         #expect(Escaping.markdown("&lt;") == "\\&lt\\;")
     }
@@ -74,7 +78,8 @@ import Testing
     /// written here scalar by scalar, on text full of what they replace next to multi-byte text.
     @Test func escapingBytesGivesWhatTheScalarRulesGive() {
         let pieces: [String] = [
-            "a", "Z", "0", " ", "\t", "\r", "\n", "\r\n", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "@", "&", "<", ">",
+            "a", "Z", "0", " ", "\t", "\r", "\n", "\r\n", "\u{2028}", "\u{2029}", "\u{2027}", "\u{202A}", "@", "&", "<",
+            ">",
             "\"", "'", "\\", "-", "_", "*", "#", "|", "[", "]", "`", "~", "é", "e\u{301}", "中", "😀", "\u{E2}", "\u{80}",
         ]
         var generator = SystemRandomNumberGenerator()

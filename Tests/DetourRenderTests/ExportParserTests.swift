@@ -68,7 +68,8 @@ import Testing
 
     /// Every stay and every scheduled side, as the parser reads them, says what the plan says.
     @Test(
-        .enabled(if: Tool.pythonModuleUsable("icalendar"), "needs Python's icalendar (python3 -m pip install icalendar)"),
+        .enabled(
+            if: Tool.pythonModuleUsable("icalendar"), "needs Python's icalendar (python3 -m pip install icalendar)"),
         arguments: Fixtures.sampleTrips())
     func icalendarReadsEveryStayAndScheduledSide(_ sample: String) throws {
         let (plan, _) = try RenderFixture.plan(Fixtures.sample(sample))
@@ -123,9 +124,12 @@ import Testing
 
     /// Names full of what TEXT escapes, long enough to fold, with characters of every UTF-8
     /// width: the parser reads each back exactly.
-    @Test(.enabled(if: Tool.pythonModuleUsable("icalendar"), "needs Python's icalendar (python3 -m pip install icalendar)"))
+    @Test(
+        .enabled(
+            if: Tool.pythonModuleUsable("icalendar"), "needs Python's icalendar (python3 -m pip install icalendar)"))
     func icalendarReadsEscapedAndFoldedNamesBackExactly() throws {
-        let title = #"Back\slash; semi, comma: "quoted" — éß€ 中文 😀🇵🇹 and a title long enough to be folded twice over, at least"#
+        let title =
+            #"Back\slash; semi, comma: "quoted" — éß€ 中文 😀🇵🇹 and a title long enough to be folded twice over, at least"#
         let stay = String(repeating: "Ørsted; Æblegade, nr. 7 \\ 😀 ", count: 4) + "end"
         let trip = """
             {"title": \(Self.jsonString(title)), "destinations": [{"name": \(Self.jsonString(stay)),
@@ -164,7 +168,9 @@ import Testing
         let features = parsed["features"] as? [[String: Any]] ?? []
         let destinations = plan.sections.flatMap(\.destinations).sorted { $0.index < $1.index }
         let tasks = destinations.flatMap(\.detours).flatMap(\.tasks)
-        let expected = destinations.count + tasks.filter { $0.task.location != nil }.count + tasks.filter { $0.task.path != nil }.count
+        let expected =
+            destinations.count + tasks.filter { $0.task.location != nil }.count
+            + tasks.filter { $0.task.path != nil }.count
         #expect(features.count == expected)
         let stays = features.filter { ($0["properties"] as? [String: Any])?["kind"] as? String == "destination" }
         #expect(stays.count == destinations.count)

@@ -20,7 +20,8 @@ enum RenderFixture {
 
     /// The built-in templates compiled to Swift: what the CLI renders with.
     static let renderer: ReportRenderer? =
-        (try? ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)).map(ReportRenderer.init)
+        (try? ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)).map(
+            ReportRenderer.init)
     /// The same templates through the template engine: what `--templates` renders with.
     static let interpretingRenderer: ReportRenderer? = (try? ReportTemplates.bundled.get()).map(ReportRenderer.init)
 

@@ -32,7 +32,10 @@ import Testing
     /// RFC 7946 §3.1.9's own example: 170°E to 170°W is cut at 180.
     @Test func aLineEastOverTheAntimeridianIsCutAt180() {
         let parts = GeoJSONExport.Antimeridian.split([Self.position(170, 45), Self.position(-170, 45)])
-        #expect(parts == [[Self.position(170, 45), Self.position(180, 45)], [Self.position(-180, 45), Self.position(-170, 45)]])
+        #expect(
+            parts == [
+                [Self.position(170, 45), Self.position(180, 45)], [Self.position(-180, 45), Self.position(-170, 45)],
+            ])
     }
 
     @Test func aLineWestOverTheAntimeridianIsCutAtMinus180WithTheLatitudeBetween() {
@@ -91,7 +94,9 @@ import Testing
             for (index, point) in line.enumerated() {
                 // A point on ±180 may stand as its twin on ∓180.
                 let twin = Self.position(-point.longitude, point.latitude)
-                if let found = kept[next...].firstIndex(where: { $0 == point || (abs(point.longitude) == 180 && $0 == twin) }) {
+                if let found = kept[next...].firstIndex(where: {
+                    $0 == point || (abs(point.longitude) == 180 && $0 == twin)
+                }) {
                     next = found
                 } else {
                     // Only a point repeating the one before may go.
@@ -104,7 +109,9 @@ import Testing
     /// Every stay is a Point at `[lon, lat]`: in the Fiji sample, longitudes near ±180 could never
     /// pass for latitudes, so a swap would show.
     @Test func theFijiStaysArePointsLongitudeFirst() throws {
-        let stays = try Self.features("fiji-date-line.json").filter { Self.properties($0)["kind"] as? String == "destination" }
+        let stays = try Self.features("fiji-date-line.json").filter {
+            Self.properties($0)["kind"] as? String == "destination"
+        }
         #expect(stays.count == 2)
         #expect(Self.coordinates(stays[0]) as? [Double] == [179.3316, -16.7786])
         #expect(Self.coordinates(stays[1]) as? [Double] == [-179.877, -16.6906])
@@ -129,7 +136,9 @@ import Testing
     }
 
     @Test func aTaskPointCarriesItsFigures() throws {
-        let tasks = try Self.features("lisbon-city-break.json").filter { Self.properties($0)["kind"] as? String == "task" }
+        let tasks = try Self.features("lisbon-city-break.json").filter {
+            Self.properties($0)["kind"] as? String == "task"
+        }
         #expect(tasks.count == 6)
         let tram = Self.properties(tasks[0])
         #expect(Self.coordinates(tasks[0]) as? [Double] == [-9.1334, 38.7139])

@@ -207,11 +207,15 @@ import Testing
 
     @Test func aSideLongerThanADaySpansItsDays() throws {
         let text = try RenderFixture.export(Fixtures.sample("fiji-date-line.json"), as: .ics)
-        let ferry = try #require(Self.events(text).first { $0["SUMMARY"]?.hasPrefix("Ferry to the 180° meridian") == true })
+        let ferry = try #require(
+            Self.events(text).first { $0["SUMMARY"]?.hasPrefix("Ferry to the 180° meridian") == true })
         #expect(ferry["DTSTART;VALUE=DATE"] == "20270310")
         #expect(ferry["DTEND;VALUE=DATE"] == "20270312")
         #expect(ferry["GEO"] == "-16.7889;-179.989")
-        #expect(ferry["DESCRIPTION"] == "Duration: 6h\\nCost: 85.50 FJD\\nTravel: transit\\, 7h 16m there and back\\nStay: Savusavu\\, Vanua Levu")
+        #expect(
+            ferry["DESCRIPTION"]
+                == "Duration: 6h\\nCost: 85.50 FJD\\nTravel: transit\\, 7h 16m there and back\\nStay: Savusavu\\, Vanua Levu"
+        )
     }
 
     /// One event per stay and one per side the schedule places; none for an unscheduled or
@@ -239,7 +243,8 @@ import Testing
     }
 
     @Test func anotherTripTitleGivesOtherUIDs() throws {
-        let lisbon = try String(contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
+        let lisbon = try String(
+            contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
         let renamed = lisbon.replacingOccurrences(of: "\"Lisbon in December\"", with: "\"Lisbon again\"")
         let first = Self.events(try RenderFixture.export(Array(lisbon.utf8), as: .ics)).compactMap { $0["UID"] }
         let second = Self.events(try RenderFixture.export(Array(renamed.utf8), as: .ics)).compactMap { $0["UID"] }

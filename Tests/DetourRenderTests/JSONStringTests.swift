@@ -43,7 +43,8 @@ import Testing
             let written = JSONOutput.string(text).serializedLine()
             #expect(written == Self.scalarRules(text), "\(Array(text.unicodeScalars))")
             let read = try JSONSerialization.jsonObject(with: Data(written.utf8), options: .fragmentsAllowed) as? String
-            #expect(read.map { Array($0.unicodeScalars) } == Array(text.unicodeScalars), "\(Array(text.unicodeScalars))")
+            #expect(
+                read.map { Array($0.unicodeScalars) } == Array(text.unicodeScalars), "\(Array(text.unicodeScalars))")
         }
     }
 
@@ -59,9 +60,11 @@ import Testing
     /// reference, at the ends of the range and at random.
     @Test func integersAreWrittenAsStringWritesThem() {
         var generator = SystemRandomNumberGenerator()
-        let values = [Int.min, Int.min + 1, -10, -1, 0, 1, 9, 10, Int.max] + (0..<2_000).map { _ in
-            Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator)
-        }
+        let values =
+            [Int.min, Int.min + 1, -10, -1, 0, 1, 9, 10, Int.max]
+            + (0..<2_000).map { _ in
+                Int.random(in: Int.min...Int.max, using: &generator) >> Int.random(in: 0...62, using: &generator)
+            }
         for value in values {
             var bytes: [UInt8] = [0x78]
             bytes.appendDecimal(value)

@@ -21,7 +21,8 @@ import Testing
               "location": {"lat": \(point.0), "lon": \(point.1)}}]}
             """
         }
-        return Array("""
+        return Array(
+            """
             {"title": "Map", "destinations": [{"name": "Stay", "location": {"lat": \(lat), "lon": \(lon)},
              "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [\(detours.joined(separator: ","))]}]}
             """.utf8)
@@ -61,7 +62,9 @@ import Testing
         let stay = try #require(Coordinate(latitude: lat, longitude: lon))
         for (task, (bearing, metres)) in zip(expected, found) {
             // Read off the drawing, to its 0.1-unit rounding: a fraction of a degree and a percent.
-            #expect(abs((bearing - task.azimuth).remainder(dividingBy: 360)) < 0.3, "bearing \(bearing), want \(task.azimuth)")
+            #expect(
+                abs((bearing - task.azimuth).remainder(dividingBy: 360)) < 0.3,
+                "bearing \(bearing), want \(task.azimuth)")
             #expect(abs(metres - task.metres) < task.metres * 0.01, "\(metres) m, want \(task.metres)")
             // The projection itself is exact.
             let point = try #require(Coordinate(latitude: task.lat, longitude: task.lon))
@@ -92,7 +95,8 @@ import Testing
 
     @Test func crowdedLabelsNeverOverlapEachOtherOrPinsAndTheRestAreNumberedAndListed() throws {
         let map = try Self.map(stayingAt: 38.7223, -9.1393, tasks: Self.crowd)
-        let pins = try map.marks.map { MapBox.around(try #require(Double($0.x)), try #require(Double($0.y)), radius: 7.5) }
+        let pins =
+            try map.marks.map { MapBox.around(try #require(Double($0.x)), try #require(Double($0.y)), radius: 7.5) }
             + [MapBox.around(MapModel.width / 2, MapModel.height / 2, radius: 5)]
         let labels = map.marks.compactMap(\.labelBox)
         let bounds = MapBox(x: 0, y: 0, width: MapModel.width, height: MapModel.height)

@@ -20,7 +20,8 @@ import Testing
     /// The narrowest a map may print: 8 cm, in PDF points.
     static let minMapWidth = 8 / 2.54 * 72
 
-    static let cases: [(String, Paper)] = Fixtures.sampleTrips().flatMap { sample in Paper.allCases.map { (sample, $0) } }
+    static let cases: [(String, Paper)] = Fixtures.sampleTrips().flatMap { sample in Paper.allCases.map { (sample, $0) }
+    }
 
     static let needsTools = Tool.usable("chromium") && Tool.usable("pdfinfo") && Tool.usable("pdftotext")
 
@@ -31,12 +32,14 @@ import Testing
         #expect(pageRules.allSatisfy { !$0.contains("size") }, "\(pageRules)")
     }
 
-    @Test(.enabled(if: needsTools, "needs chromium and poppler-utils (Debian: chromium poppler-utils)"), arguments: cases)
+    @Test(
+        .enabled(if: needsTools, "needs chromium and poppler-utils (Debian: chromium poppler-utils)"), arguments: cases)
     func samplesPrintWithHeadingsKeptWithTheirDetoursAndCardsWhole(_ sample: String, _ paper: Paper) throws {
         let bytes = try Fixtures.sample(sample)
         let outcome = TripLoader.load(bytes, format: .json)
         let trip = try #require(outcome.trip)
-        let model = ReportModel(plan: Planner.plan(trip, today: RenderFixture.today), warnings: outcome.diagnostics.warnings)
+        let model = ReportModel(
+            plan: Planner.plan(trip, today: RenderFixture.today), warnings: outcome.diagnostics.warnings)
         let html = try RenderFixture.render(bytes, as: .html)
         let printed = try PrintedReport(html: html, paper: paper)
 
@@ -59,7 +62,8 @@ import Testing
             for (index, detour) in destination.detours.enumerated() {
                 let titlePage = reader.next(detour.title)
                 let title = try #require(titlePage, "detour \(detour.title)")
-                let last = detour.recommended.isEmpty
+                let last =
+                    detour.recommended.isEmpty
                     ? "No pick: \(detour.recommendationReason)."
                     : "Pick \(detour.recommended): \(detour.recommendationReason)."
                 let endPage = reader.next(last)
@@ -163,10 +167,12 @@ struct PrintedReport {
             <text x="0" y="12" font-size="11">\(leftEdge)</text>\
             <text x="\(Int(MapModel.width))" y="12" font-size="11" text-anchor="end">\(rightEdge)</text>
             """
-        return html.replacingOccurrences(of: "</head>", with: "<style>@page { size: \(paper.rawValue); }</style></head>")
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { $0.hasPrefix("<svg ") ? $0 + "\n" + marks : String($0) }
-            .joined(separator: "\n")
+        return html.replacingOccurrences(
+            of: "</head>", with: "<style>@page { size: \(paper.rawValue); }</style></head>"
+        )
+        .split(separator: "\n", omittingEmptySubsequences: false)
+        .map { $0.hasPrefix("<svg ") ? $0 + "\n" + marks : String($0) }
+        .joined(separator: "\n")
     }
 
     /// The distance from each left edge mark to the right edge mark that follows it.

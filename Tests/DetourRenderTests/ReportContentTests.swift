@@ -54,7 +54,8 @@ import Testing
         #expect(tasks[0]["total_minutes"] as? Int == 124)
         #expect(better["total_time"] as? Int == 0)
         #expect(detours[0]["recommended"] as? Int == 0)
-        #expect(detours[0]["recommended_because"] as? String == "41m less in all, travel included")  // 165 − 124 minutes
+        // 165 − 124 minutes.
+        #expect(detours[0]["recommended_because"] as? String == "41m less in all, travel included")
         #expect(detours[1]["recommended"] is NSNull)
         let travel = try #require(root["travel"] as? [String: Any])
         #expect(travel["default_mode"] as? String == "walk")
@@ -78,7 +79,8 @@ import Testing
         #expect(html.contains("A &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; trip"))
         #expect(html.contains("Content-Security-Policy"))
         // The only URL is the SVG namespace name, which is never fetched.
-        #expect(html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("://") == false)
+        #expect(
+            html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("://") == false)
         #expect(!html.contains("<link"))
         #expect(html.contains("<svg"))
         #expect(html.contains("break-inside: avoid"))

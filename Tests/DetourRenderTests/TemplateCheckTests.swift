@@ -57,7 +57,8 @@ import Testing
         #expect(warnings.count == text.components(separatedBy: "{{{nights}}}").count - 1)
         #expect(warnings.count == 3)
         #expect(warnings.allSatisfy { $0.file == name })
-        #expect(warnings.allSatisfy { $0.message == "'nigths' is not a value of the report here: it renders as nothing" })
+        #expect(
+            warnings.allSatisfy { $0.message == "'nigths' is not a value of the report here: it renders as nothing" })
     }
 
     @Test func aKeyIsLookedUpInTheContextItIsUsedIn() throws {
@@ -122,9 +123,11 @@ import Testing
         }
         files["inner"] = nest("")
         files[ReportTemplates.htmlName] = "{{% CONTENT_TYPE: DETOUR_HTML}}\n" + nest("{{> inner}}")
-        #expect(throws: ReportTemplates.LoadError.invalid(
-            name: ReportTemplates.htmlName, line: 2, column: 301,
-            reason: "sections nest deeper than 100 levels with inner included here")) {
+        #expect(
+            throws: ReportTemplates.LoadError.invalid(
+                name: ReportTemplates.htmlName, line: 2, column: 301,
+                reason: "sections nest deeper than 100 levels with inner included here")
+        ) {
             try ReportTemplates(files: files)
         }
         files["inner"] = String(repeating: "{{#a}}", count: half - 2) + String(repeating: "{{/a}}", count: half - 2)

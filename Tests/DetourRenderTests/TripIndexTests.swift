@@ -11,7 +11,9 @@ import Testing
             source: "trips/b.json", name: "b", status: .written, title: "B <&> \"trip\"", firstDay: "2026-12-01",
             lastDay: "2026-12-05", stays: 1, warnings: 2,
             reports: [.init(format: "html", file: "b.html"), .init(format: "markdown", file: "b.md")]),
-        .init(source: "trips/a b#1.json", name: "a b#1", status: .invalid, firstError: "1:11: error: title: must be a string [wrong-type]"),
+        .init(
+            source: "trips/a b#1.json", name: "a b#1", status: .invalid,
+            firstError: "1:11: error: title: must be a string [wrong-type]"),
         .init(source: "gone.json", name: "gone", status: .unreadable, firstError: "error: cannot read the trip"),
     ])
 
@@ -26,7 +28,9 @@ import Testing
     @Test func theJSONReadsBackToTheSameIndex() throws {
         let text = Self.index.json()
         #expect(try TripIndex.read(Array(text.utf8)) == Self.index)
-        #expect(throws: TripIndex.ReadError.self) { try TripIndex.read(Array("{\"format\": \"x\", \"trips\": []}".utf8)) }
+        #expect(throws: TripIndex.ReadError.self) {
+            try TripIndex.read(Array("{\"format\": \"x\", \"trips\": []}".utf8))
+        }
         #expect(throws: TripIndex.ReadError.self) { try TripIndex.read(Array("[]".utf8)) }
     }
 

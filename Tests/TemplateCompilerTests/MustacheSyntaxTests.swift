@@ -7,7 +7,9 @@ import Testing
 /// engine's reading, above all where a standalone tag's line and white space go.
 @Suite struct MustacheSyntaxTests {
     /// What the random templates look up.
-    static var context: [String: Any] { ["name": "Ana", "yes": true, "no": false, "list": ["p", "q", "r"], "none": [String]()] }
+    static var context: [String: Any] {
+        ["name": "Ana", "yes": true, "no": false, "list": ["p", "q", "r"], "none": [String]()]
+    }
 
     /// A template of random pieces: text, white space, line breaks, variables, comments, the
     /// content-type pragma and (nested) sections, standalone on their lines or not.
@@ -45,7 +47,9 @@ import Testing
             let template = Self.randomTemplate(using: &generator)
             // Both refuse the same templates ("x{" before a tag makes "{{{"), or read them alike.
             guard let engine = try? MustacheTemplate(string: template) else {
-                #expect(throws: MustacheSyntaxError.self, "\(template.debugDescription)") { try MustacheParser.parse(template) }
+                #expect(throws: MustacheSyntaxError.self, "\(template.debugDescription)") {
+                    try MustacheParser.parse(template)
+                }
                 continue
             }
             let nodes = try MustacheParser.parse(template)
@@ -57,17 +61,27 @@ import Testing
 
     @Test func standaloneTagsTakeTheirWholeLine() throws {
         let nodes = try MustacheParser.parse("a\n  {{#yes}}  \nb\n  {{/yes}}\nc")
-        #expect(nodes == [.text("a\n"), .section(MustacheName(name: "yes", transforms: [], line: 2, column: 3), inverted: false, body: [.text("b\n")]), .text("c")])
+        #expect(
+            nodes == [
+                .text("a\n"),
+                .section(
+                    MustacheName(name: "yes", transforms: [], line: 2, column: 3), inverted: false, body: [.text("b\n")]
+                ), .text("c"),
+            ])
     }
 
     @Test func whatTheCompilerDoesNotCompileIsRefused() {
-        for template in ["{{> partial}}", "{{=<% %>=}}", "{{<parent}}{{/parent}}", "{{$block}}{{/block}}", "{{#a}}", "{{/a}}"] {
+        for template in [
+            "{{> partial}}", "{{=<% %>=}}", "{{<parent}}{{/parent}}", "{{$block}}{{/block}}", "{{#a}}", "{{/a}}",
+        ] {
             #expect(throws: MustacheSyntaxError.self, "\(template)") { try MustacheParser.parse(template) }
         }
     }
 
     /// The engine's rules for the few values the random templates use.
-    static func render(_ nodes: [MustacheNode], stack: [Any], position: (index: Int, count: Int)?, into out: inout String) {
+    static func render(
+        _ nodes: [MustacheNode], stack: [Any], position: (index: Int, count: Int)?, into out: inout String
+    ) {
         for node in nodes {
             switch node {
             case .text(let text):
@@ -83,7 +97,9 @@ import Testing
             case .section(let name, let inverted, let body):
                 if name.name.isEmpty, name.transforms == ["last"] {
                     let isLast = position.map { $0.index == $0.count - 1 }
-                    if inverted ? isLast != true : isLast == true { render(body, stack: stack, position: position, into: &out) }
+                    if inverted ? isLast != true : isLast == true {
+                        render(body, stack: stack, position: position, into: &out)
+                    }
                     continue
                 }
                 let value = lookup(name.name, in: stack)
@@ -99,7 +115,9 @@ import Testing
                     if flag != inverted { render(body, stack: stack, position: position, into: &out) }
                 } else if (value == nil) == inverted {
                     // A value is pushed and the list position forgotten; a missing one changes nothing.
-                    render(body, stack: value.map { stack + [$0] } ?? stack, position: value == nil ? position : nil, into: &out)
+                    render(
+                        body, stack: value.map { stack + [$0] } ?? stack, position: value == nil ? position : nil,
+                        into: &out)
                 }
             }
         }

@@ -102,6 +102,7 @@ public struct Diagnostic: Sendable, Hashable, Error {
     /// `trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]`.
     ///
     /// - Parameter file: the name to show for the input (`-` is shown as `<stdin>`).
+    /// - Returns: the line, without a line break.
     public func formatted(file: String) -> String {
         var head = Diagnostic.displayName(file)
         if let line = position?.line {

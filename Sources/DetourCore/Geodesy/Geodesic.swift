@@ -197,7 +197,8 @@ public struct Geodesic: Sendable {
                     calp1 = (calp1a + calp1b) / 2
                     (salp1, calp1) = M.norm(salp1, calp1)
                     tripn = false
-                    tripb = abs(salp1a - salp1) + (calp1a - calp1) < Geodesic.tolb
+                    tripb =
+                        abs(salp1a - salp1) + (calp1a - calp1) < Geodesic.tolb
                         || abs(salp1 - salp1b) + (calp1 - calp1b) < Geodesic.tolb
                 }
                 let (s12, _) = lengths(
@@ -368,7 +369,8 @@ public struct Geodesic: Sendable {
         (ssig1, csig1) = M.norm(ssig1, csig1)
         let calp2: Double
         if cbet2 != cbet1 || abs(sbet2) != -sbet1 {
-            let inner = M.sq(calp1 * cbet1)
+            let inner =
+                M.sq(calp1 * cbet1)
                 + (cbet1 < -sbet1 ? (cbet2 - cbet1) * (cbet1 + cbet2) : (sbet1 - sbet2) * (sbet1 + sbet2))
             calp2 = inner.squareRoot() / cbet2
         } else {

@@ -31,7 +31,8 @@ public struct DayHours: Sendable, Hashable {
         if rest == 0 { return String(hours) }
         guard rest % 3 == 0 else { return (Decimal(minutes) / 60).description }
         let hundredths = rest * 100 / 60
-        let fraction = hundredths % 10 == 0 ? String(hundredths / 10) : (hundredths < 10 ? "0" : "") + String(hundredths)
+        let fraction =
+            hundredths % 10 == 0 ? String(hundredths / 10) : (hundredths < 10 ? "0" : "") + String(hundredths)
         return String(hours) + "." + fraction
     }
 

@@ -78,10 +78,11 @@ public struct Money: Sendable, Hashable {
         return padded(number.plain, fractionDigits: number.fractionDigits, scale: scale)
     }
 
-    /// ``plain(_:scale:)`` from the amount as a whole number of its smallest written unit, which
-    /// fits an `Int64` for every amount a trip allows; `nil` when it does not. Written by hand
-    /// because no formatter among our dependencies prints a Decimal without a locale; it is a
-    /// third of the cost of ``plainFromDescription(_:scale:)``, and a test holds the two to the
+    /// ``plain(_:scale:)`` from the amount as a whole number of its smallest written unit, which fits an `Int64` for
+    /// every amount a trip allows; `nil` when it does not.
+    ///
+    /// Written by hand because no formatter among our dependencies prints a Decimal without a locale;
+    /// it is a third of the cost of ``plainFromDescription(_:scale:)``, and a test holds the two to the
     /// same text over many amounts.
     static func plainFromInteger(_ amount: Decimal, scale: Int) -> String? {
         guard amount.isFinite else { return nil }

@@ -78,7 +78,7 @@ public struct NumberText: Sendable, Hashable {
     /// Digits after the decimal point that the written value needs (`3.10` → 1, `300` → 0).
     public var fractionDigits: Int { max(0, -exponent) }
 
-    /// The value in plain decimal notation, e.g. `-0.05` or `1200`.
+    /// The value in plain decimal notation: `-0.05`, `1200`.
     public var plain: String {
         if digits.isEmpty { return "0" }
         var text = isNegative ? "-" : ""

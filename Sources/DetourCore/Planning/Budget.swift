@@ -56,6 +56,7 @@ public enum Budget {
     }
 
     /// Chooses sides of `detours` within `budget`, or (when `choose` is false) only checks them.
+    ///
     /// `nodeLimit` bounds the knapsack's branch and bound (see ``Knapsack``).
     public static func apply(
         _ detours: inout [PlannedDetour], budget: Money, rates: ExchangeRates?, choose: Bool,
@@ -70,7 +71,8 @@ public enum Budget {
         for index in detours.indices {
             let detour = detours[index]
             let tasks = detour.tasks
-            if choose, tasks.count == 2, let timeA = tasks[0].totalMinutes, let timeB = tasks[1].totalMinutes, timeA != timeB,
+            if choose, tasks.count == 2, let timeA = tasks[0].totalMinutes, let timeB = tasks[1].totalMinutes,
+                timeA != timeB,
                 let costA = scale.amount(tasks[0].task.cost), let costB = scale.amount(tasks[1].task.cost)
             {
                 let fast = timeA < timeB ? 0 : 1

@@ -44,7 +44,8 @@ public enum Comparison {
         func breakTieByTotalTime() -> Recommendation {
             guard let a = totals.0, let b = totals.1 else { return none(.unknownFigure) }
             guard let side = lower(a, b) else { return none(.tie) }
-            return Recommendation(side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: abs(a - b)))
+            return Recommendation(
+                side: side, preference: preference, reason: .tieThenLessTotalTime(minutes: abs(a - b)))
         }
         switch preference {
         case .time:

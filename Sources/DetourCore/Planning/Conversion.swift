@@ -17,7 +17,9 @@ public enum Conversion {
 
     /// The exact amounts of two costs in one currency for comparing them: as they are when they
     /// share a currency, else converted with `rates` when both rates are declared, else `nil`.
-    public static func comparable(_ left: Money, _ right: Money, rates: ExchangeRates?) -> (Decimal, Decimal, CurrencyCode)? {
+    public static func comparable(_ left: Money, _ right: Money, rates: ExchangeRates?) -> (
+        Decimal, Decimal, CurrencyCode
+    )? {
         if left.currency == right.currency { return (left.amount, right.amount, left.currency) }
         guard let rates, let a = rates.convert(left), let b = rates.convert(right) else { return nil }
         return (a, b, rates.currency)

@@ -92,7 +92,9 @@ public enum Knapsack {
         // Whole numbers are much faster than Decimal; use them when every weight scales exactly.
         let found: (chosen: [Bool], method: Method, bound: Int)
         if let scaled = Scaled(sorted.map(\.weight), capacity: capacity) {
-            found = search(zip(scaled.weights, sorted).map { WeightedItem(weight: $0, value: $1.value) }, scaled.capacity, nodeLimit)
+            found = search(
+                zip(scaled.weights, sorted).map { WeightedItem(weight: $0, value: $1.value) }, scaled.capacity,
+                nodeLimit)
         } else {
             found = search(sorted.map { WeightedItem(weight: $0.weight, value: $0.value) }, capacity, nodeLimit)
         }
@@ -108,7 +110,8 @@ public enum Knapsack {
         }
         if optimal { bound = value - freeValue }
         return Solution(
-            taken: taken, value: value, weight: weight, optimal: optimal, bound: bound + freeValue, method: found.method)
+            taken: taken, value: value, weight: weight, optimal: optimal, bound: bound + freeValue, method: found.method
+        )
     }
 }
 
@@ -129,7 +132,7 @@ extension Knapsack {
 }
 
 /// What the searches need of a weight: exact sums and comparisons, and the LP bound's fraction.
-fileprivate protocol KnapsackWeight: Comparable {
+private protocol KnapsackWeight: Comparable {
     static var zero: Self { get }
     static func + (lhs: Self, rhs: Self) -> Self
     static func - (lhs: Self, rhs: Self) -> Self
@@ -281,7 +284,10 @@ private enum MeetInTheMiddle {
             for index in 0..<count {
                 let weight = all[index].weight + item.weight
                 if weight <= capacity {
-                    all.append(Subset(weight: weight, value: all[index].value + item.value, mask: all[index].mask | 1 << UInt64(bit)))
+                    all.append(
+                        Subset(
+                            weight: weight, value: all[index].value + item.value,
+                            mask: all[index].mask | 1 << UInt64(bit)))
                 }
             }
         }

@@ -19,7 +19,8 @@ public enum Overlaps {
                         Diagnostic(
                             .overlappingStays, path: "destinations[\(index)].arrival",
                             "the stay arrives \(stay.arrival), \(nights) night\(nights == 1 ? "" : "s") before the stay at "
-                                + "\(Quoting.quoted(other.name)) (destinations[\(previous)]) departs on \(other.departure)"))
+                                + "\(Quoting.quoted(other.name)) (destinations[\(previous)]) departs on \(other.departure)"
+                        ))
                 }
                 if stay.departure > other.departure { latest = index }
             } else {

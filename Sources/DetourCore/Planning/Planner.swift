@@ -49,7 +49,9 @@ public enum Planner {
             warnings += overBudget(outcome, path: "budget")
         }
         for index in planned.indices {
-            lay(&planned[index], dayHours: options.dayHours ?? planned[index].destination.dayHours ?? trip.dayHours ?? .standard)
+            lay(
+                &planned[index],
+                dayHours: options.dayHours ?? planned[index].destination.dayHours ?? trip.dayHours ?? .standard)
             planned[index].totals = Totals.of(planned[index].detours, rates: trip.rates)
             if !planned[index].unscheduled.isEmpty { warnings.append(unscheduledWarning(planned[index])) }
         }

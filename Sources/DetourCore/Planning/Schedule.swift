@@ -22,7 +22,9 @@ public enum Schedule {
             let minutes = Budget.minutes(detour.tasks[side])
             var item = ScheduleItem(detour: index, task: side, minutes: minutes, days: 1)
             if minutes <= dayMinutes {
-                if let day = used.indices.first(where: { used[$0] + minutes <= dayMinutes && !days[$0].coveredByEarlier }) {
+                if let day = used.indices.first(where: {
+                    used[$0] + minutes <= dayMinutes && !days[$0].coveredByEarlier
+                }) {
                     used[day] += minutes
                     days[day].items.append(item)
                 } else {

@@ -18,6 +18,8 @@ public enum Today {
     ///   - option: the day given on the command line, if any.
     ///   - sourceDateEpoch: the value of `SOURCE_DATE_EPOCH`, if set.
     ///   - localDay: the local calendar day, asked for only when nothing else decides.
+    /// - Returns: the option's day, else `SOURCE_DATE_EPOCH`'s UTC day, else the local day.
+    /// - Throws: ``ResolveError`` for an option or a `SOURCE_DATE_EPOCH` that is not a day.
     public static func resolve(
         option: String?, sourceDateEpoch: String?, localDay: () -> CalendarDay
     ) throws(ResolveError) -> CalendarDay {

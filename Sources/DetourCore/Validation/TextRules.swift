@@ -77,8 +77,10 @@ public enum TextRules {
         }
     }
 
-    /// Whether `text` is already a clean one-line text: no control or separator characters, no
-    /// space at either end or twice in a row, not blank. Most text is, and is then kept as it is.
+    /// Whether `text` is already a clean one-line text: no control or separator characters, no space at either end or
+    /// twice in a row, not blank.
+    ///
+    /// Most text is, and is then kept as it is.
     static func isPlainLine(_ text: String) -> Bool {
         // Works on UTF-8 bytes: C1 controls are C2 80...C2 9F, U+2028 and U+2029 are E2 80 A8/A9.
         var previous: UInt8 = 0x20  // a leading space counts as a double space
@@ -108,7 +110,8 @@ public enum TextRules {
     /// Unicode white space, format characters (Cf) and default-ignorable code points.
     static func isInvisible(_ scalar: Unicode.Scalar) -> Bool {
         let properties = scalar.properties
-        return properties.isWhitespace || properties.isDefaultIgnorableCodePoint || properties.generalCategory == .format
+        return properties.isWhitespace || properties.isDefaultIgnorableCodePoint
+            || properties.generalCategory == .format
     }
 
     private static func check(_ text: String) throws(Problem) {

@@ -15,8 +15,10 @@ public struct TripLimits: Sendable, Hashable {
     public var maxTasks: Int
     /// The most path points a trip may have, over all its paths.
     public var maxPathPoints: Int
-    /// The most nights one stay may last. The plan lays out every day of a stay, so a typo in a
-    /// year (`1026` for `2026`) would otherwise give a report of hundreds of thousands of days.
+    /// The most nights one stay may last.
+    ///
+    /// The plan lays out every day of a stay, so a typo in a year (`1026` for `2026`) would otherwise
+    /// give a report of hundreds of thousands of days.
     public var maxStayNights: Int
     /// The most nights a trip may have, over all its stays.
     public var maxNights: Int

@@ -193,7 +193,10 @@ private struct Checker {
     }
 
     mutating func day(_ field: Field<String>, _ place: Place, _ what: String) -> CalendarDay? {
-        guard let (text, position) = text(field, place, what, required: "a destination needs \(what == "arrival" ? "an" : "a") \(what) day") else {
+        guard
+            let (text, position) = text(
+                field, place, what, required: "a destination needs \(what == "arrival" ? "an" : "a") \(what) day")
+        else {
             return nil
         }
         guard let day = CalendarDay(iso: text) else {
@@ -224,7 +227,9 @@ private struct Checker {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    mutating func axis(_ field: Field<String>, _ axis: Coordinate.Axis, _ place: Place, _ name: @autoclosure () -> String)
+    mutating func axis(
+        _ field: Field<String>, _ axis: Coordinate.Axis, _ place: Place, _ name: @autoclosure () -> String
+    )
         -> Double?
     {
         guard let (text, position) = text(field, place, name(), required: "a location needs a \(axis.name)") else {
@@ -256,7 +261,8 @@ private struct Checker {
         }
     }
 
-    mutating func path(_ field: Field<PathDraft>, _ place: Place, origin: Coordinate?, task: Coordinate?) -> RoutePath? {
+    mutating func path(_ field: Field<PathDraft>, _ place: Place, origin: Coordinate?, task: Coordinate?) -> RoutePath?
+    {
         guard case .present(let draft, let position) = field else { return nil }
         let before = pointCount
         pointCount += draft.count
@@ -278,7 +284,8 @@ private struct Checker {
         }
         guard !diagnostics[errorsBefore...].containsErrors else { return nil }
         guard points.count >= 2 else {
-            report(.shortPath, place, "path", position, "a path needs at least two points, this one has \(points.count)")
+            report(
+                .shortPath, place, "path", position, "a path needs at least two points, this one has \(points.count)")
             return nil
         }
         let route = RoutePath(points: points)
@@ -327,7 +334,8 @@ private struct Checker {
     mutating func task(_ draft: TaskDraft, _ place: Place, origin: Coordinate?) -> DetourTask? {
         taskCount += 1
         if taskCount == limits.maxTasks + 1 {
-            report(.tooManyTasks, place, "", draft.position, "the trip has more than \(limits.maxTasks) tasks, the limit")
+            report(
+                .tooManyTasks, place, "", draft.position, "the trip has more than \(limits.maxTasks) tasks, the limit")
         }
         let before = diagnostics.count
         let name = line(draft.name, place, "name", what: "the name", required: "a task needs a name")
@@ -428,7 +436,9 @@ extension Checker {
         for rate in draft.rates {
             let key = rate.currency.value ?? ""
             let code = self.currency(rate.currency, top, TripPath.member("rates", key))
-            guard let (text, position) = text(rate.value, top, TripPath.member("rates", key), required: "a rate needs a value")
+            guard
+                let (text, position) = text(
+                    rate.value, top, TripPath.member("rates", key), required: "a rate needs a value")
             else { continue }
             do {
                 let value = try ExchangeRates.parse(text)

@@ -28,7 +28,8 @@ extension GPXTripBuilder {
             guard let destinationID = element.destination else {
                 diagnostics.append(
                     Diagnostic(
-                        .gpxMissingAttribute, at: position, "dr:task needs a destination attribute naming the id of a dr:stay"))
+                        .gpxMissingAttribute, at: position,
+                        "dr:task needs a destination attribute naming the id of a dr:stay"))
                 continue
             }
             guard let key = element.detour else {
@@ -43,7 +44,9 @@ extension GPXTripBuilder {
                 side = Int(text).flatMap { (1...Detour.sides).contains($0) ? $0 : nil }
                 if side == nil {
                     diagnostics.append(
-                        Diagnostic(.gpxBadSide, at: position, "side \(Quoting.quoted(text)) is not 1 (the left side) or 2 (the right)"))
+                        Diagnostic(
+                            .gpxBadSide, at: position,
+                            "side \(Quoting.quoted(text)) is not 1 (the left side) or 2 (the right)"))
                 }
             }
             // A task inside its stay's own waypoint has no location of its own.
@@ -75,7 +78,8 @@ extension GPXTripBuilder {
                 ? "1 waypoint has neither dr:stay nor dr:task and was read past; it is on line \(firstPlainWaypointLine)"
                 : "\(Self.grouped(plainWaypoints)) waypoints have neither dr:stay nor dr:task and were read past; "
                     + "the first is on line \(firstPlainWaypointLine)"
-            diagnostics.append(Diagnostic(.gpxPlainWaypoints, at: SourcePosition(line: firstPlainWaypointLine), message))
+            diagnostics.append(
+                Diagnostic(.gpxPlainWaypoints, at: SourcePosition(line: firstPlainWaypointLine), message))
         }
         var stayIndex: [String: Int] = [:]
         var destinations: [DestinationDraft] = []
@@ -186,7 +190,9 @@ extension GPXTripBuilder {
             }
             guard stayIndex[destination] != nil else {
                 diagnostics.append(
-                    Diagnostic(.gpxUnknownStay, at: here, "destination \(Quoting.quoted(destination)) is not the id of any dr:stay"))
+                    Diagnostic(
+                        .gpxUnknownStay, at: here,
+                        "destination \(Quoting.quoted(destination)) is not the id of any dr:stay"))
                 continue
             }
             var matches = tasks.indices.filter { tasks[$0].destination == destination && tasks[$0].id == taskName }
@@ -201,12 +207,15 @@ extension GPXTripBuilder {
                             "task \(Quoting.quoted(taskName)) is not a task of \(Quoting.quoted(destination))")
                         : Diagnostic(
                             .gpxAmbiguousPathTask, at: here,
-                            "task \(Quoting.quoted(taskName)) names \(matches.count) tasks; give the dr:task an id attribute"))
+                            "task \(Quoting.quoted(taskName)) names \(matches.count) tasks; give the dr:task an id attribute"
+                        ))
                 continue
             }
             if case .present = tasks[match].draft.path {
                 diagnostics.append(
-                    Diagnostic(.gpxTwoPaths, at: here, "task \(Quoting.quoted(taskName)) has a path already; a task has one path"))
+                    Diagnostic(
+                        .gpxTwoPaths, at: here,
+                        "task \(Quoting.quoted(taskName)) has a path already; a task has one path"))
                 continue
             }
             tasks[match].draft.path = .present(PathDraft(points: path.points, count: path.count), here)
@@ -249,7 +258,8 @@ extension GPXTripBuilder {
             ? .missing(waypoint.at(line))
             : .present(
                 MoneyDraft(
-                    amount: waypoint.field(element.cost, line: line), currency: waypoint.field(element.currency, line: line)),
+                    amount: waypoint.field(element.cost, line: line),
+                    currency: waypoint.field(element.currency, line: line)),
                 waypoint.at(line))
         return TaskDraft(
             position: waypoint.at(line),

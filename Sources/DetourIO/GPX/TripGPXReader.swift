@@ -17,7 +17,9 @@ public enum TripGPXReader {
     static let prefixLength = 4096
 
     /// Reads a trip from `source`; `name` is used in libxml2's own messages only.
-    public static func read(_ source: some ByteSource, name: String = "trip.gpx", limits: ReadLimits = .standard) -> ReadResult {
+    public static func read(_ source: some ByteSource, name: String = "trip.gpx", limits: ReadLimits = .standard)
+        -> ReadResult
+    {
         var source = source
         var prefix = [UInt8](repeating: 0, count: prefixLength)
         var filled = 0
@@ -168,7 +170,8 @@ struct GPXTripBuilder {
         let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }
         let message = problem?.message ?? "the XML is not well-formed"
         if message.contains("Excessive depth") || message.contains("depth") && message.contains("HUGE") {
-            return Diagnostic(.xmlTooDeep, at: position, "XML: the elements are nested too deeply (more than 256 levels)")
+            return Diagnostic(
+                .xmlTooDeep, at: position, "XML: the elements are nested too deeply (more than 256 levels)")
         }
         if message.hasPrefix("Input is not proper UTF-8") {
             return Diagnostic(
@@ -194,7 +197,8 @@ struct GPXTripBuilder {
             if stream.localNameIs(G.waypoint) {
                 waypointCount += 1
                 current = Waypoint(
-                    index: waypointCount, line: stream.line, latitude: stream.tokenAttribute(GPXMapping.GPXAttribute.latitude),
+                    index: waypointCount, line: stream.line,
+                    latitude: stream.tokenAttribute(GPXMapping.GPXAttribute.latitude),
                     longitude: stream.tokenAttribute(GPXMapping.GPXAttribute.longitude))
                 return .waypoint
             }
@@ -275,7 +279,9 @@ struct GPXTripBuilder {
                 checkAttributes(of: E.path)
                 let label = isTrack ? "trk \(trackCount)" : "rte \(routeCount)"
                 if pendingPath != nil {
-                    report(.gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task", line: stream.line)
+                    report(
+                        .gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task",
+                        line: stream.line)
                 } else {
                     pendingPath = PathCollector(
                         label: label, line: stream.line, destination: stream.tokenAttribute(A.destination),
@@ -327,7 +333,9 @@ struct GPXTripBuilder {
                 if let key = stream.tokenAttribute(A.id) {
                     current?.detours.append((key, stream.line, order))
                 } else {
-                    report(.gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name", line: stream.line)
+                    report(
+                        .gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name",
+                        line: stream.line)
                 }
                 return nil
             }
@@ -356,13 +364,15 @@ struct GPXTripBuilder {
 
     /// The `dr:budget` element the stream is on.
     func budgetElement() -> BudgetElement {
-        BudgetElement(amount: stream.tokenAttribute(A.amount), currency: stream.tokenAttribute(A.currency), line: stream.line)
+        BudgetElement(
+            amount: stream.tokenAttribute(A.amount), currency: stream.tokenAttribute(A.currency), line: stream.line)
     }
 
     /// Warns about a `dr:` element the mapping does not have here.
     mutating func unknownElement(where place: String) {
         report(
-            .unknownElement, "unknown element dr:\(Quoting.printable(stream.localName)) in \(place), ignored", line: stream.line)
+            .unknownElement, "unknown element dr:\(Quoting.printable(stream.localName)) in \(place), ignored",
+            line: stream.line)
     }
 
     /// Warns about each attribute the mapping element `name` does not have.
@@ -376,7 +386,8 @@ struct GPXTripBuilder {
         }
         for attribute in unknown {
             report(
-                .unknownAttribute, "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored", line: stream.line)
+                .unknownAttribute, "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored",
+                line: stream.line)
         }
     }
 
@@ -401,7 +412,9 @@ struct GPXTripBuilder {
                 line: stream.line)
             return nil
         }
-        fail(.notGPX, "this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>", line: stream.line)
+        fail(
+            .notGPX, "this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>",
+            line: stream.line)
         return nil
     }
 

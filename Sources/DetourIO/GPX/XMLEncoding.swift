@@ -1,10 +1,14 @@
-import Foundation
 import DetourCore
+import Foundation
 
-/// The encodings a GPX trip may use: UTF-8 (with or without a byte-order mark), UTF-16 with a
-/// byte-order mark, ISO-8859-1 and ASCII. Anything else is refused by name before parsing.
+/// The encodings a GPX trip may use: UTF-8 (with or without a byte-order mark), UTF-16 with a byte-order mark,
+/// ISO-8859-1 and ASCII.
+///
+/// Anything else is refused by name before parsing.
 enum XMLEncoding {
-    static let accepted: Set<String> = ["UTF-8", "UTF8", "UTF-16", "UTF16", "ISO-8859-1", "ISO8859-1", "LATIN1", "US-ASCII", "ASCII"]
+    static let accepted: Set<String> = [
+        "UTF-8", "UTF8", "UTF-16", "UTF16", "ISO-8859-1", "ISO8859-1", "LATIN1", "US-ASCII", "ASCII",
+    ]
 
     /// Why the document's encoding is refused (or the file is compressed), or `nil` if it is
     /// accepted.
@@ -21,7 +25,8 @@ enum XMLEncoding {
         guard let declared = declaredEncoding(bytes) else { return nil }
         let normalized = declared.uppercased()
         guard accepted.contains(normalized) else {
-            return "the file's encoding \(Quoting.quoted(declared)) is not supported; use UTF-8 (or ISO-8859-1, ASCII, UTF-16 with a byte-order mark)"
+            return
+                "the file's encoding \(Quoting.quoted(declared)) is not supported; use UTF-8 (or ISO-8859-1, ASCII, UTF-16 with a byte-order mark)"
         }
         if normalized.hasPrefix("UTF-16") || normalized == "UTF16" {
             return "the file declares UTF-16 but has no byte-order mark; save it as UTF-8"

@@ -88,15 +88,17 @@ final class XMLStream {
     /// Whether the current node's local name is `name`, compared without making a String.
     func localNameIs(_ name: StaticString) -> Bool {
         guard let current = xmlTextReaderConstLocalName(reader) else { return false }
-        return strcmp(UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
-                      UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        return strcmp(
+            UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
     /// Whether the current node's namespace URI is `uri` (`""` for none), compared without a String.
     func namespaceIs(_ uri: StaticString) -> Bool {
         guard let current = xmlTextReaderConstNamespaceUri(reader) else { return uri.utf8CodeUnitCount == 0 }
-        return strcmp(UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
-                      UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        return strcmp(
+            UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
+            UnsafeRawPointer(uri.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
     }
 
     /// The current node's namespace URI, or `""`.
@@ -155,7 +157,9 @@ final class XMLStream {
     /// `text` without XML white space (space, tab, CR, LF) at either end.
     static func collapsed(_ text: String) -> String {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else { return text }
+        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else {
+            return text
+        }
         let bytes = text.utf8.drop(while: isSpace)
         return String(decoding: bytes.reversed().drop(while: isSpace).reversed(), as: UTF8.self)
     }

@@ -21,7 +21,8 @@ public struct JSONParser {
     public static let defaultMaximumDepth = 64
 
     /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONNode {
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONNode
+    {
         try read(bytes, maximumDepth: maximumDepth) { cursor throws(SyntaxError) in try cursor.value(depth: 0) }
     }
 
@@ -155,7 +156,8 @@ struct JSONCursor {
     /// Refuses an array or object nested deeper than ``maximumDepth``.
     func checkDepth(_ depth: Int) throws(JSONParser.SyntaxError) {
         guard depth <= maximumDepth else {
-            throw error("nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
+            throw error(
+                "nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
         }
     }
 

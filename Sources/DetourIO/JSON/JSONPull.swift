@@ -95,7 +95,9 @@ extension JSONCursor {
 
     /// The next member's key, with the cursor on its value (which the caller must read); `nil`
     /// when the object ends.
-    mutating func nextMember(_ object: inout JSONObjectReading, known: KeyNames) throws(JSONParser.SyntaxError) -> JSONMemberKey? {
+    mutating func nextMember(_ object: inout JSONObjectReading, known: KeyNames) throws(JSONParser.SyntaxError)
+        -> JSONMemberKey?
+    {
         if object.count == 0 {
             if peek == UInt8(ascii: "}") {
                 index += 1
@@ -117,7 +119,9 @@ extension JSONCursor {
         switch try stringToken() {
         case .span(let range):
             key.known = known.index(of: UnsafeBufferPointer(rebasing: bytes[range]))
-            if key.known == nil { key.other = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self) }
+            if key.known == nil {
+                key.other = String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
+            }
         case .text(var text):
             key.known = text.withUTF8 { known.index(of: $0) }
             if key.known == nil { key.other = text }

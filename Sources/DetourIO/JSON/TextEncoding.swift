@@ -31,15 +31,17 @@ public enum TextEncoding {
     }
 
     /// The magic bytes of the compressed formats people send, with what to say about each.
-    private static let compressedFormats: [(magic: [UInt8], problem: String)] = [
-        ([0x1F, 0x8B], "the file is gzip-compressed; decompress it first (gunzip FILE)"),
-        ([0x50, 0x4B, 0x03, 0x04], "the file is a zip archive; extract the trip from it first (unzip FILE)"),
-        ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "the file is xz-compressed; decompress it first (unxz FILE)"),
-        ([0x28, 0xB5, 0x2F, 0xFD], "the file is zstd-compressed; decompress it first (unzstd FILE)"),
-    ] + (UInt8(ascii: "1")...UInt8(ascii: "9")).map { level in
-        // "BZh" and the block size: the three letters alone could start a text.
-        ([0x42, 0x5A, 0x68, level], "the file is bzip2-compressed; decompress it first (bunzip2 FILE)")
-    }
+    private static let compressedFormats: [(magic: [UInt8], problem: String)] =
+        [
+            ([0x1F, 0x8B], "the file is gzip-compressed; decompress it first (gunzip FILE)"),
+            ([0x50, 0x4B, 0x03, 0x04], "the file is a zip archive; extract the trip from it first (unzip FILE)"),
+            ([0xFD, 0x37, 0x7A, 0x58, 0x5A, 0x00], "the file is xz-compressed; decompress it first (unxz FILE)"),
+            ([0x28, 0xB5, 0x2F, 0xFD], "the file is zstd-compressed; decompress it first (unzstd FILE)"),
+        ]
+        + (UInt8(ascii: "1")...UInt8(ascii: "9")).map { level in
+            // "BZh" and the block size: the three letters alone could start a text.
+            ([0x42, 0x5A, 0x68, level], "the file is bzip2-compressed; decompress it first (bunzip2 FILE)")
+        }
 
     /// The offset of the first byte that is not part of valid UTF-8, or `nil` if all is valid.
     ///

@@ -13,13 +13,16 @@ public enum TripJSONReader {
         }
         let start = TextEncoding.bomLength(bytes)
         if bytes[start...].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            return .failed(Diagnostic(.emptyFile, "the file is empty: a trip needs at least {\"title\": …, \"destinations\": […]}"))
+            return .failed(
+                Diagnostic(.emptyFile, "the file is empty: a trip needs at least {\"title\": …, \"destinations\": […]}")
+            )
         }
         if let problem = TextEncoding.compressionProblem(bytes) {
             return .failed(Diagnostic(.compressedFile, problem))
         }
         if start == 0, let encoding = TextEncoding.otherEncoding(bytes) {
-            return .failed(Diagnostic(.unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)"))
+            return .failed(
+                Diagnostic(.unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)"))
         }
         let text = start == 0 ? bytes : Array(bytes[start...])
         let lines = LineTable(text)
@@ -60,10 +63,14 @@ private struct DraftReader {
     var diagnostics: [Diagnostic] = []
 
     enum TripKey: String, CaseIterable {
-        case schema = "$schema", title, traveler, travel, currency, rates, budget, dayHours = "day_hours", destinations
+        case schema = "$schema"
+        case title, traveler, travel, currency, rates, budget
+        case dayHours = "day_hours"
+        case destinations
     }
     enum DestinationKey: String, CaseIterable {
-        case name, location, arrival, departure, detours, budget, dayHours = "day_hours"
+        case name, location, arrival, departure, detours, budget
+        case dayHours = "day_hours"
     }
     enum DetourKey: String, CaseIterable { case tasks }
     enum TaskKey: String, CaseIterable { case name, duration, cost, location, pros, cons, travel, path }
@@ -94,7 +101,8 @@ private struct DraftReader {
         guard cursor.peek == UInt8(ascii: "{") else {
             let start = cursor.index
             let kind = try cursor.skipValue(depth: depth)
-            diagnostics.append(Diagnostic(.wrongType, path: path(), at: position(start), "\(what) must be an object, not \(kind)"))
+            diagnostics.append(
+                Diagnostic(.wrongType, path: path(), at: position(start), "\(what) must be an object, not \(kind)"))
             return nil
         }
         return try cursor.beginObject(depth: depth + 1)
@@ -135,7 +143,9 @@ private struct DraftReader {
     }
 
     /// A string; `optional` fields treat null as absent.
-    mutating func string(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String) throws(SyntaxError) -> Field<String> {
+    mutating func string(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String)
+        throws(SyntaxError) -> Field<String>
+    {
         let start = cursor.index
         switch cursor.peek {
         case UInt8(ascii: "\""):
@@ -150,7 +160,9 @@ private struct DraftReader {
     }
 
     /// A number, kept as its exact text; `optional` fields treat null as absent.
-    mutating func number(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String) throws(SyntaxError) -> Field<String> {
+    mutating func number(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String)
+        throws(SyntaxError) -> Field<String>
+    {
         let start = cursor.index
         switch cursor.peek {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -168,7 +180,8 @@ private struct DraftReader {
     mutating func trip(_ cursor: inout JSONCursor) throws(SyntaxError) -> TripDraft? {
         let here = position(cursor.index)
         guard var object = try object(&cursor, depth: 0, what: "a trip", path: { "" }) else { return nil }
-        var draft = TripDraft(position: here, title: .missing(here), traveler: .missing(here), destinations: [], travel: .missing(here))
+        var draft = TripDraft(
+            position: here, title: .missing(here), traveler: .missing(here), destinations: [], travel: .missing(here))
         draft.currency = .missing(here)
         draft.budget = .missing(here)
         draft.dayHours = .missing(here)
@@ -193,7 +206,9 @@ private struct DraftReader {
         }
         if !listed {
             diagnostics.append(
-                Diagnostic(.missingField, path: "destinations", at: here, "a trip needs a list of destinations (it may be empty)"))
+                Diagnostic(
+                    .missingField, path: "destinations", at: here,
+                    "a trip needs a list of destinations (it may be empty)"))
         }
         return draft
     }
@@ -203,7 +218,9 @@ private struct DraftReader {
         var destinations: [DestinationDraft] = []
         var index = 0
         while try cursor.nextElement(&list) {
-            if let destination = try destination(&cursor, depth: list.depth, index: index) { destinations.append(destination) }
+            if let destination = try destination(&cursor, depth: list.depth, index: index) {
+                destinations.append(destination)
+            }
             index += 1
         }
         return destinations
@@ -232,7 +249,9 @@ private struct DraftReader {
         return rates
     }
 
-    mutating func destination(_ cursor: inout JSONCursor, depth: Int, index: Int) throws(SyntaxError) -> DestinationDraft? {
+    mutating func destination(_ cursor: inout JSONCursor, depth: Int, index: Int) throws(SyntaxError)
+        -> DestinationDraft?
+    {
         let here = position(cursor.index)
         func path() -> String { "destinations[\(index)]" }
         guard var object = try object(&cursor, depth: depth, what: "a destination", path: path) else { return nil }
@@ -249,7 +268,9 @@ private struct DraftReader {
             case .arrival: draft.arrival = try string(&cursor, depth: depth, path: { path() + ".arrival" })
             case .departure: draft.departure = try string(&cursor, depth: depth, path: { path() + ".departure" })
             case .detours:
-                guard var list = try list(&cursor, depth: depth, optional: true, path: { path() + ".detours" }) else { continue }
+                guard var list = try list(&cursor, depth: depth, optional: true, path: { path() + ".detours" }) else {
+                    continue
+                }
                 var detourIndex = 0
                 while try cursor.nextElement(&list) {
                     let index = detourIndex
@@ -259,7 +280,8 @@ private struct DraftReader {
                     detourIndex += 1
                 }
             case .budget: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: path)
-            case .dayHours: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { path() + ".day_hours" })
+            case .dayHours:
+                draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { path() + ".day_hours" })
             }
         }
         return draft
@@ -279,7 +301,9 @@ private struct DraftReader {
     }
 
     /// `{"lat": …, "lon": …}`.
-    mutating func point(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> CoordinateDraft? {
+    mutating func point(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError)
+        -> CoordinateDraft?
+    {
         let here = position(cursor.index)
         guard var object = try object(&cursor, depth: depth, what: "a location", path: path) else { return nil }
         var point = CoordinateDraft(latitude: .missing(here), longitude: .missing(here))
@@ -292,17 +316,22 @@ private struct DraftReader {
         return point
     }
 
-    mutating func detour(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> DetourDraft? {
+    mutating func detour(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> DetourDraft?
+    {
         let here = position(cursor.index)
         guard var object = try object(&cursor, depth: depth, what: "a detour", path: path) else { return nil }
         var draft = DetourDraft(position: here, tasks: [])
         while let key = try nextKnown(&cursor, &object, Self.detourKeys, path: path) {
             assert(key == .tasks)
-            guard var list = try list(&cursor, depth: object.depth, optional: true, path: { path() + ".tasks" }) else { continue }
+            guard var list = try list(&cursor, depth: object.depth, optional: true, path: { path() + ".tasks" }) else {
+                continue
+            }
             draft.tasks.reserveCapacity(2)
             var index = 0
             while try cursor.nextElement(&list) {
-                if let task = try task(&cursor, depth: list.depth, path: { "\(path()).tasks[\(index)]" }) { draft.tasks.append(task) }
+                if let task = try task(&cursor, depth: list.depth, path: { "\(path()).tasks[\(index)]" }) {
+                    draft.tasks.append(task)
+                }
                 index += 1
             }
         }
@@ -331,15 +360,19 @@ private struct DraftReader {
         return draft
     }
 
-    /// `"path": [{"lat": …, "lon": …}, …]`: the way from the destination to the task. A point
-    /// that is not an object makes the whole path invalid; the points after it are not mapped.
-    mutating func routePath(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> Field<PathDraft> {
+    /// `"path": [{"lat": …, "lon": …}, …]`: the way from the destination to the task.
+    ///
+    /// A point that is not an object makes the whole path invalid; the points after it are not mapped.
+    mutating func routePath(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> Field<
+        PathDraft
+    > {
         let start = cursor.index
         if cursor.peek == Self.null {
             try cursor.literal("null")
             return .missing(position(start))
         }
-        guard var list = try list(&cursor, depth: depth, optional: false, expected: "a list of points", path: path) else {
+        guard var list = try list(&cursor, depth: depth, optional: false, expected: "a list of points", path: path)
+        else {
             return .invalid
         }
         var points: [CoordinateDraft] = []
@@ -374,14 +407,17 @@ private struct DraftReader {
         while let member = try nextKnown(&cursor, &object, Self.moneyKeys, path: costPath) {
             switch member {
             case .amount: draft.amount = try number(&cursor, depth: object.depth, path: { costPath() + ".amount" })
-            case .currency: draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
+            case .currency:
+                draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
             }
         }
         return .present(draft, position(start))
     }
 
     /// `pros` or `cons`: a list of strings; absent or null is none.
-    mutating func reasons(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> [Field<String>] {
+    mutating func reasons(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> [Field<
+        String
+    >] {
         guard var list = try list(&cursor, depth: depth, optional: true, path: path) else { return [] }
         var reasons: [Field<String>] = []
         while try cursor.nextElement(&list) {

@@ -46,9 +46,10 @@ struct ContentLines {
         return String(out)
     }
 
-    /// `line` as UTF-8 ending in CRLF, folded (RFC 5545 §3.1): after every 75 octets a CRLF and
-    /// one space, the space counting towards the next line's 75. A fold falls only between two
-    /// Unicode scalars, never inside one's UTF-8 sequence.
+    /// `line` as UTF-8 ending in CRLF, folded (RFC 5545 §3.1): after every 75 octets a CRLF and one space, the space
+    /// counting towards the next line's 75.
+    ///
+    /// A fold falls only between two Unicode scalars, never inside one's UTF-8 sequence.
     static func folded(_ line: String) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(line.utf8.count + 2)

@@ -131,7 +131,10 @@ public enum GeoJSONExport {
         }
 
         var texts: [String] {
-            [Formatting.degrees(longitude, digits: coordinateDigits), Formatting.degrees(latitude, digits: coordinateDigits)]
+            [
+                Formatting.degrees(longitude, digits: coordinateDigits),
+                Formatting.degrees(latitude, digits: coordinateDigits),
+            ]
         }
     }
 

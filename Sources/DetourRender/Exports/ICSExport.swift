@@ -69,7 +69,9 @@ public enum ICSExport {
         let side = detour.tasks[item.task]
         let task = side.task
         lines.property("BEGIN", "VEVENT")
-        let identity = [title, String(planned.index), planned.destination.name, String(item.detour), String(item.task), task.name]
+        let identity = [
+            title, String(planned.index), planned.destination.name, String(item.detour), String(item.task), task.name,
+        ]
         lines.property("UID", uid("side", identity))
         lines.property("DTSTAMP", stamp)
         lines.property("DTSTART;VALUE=DATE", dateText(day))
@@ -78,7 +80,10 @@ public enum ICSExport {
         if let location = task.location {
             lines.property("GEO", geo(location))
             // Coordinates as text: what map and calendar programs search for a place.
-            lines.text("LOCATION", "\(Formatting.degrees(location.latitude, digits: 6)),\(Formatting.degrees(location.longitude, digits: 6))")
+            lines.text(
+                "LOCATION",
+                "\(Formatting.degrees(location.latitude, digits: 6)),\(Formatting.degrees(location.longitude, digits: 6))"
+            )
         }
         let description = [
             "Duration: \(Formatting.duration(task.duration))",
@@ -101,9 +106,11 @@ public enum ICSExport {
         Formatting.degrees(point.latitude, digits: 6) + ";" + Formatting.degrees(point.longitude, digits: 6)
     }
 
-    /// A UID made from what identifies the event, the same on every run and machine:
-    /// `stay-1a2b3c4d5e6f7a8b@detour-report`. The trip's title is part of it, so two trips'
-    /// events do not share UIDs in one calendar; dates are not, so moving a stay updates its event.
+    /// A UID made from what identifies the event, the same on every run and machine: `stay-1a2b3c4d5e6f7a8b@detour-
+    /// report`.
+    ///
+    /// The trip's title is part of it, so two trips' events do not share UIDs in one calendar; dates
+    /// are not, so moving a stay updates its event.
     static func uid(_ kind: String, _ parts: [String]) -> String {
         "\(kind)-\(ContentHash.hex(parts))@\(ProgramVersion.name)"
     }

@@ -177,9 +177,17 @@ public enum JSONReport {
             if let point = task.location { location(point, into: &json) } else { json.null() }
             // Millimetres: enough for scripts to sum and compare without the report's rounding.
             json.member("distance_m")
-            if let meters = planned.distanceMeters { json.number(Formatting.fixed(meters, digits: 3)) } else { json.null() }
+            if let meters = planned.distanceMeters {
+                json.number(Formatting.fixed(meters, digits: 3))
+            } else {
+                json.null()
+            }
             json.member("route_m")
-            if let meters = planned.routeMeters { json.number(Formatting.fixed(meters, digits: 3)) } else { json.null() }
+            if let meters = planned.routeMeters {
+                json.number(Formatting.fixed(meters, digits: 3))
+            } else {
+                json.null()
+            }
             json.member("travel_mode", string: planned.travelMode.rawValue)
             json.member("travel_minutes", int: planned.travelMinutes)
             json.member("total_minutes", int: planned.totalMinutes)

@@ -53,7 +53,8 @@ public struct ReportRenderer: Sendable {
         case .html:
             templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.htmlName, to: sink)
         case .markdown:
-            templates.render(ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName, to: sink)
+            templates.render(
+                ReportModel(plan: plan, warnings: warnings), template: ReportTemplates.markdownName, to: sink)
         }
     }
 }

@@ -1,7 +1,7 @@
-import Foundation
 import DetourCore
 import DetourTemplateSchema
 import DetourTemplates
+import Foundation
 import Mustache
 
 /// The HTML and Markdown templates, ready to render.
@@ -36,7 +36,8 @@ public struct ReportTemplates: Sendable {
                 return Diagnostic(.templateMissing, "template not found")
             case .invalid(_, let line, let column, let reason):
                 return Diagnostic(
-                    .templateInvalid, at: SourcePosition(line: line > 0 ? line : nil, column: column > 0 ? column : nil),
+                    .templateInvalid,
+                    at: SourcePosition(line: line > 0 ? line : nil, column: column > 0 ? column : nil),
                     reason)
             }
         }
@@ -116,8 +117,10 @@ public struct ReportTemplates: Sendable {
         return false
     }
 
-    /// What the templates do that a report should not rely on: keys the report model lacks,
-    /// user text that would not be escaped. Empty for the built-in templates.
+    /// What the templates do that a report should not rely on: keys the report model lacks, user text that would not be
+    /// escaped.
+    ///
+    /// Empty for the built-in templates.
     public let warnings: [TemplateWarning]
 
     /// The content type each report template must declare to escape user text for its format.

@@ -52,7 +52,9 @@ struct TemplateCheck {
     }
 
     /// How many partial hops the longest include chain from `name` takes.
-    private func height(of name: String, path: [String], memo: inout [String: Int]) throws(ReportTemplates.LoadError) -> Int {
+    private func height(of name: String, path: [String], memo: inout [String: Int]) throws(ReportTemplates.LoadError)
+        -> Int
+    {
         if let known = memo[name] { return known }
         var height = 0
         for tag in partials(in: tags[name] ?? []) where tags[tag.name] != nil {
@@ -81,7 +83,8 @@ struct TemplateCheck {
             if total > TemplateScan.maxNesting {
                 throw .invalid(
                     name: name, line: tag.line, column: tag.column,
-                    reason: "sections nest deeper than \(TemplateScan.maxNesting) levels with \(tag.name) included here")
+                    reason: "sections nest deeper than \(TemplateScan.maxNesting) levels with \(tag.name) included here"
+                )
             }
             deepest = max(deepest, total)
         }
@@ -108,7 +111,9 @@ struct TemplateCheck {
                 if tag.kind == .dynamicPartial {
                     throw .invalid(
                         name: name, line: tag.line, column: tag.column,
-                        reason: "a partial named by a value ({{>*name}}) is not supported: the trip's text would choose the template")
+                        reason:
+                            "a partial named by a value ({{>*name}}) is not supported: the trip's text would choose the template"
+                    )
                 }
             }
         }
@@ -142,22 +147,33 @@ struct TemplateCheck {
             case .contentType(let type):
                 current = type
                 if type != expected {
-                    warn(.templateUnescaped, file, tag, "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw")
+                    warn(
+                        .templateUnescaped, file, tag,
+                        "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw"
+                    )
                 }
             case .variable, .unescaped:
                 guard let value = resolve(tag, in: frames) else {
-                    warn(.templateUnknownKey, file, tag, "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
+                    warn(
+                        .templateUnknownKey, file, tag,
+                        "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
                     continue
                 }
                 guard value.holdsUserText else { continue }
                 if tag.kind == .unescaped {
-                    warn(.templateUnescaped, file, tag, "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
+                    warn(
+                        .templateUnescaped, file, tag,
+                        "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
                 } else if current == nil {
-                    warn(.templateUnescaped, file, tag, "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
+                    warn(
+                        .templateUnescaped, file, tag,
+                        "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
                 }
             case .section, .inverted:
                 guard let value = resolve(tag, in: frames) else {
-                    warn(.templateUnknownKey, file, tag, "'\(tag.rawName)' is not a value of the report here: the section never renders")
+                    warn(
+                        .templateUnknownKey, file, tag,
+                        "'\(tag.rawName)' is not a value of the report here: the section never renders")
                     continue
                 }
                 var inner = frames

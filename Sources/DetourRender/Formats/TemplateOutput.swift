@@ -20,7 +20,9 @@ struct TemplateOutput {
         ReportChunk.hand(&bytes, to: sink)
     }
 
-    /// Template text, written as it is. Chunks are cut here, between a template's pieces.
+    /// Template text, written as it is.
+    ///
+    /// Chunks are cut here, between a template's pieces.
     mutating func text(_ text: StaticString) {
         ReportChunk.hand(&bytes, to: sink, once: ReportChunk.size)
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }

@@ -107,7 +107,8 @@ enum TemplateScan {
                 tag.name = String(decoding: bytes[inner..<close], as: UTF8.self).trimmingSpaces
             }
             if tag.kind != .other, tag.kind != .close, tag.kind != .partial, tag.kind != .dynamicPartial {
-                if case .contentType = tag.kind {} else {
+                if case .contentType = tag.kind {
+                } else {
                     try splitTransforms(&tag)
                 }
             }
@@ -135,7 +136,8 @@ enum TemplateScan {
         let opens = tag.name.split(separator: "(", omittingEmptySubsequences: false)
         guard opens.count > 1 else { return }
         if opens.count - 1 > maxNesting {
-            throw Refusal(line: tag.line, column: tag.column, reason: "transforms nest deeper than \(maxNesting) levels")
+            throw Refusal(
+                line: tag.line, column: tag.column, reason: "transforms nest deeper than \(maxNesting) levels")
         }
         tag.transforms = opens.dropLast().map(String.init)
         tag.name = String(opens[opens.count - 1].prefix { $0 != ")" })

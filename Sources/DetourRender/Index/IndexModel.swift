@@ -72,11 +72,12 @@ public struct IndexLinkModel: Sendable {
         href = IndexLinkModel.percentEncoded(report.file)
     }
 
-    /// `file` as a relative URL: every byte but RFC 3986's unreserved characters and `/` is
-    /// percent-encoded, so a trip named `a b#1.json` links to `a%20b%231.html`. Written here
-    /// rather than with Foundation's `urlPathAllowed`, which leaves `;`, `=`, `&`, `'`, `(` and `)`
-    /// as they are: Markdown link destinations and HTML attributes read those, and the set is then
-    /// one small table, the same on every platform.
+    /// `file` as a relative URL: every byte but RFC 3986's unreserved characters and `/` is percent-encoded, so a trip
+    /// named `a b#1.json` links to `a%20b%231.html`.
+    ///
+    /// Written here rather than with Foundation's `urlPathAllowed`, which leaves `;`, `=`, `&`, `'`,
+    /// `(` and `)` as they are: Markdown link destinations and HTML attributes read those, and the set
+    /// is then one small table, the same on every platform.
     static func percentEncoded(_ file: String) -> String {
         let hex = Array("0123456789ABCDEF".utf8)
         var out: [UInt8] = []

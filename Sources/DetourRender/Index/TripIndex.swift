@@ -148,12 +148,13 @@ extension TripIndex {
         var entries: [Entry] = []
         for trip in document.trips {
             guard let status = Entry.Status(rawValue: trip.status) else {
-                throw ReadError(message: "trip \(Quoting.quoted(trip.name)) has an unknown status \(Quoting.quoted(trip.status))")
+                throw ReadError(
+                    message: "trip \(Quoting.quoted(trip.name)) has an unknown status \(Quoting.quoted(trip.status))")
             }
             entries.append(
                 Entry(
-                    source: trip.source, name: trip.name, status: status, title: trip.title, firstDay: trip.first_day,
-                    lastDay: trip.last_day, stays: trip.stays, warnings: trip.warnings, firstError: trip.first_error,
+                    source: trip.source, name: trip.name, status: status, title: trip.title, firstDay: trip.firstDay,
+                    lastDay: trip.lastDay, stays: trip.stays, warnings: trip.warnings, firstError: trip.firstError,
                     reports: trip.reports.map { Entry.Report(format: $0.format, file: $0.file) }))
         }
         return TripIndex(entries: entries)
@@ -171,12 +172,19 @@ extension TripIndex {
             var name: String
             var status: String
             var title: String?
-            var first_day: String?
-            var last_day: String?
+            var firstDay: String?
+            var lastDay: String?
             var stays: Int?
             var warnings: Int
-            var first_error: String?
+            var firstError: String?
             var reports: [StoredReport]
+
+            enum CodingKeys: String, CodingKey {
+                case source, name, status, title, stays, warnings, reports
+                case firstDay = "first_day"
+                case lastDay = "last_day"
+                case firstError = "first_error"
+            }
         }
         var format: String
         var trips: [StoredEntry]

@@ -1,5 +1,5 @@
-import Foundation
 import DetourCore
+import Foundation
 import Mustache
 
 /// A small sketch map of a destination and its task locations, as SVG geometry.
@@ -82,7 +82,8 @@ public struct MapModel: Sendable {
             var mark = MapMark(x: pin.x, y: pin.y, label: point.label)
             (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
             mark.route = point.route.map {
-                Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + "," + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
+                Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + ","
+                    + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
             }.joined(separator: " ")
             if let spot {
                 mark.labelBox = spot
@@ -105,7 +106,7 @@ public struct MapModel: Sendable {
         return (line.distance * sin(azimuth), line.distance * cos(azimuth))
     }
 
-/// The largest 1, 2 or 5 times a power of ten that is at most `limit` metres (at least 1 m).
+    /// The largest 1, 2 or 5 times a power of ten that is at most `limit` metres (at least 1 m).
     static func niceLength(atMost limit: Double) -> Double {
         var power = 1.0
         while power * 10 <= limit { power *= 10 }

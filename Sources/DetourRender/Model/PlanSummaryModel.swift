@@ -101,7 +101,8 @@ public struct StayPlanModel: Sendable {
         func label(_ item: ScheduleItem) -> String {
             let task = planned.detours[item.detour].tasks[item.task].task
             let span = item.days > 1 ? ", \(item.days) days" : ""
-            return "\(item.detour + 1)\(item.task == 0 ? "A" : "B") \(task.name) (\(Formatting.minutes(item.minutes))\(span))"
+            return
+                "\(item.detour + 1)\(item.task == 0 ? "A" : "B") \(task.name) (\(Formatting.minutes(item.minutes))\(span))"
         }
         days = planned.schedule.map { day in
             ScheduleDayModel(
@@ -134,7 +135,8 @@ extension Formatting {
     static func cost(_ totals: Totals) -> String {
         guard !totals.costs.isEmpty else { return "nothing to pay" }
         let each = totals.costs.map(money).joined(separator: " + ")
-        guard let converted = totals.costInCurrency, totals.costs.count > 1 || totals.costs.first?.currency != converted.currency
+        guard let converted = totals.costInCurrency,
+            totals.costs.count > 1 || totals.costs.first?.currency != converted.currency
         else { return each }
         return "\(each) (\(money(converted)))"
     }

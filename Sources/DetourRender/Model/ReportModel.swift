@@ -45,7 +45,8 @@ public struct ReportModel: Sendable {
     static func footnotes(_ plan: Plan) -> [String] {
         let rule: String
         switch plan.preference {
-        case .time: rule = "the side with the least total time (duration plus travel there and back); on a tie, the cheaper"
+        case .time:
+            rule = "the side with the least total time (duration plus travel there and back); on a tie, the cheaper"
         case .cost: rule = "the cheaper side (same currency only); on a tie, the one with the least total time"
         case .distance: rule = "the side with the shortest travel; on a tie, the one with the least total time"
         }

@@ -83,7 +83,8 @@ public enum Escaping {
                     continue
                 case 0x0A, 0x0D, 0x09:
                     out.append(UInt8(ascii: " "))
-                case 0xE2 where index + 2 < bytes.count && bytes[index + 1] == 0x80
+                case 0xE2
+                where index + 2 < bytes.count && bytes[index + 1] == 0x80
                     && (bytes[index + 2] == 0xA8 || bytes[index + 2] == 0xA9):
                     out.append(UInt8(ascii: " "))
                     index += 2

@@ -86,9 +86,10 @@ public enum Formatting {
         return "\(lat), \(lon)"
     }
 
-    /// A coordinate in degrees with at most `digits` decimals and no trailing zeros: `-9.1393`,
-    /// `0`. Plain notation always, never `1e-05`: RFC 5545's FLOAT and GeoJSON readers alike
-    /// take it, and the text is the same on every machine.
+    /// A coordinate in degrees with at most `digits` decimals and no trailing zeros: `-9.1393`, `0`.
+    ///
+    /// Plain notation always, never `1e-05`: RFC 5545's FLOAT and GeoJSON readers alike take it, and
+    /// the text is the same on every machine.
     public static func degrees(_ value: Double, digits: Int) -> String {
         var text = fixed(value, digits: digits)
         guard text.contains(".") else { return text }

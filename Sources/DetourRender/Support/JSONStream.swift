@@ -45,8 +45,9 @@ struct JSONStream {
         }
     }
 
-    /// Starts the member `key` of the object being written; its value comes next. The key is
-    /// one of the report's own names, which need no escaping.
+    /// Starts the member `key` of the object being written; its value comes next.
+    ///
+    /// The key is one of the report's own names, which need no escaping.
     mutating func member(_ key: StaticString) {
         assert(key.withUTF8Buffer { $0.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C } })
         separate()

@@ -21,9 +21,10 @@ struct BatchInputs {
     /// Every trip, sorted by source path (byte order), each once.
     var jobs: [Job]
 
-    /// Expands `inputs`: a file is one trip; a folder is every `*.json` and `*.gpx` directly in it
-    /// (and in its subfolders with `recursive`), hidden files left out. A name that does not
-    /// exist stays a trip, which will be reported unreadable.
+    /// Expands `inputs`: a file is one trip; a folder is every `*.json` and `*.gpx` directly in it (and in its
+    /// subfolders with `recursive`), hidden files left out.
+    ///
+    /// A name that does not exist stays a trip, which will be reported unreadable.
     init(_ inputs: [String], recursive: Bool) {
         var jobs: [Job] = []
         for input in inputs {
@@ -57,11 +58,13 @@ struct BatchInputs {
             let key = job.name.lowercased()
             if reserved.contains(key) {
                 messages.append(
-                    "\(BatchInputs.named(job.source)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses")
+                    "\(BatchInputs.named(job.source)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses"
+                )
             } else if let owner = owners[key] {
                 let same = owner.name == job.name ? "the same name" : "names that differ only in case"
                 messages.append(
-                    "\(BatchInputs.named(owner.source)) and \(BatchInputs.named(job.source)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders")
+                    "\(BatchInputs.named(owner.source)) and \(BatchInputs.named(job.source)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders"
+                )
             } else {
                 owners[key] = job
             }
@@ -98,7 +101,10 @@ struct BatchInputs {
         /// The shard whose index fragment is called `fileName`, if it is one.
         init?(indexFileName fileName: String) {
             guard fileName.hasPrefix("index."), fileName.hasSuffix(".json") else { return nil }
-            self.init(String(fileName.dropFirst("index.".count).dropLast(".json".count).replacingOccurrences(of: "-of-", with: "/")))
+            self.init(
+                String(
+                    fileName.dropFirst("index.".count).dropLast(".json".count).replacingOccurrences(
+                        of: "-of-", with: "/")))
             guard fileName == indexFileName else { return nil }
         }
 

@@ -23,7 +23,8 @@ struct Index: ParsableCommand {
     @Argument(help: ArgumentHelp("The folder the reports were rendered into.", valueName: "dir"))
     var folder: String
 
-    @Option(help: ArgumentHelp("How problems are written to standard error: text (default) or json.", valueName: "format"))
+    @Option(
+        help: ArgumentHelp("How problems are written to standard error: text (default) or json.", valueName: "format"))
     var diagnostics: DiagnosticPrinter.Format = .text
 
     @Option(
@@ -40,7 +41,9 @@ struct Index: ParsableCommand {
             printer.report(.readFailed, "cannot read the folder: \(Files.lastSystemReason())")
             throw ExitCodes.noInput
         }
-        let parts = names.compactMap { BatchInputs.Shard(indexFileName: $0) }.sorted { ($0.count, $0.index) < ($1.count, $1.index) }
+        let parts = names.compactMap { BatchInputs.Shard(indexFileName: $0) }.sorted {
+            ($0.count, $0.index) < ($1.count, $1.index)
+        }
         let files = parts.isEmpty ? (names.contains("index.json") ? ["index.json"] : []) : parts.map(\.indexFileName)
         guard !files.isEmpty else {
             printer.report(.indexUnreadable, "no index.json or index.K-of-N.json here: render into it with -d first")
@@ -71,7 +74,8 @@ struct Index: ParsableCommand {
             if let other = owners.updateValue(entry.source, forKey: entry.name.lowercased()) {
                 printer.report(
                     .outputNameClash,
-                    "\(BatchInputs.named(other)) and \(BatchInputs.named(entry.source)) are both listed as \(BatchInputs.named(entry.name)); were two jobs rendered into one folder?")
+                    "\(BatchInputs.named(other)) and \(BatchInputs.named(entry.source)) are both listed as \(BatchInputs.named(entry.name)); were two jobs rendered into one folder?"
+                )
                 throw ExitCodes.invalidTrip
             }
         }

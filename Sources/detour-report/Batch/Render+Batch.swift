@@ -104,7 +104,9 @@ extension Render {
             for format in formats {
                 let path = folder + "/" + job.name + "." + format.fileExtension
                 if let identity = Files.identity(of: path), let source = inputs[identity] {
-                    messages.append("the \(format.rawValue) report of \(BatchInputs.named(job.source)) would replace the trip \(BatchInputs.named(source)); write into another folder")
+                    messages.append(
+                        "the \(format.rawValue) report of \(BatchInputs.named(job.source)) would replace the trip \(BatchInputs.named(source)); write into another folder"
+                    )
                 }
             }
         }

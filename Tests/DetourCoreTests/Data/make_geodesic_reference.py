@@ -52,6 +52,18 @@ special = [
     (0, 0, 0.5, 179.5), (0, 0, -0.5, 179.7), (1, 0, -1, 179.5), (30, 0, -30, 179.8), (30, 0, -29.9, 179.9),
     (45, 0, -45, 180), (0.01, 0, -0.01, 179.99), (80, 0, -80, 179.99), (-0.0001, 0, 0.0001, 179.9999),
     (0, 0, 1e-9, 1e-9), (51.5, -0.1, 51.5, -0.1 + 1e-8), (0, 0, 0, 0.0000001),
+    # Meridian, 3 * tiny <= sig12 < tol0: the s12 < 0 / m12 < 0 test (false, then true: m12 < 0).
+    (0, 0, 1e-15, 0), (44.019, 0, 44.01899999999999, 0), (45.641, 101.3131, 45.64099999999999, 101.3131),
+    # InverseStart, really short line with comg12 < 0 (near a pole, large longitude difference).
+    (89.9999999, 0, 89.9999999, 120), (-89.9999999, 0, -89.9999999, 179.999999999),
+    # InverseStart sanity check fails (salp1 <= 0), then Newton bisects with a wide bracket
+    # (second half of the tripb test evaluated).
+    (-89.9999999, 0, -89.9989999, 179.99999999999),
+    # Lambda12 with calp2 == 0 (dlam12 = -2 f1 dn1 / sbet1): after the failed sanity check,
+    # and from the astroid strip with x just below -1 and lat2 = -lat1.
+    (-89.999, 0, -89.999, 179.9999999999), (30, 0, -30, 179.477017), (45, 0, -45, 179.572718),
+    # AngDiff: longitude difference of +-180 with a nonzero rounding error t.
+    (10, 0.1, -20, -179.9), (10, 0.3, -20, -179.7),
 ]
 for lat1, lon1, lat2, lon2 in special:
     rows.append(row("special", lat1, lon1, lat2, lon2))

@@ -58,7 +58,8 @@ struct TreeDraftMapper {
     mutating func members(_ node: JSONNode, path: String, known: [String], what: String) -> Members? {
         guard case .object(let members) = node.value else {
             diagnostics.append(
-                Diagnostic(.wrongType, path: path, at: position(node), "\(what) must be an object, not \(node.kindName)"))
+                Diagnostic(
+                    .wrongType, path: path, at: position(node), "\(what) must be an object, not \(node.kindName)"))
             return nil
         }
         for member in members where !known.contains(where: { JSONKey.equal($0, member.key) }) {
@@ -99,7 +100,9 @@ struct TreeDraftMapper {
         guard let node = object[key] else {
             if !optional {
                 diagnostics.append(
-                    Diagnostic(.missingField, path: TripPath.member(path, key), at: position(object.node), "a trip needs a list of destinations (it may be empty)"))
+                    Diagnostic(
+                        .missingField, path: TripPath.member(path, key), at: position(object.node),
+                        "a trip needs a list of destinations (it may be empty)"))
             }
             return []
         }
@@ -116,7 +119,9 @@ struct TreeDraftMapper {
     /// soon as it is mapped, so the tree and the draft are never both held whole (for a large
     /// trip each is several times the size of the file).
     mutating func trip(consuming root: inout JSONNode) -> TripDraft? {
-        let known = ["$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations"]
+        let known = [
+            "$schema", "title", "traveler", "travel", "currency", "rates", "budget", "day_hours", "destinations",
+        ]
         guard var draft = tripFields(root, known: known) else { return nil }
         var destinations = draft.destinationNodes
         draft.destinationNodes = []
@@ -143,7 +148,9 @@ struct TreeDraftMapper {
     /// What `trip(consuming:)` reads before the destinations: the root's members without the
     /// destinations (so the list's only reference is the one handed back), in the order their
     /// problems are reported.
-    private mutating func tripFields(_ root: JSONNode, known: [String]) -> (trip: TripDraft, object: Members, destinationNodes: [JSONNode])? {
+    private mutating func tripFields(_ root: JSONNode, known: [String]) -> (
+        trip: TripDraft, object: Members, destinationNodes: [JSONNode]
+    )? {
         guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
         let destinations = array(object, "destinations", in: "", optional: false)
         let trip = TripDraft(
