@@ -16,6 +16,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .systemLibrary(
@@ -55,25 +56,45 @@ let package = Package(
             ],
             plugins: ["CompileTemplates"]
         ),
+        // The one pipeline every front end runs: a trip's bytes to its outputs, and the file store
+        // (a protocol) its outputs are delivered through.
+        .target(
+            name: "DetourJob",
+            dependencies: [
+                "DetourCore", "DetourIO", "DetourRender", .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        // The real file system behind the store: only executables link it.
+        .target(
+            name: "DetourFiles",
+            dependencies: ["DetourIO", "DetourJob", .product(name: "SystemPackage", package: "swift-system")]
+        ),
         .executableTarget(
             name: "detour-report",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
         .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"], exclude: ["Data"]),
-        .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourTestSupport"]),
+        .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourJob", "DetourTestSupport"]),
         .testTarget(
             name: "DetourRenderTests",
-            dependencies: ["DetourRender", "DetourTemplateSchema", "DetourIO", "DetourTestSupport"],
+            dependencies: ["DetourRender", "DetourTemplateSchema", "DetourIO", "DetourJob", "DetourTestSupport"],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "TemplateCompilerTests",
             dependencies: ["detour-template-compiler", .product(name: "Mustache", package: "swift-mustache")]
+        ),
+        .testTarget(
+            name: "DetourJobTests",
+            dependencies: [
+                "DetourJob", "DetourFiles", "DetourTestSupport",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         .testTarget(
             name: "CLITests",

@@ -20,9 +20,6 @@ public struct ReadLimits: Sendable, Hashable {
     /// The defaults.
     public static let standard = ReadLimits()
 
-    /// The flag that raises the input size, for messages.
-    public static let inputFlag = "--max-input-mib"
-
     /// Creates limits; each default is generous for any real trip.
     public init(
         maxJSONBytes: Int = 64 << 20, maxGPXBytes: Int = 4 << 30, maxDepth: Int = 64,
@@ -47,6 +44,6 @@ public struct ReadLimits: Sendable, Hashable {
     public static func tooLarge(_ what: String, limit: Int) -> Diagnostic {
         Diagnostic(
             .fileTooLarge,
-            "the file is larger than the \(limit >> 20) MiB limit for \(what); raise it with \(inputFlag) N")
+            "the file is larger than the \(limit >> 20) MiB limit for \(what)")
     }
 }

@@ -1,13 +1,12 @@
 import ArgumentParser
 import DetourCore
+import DetourJob
 import DetourRender
 
 /// Writes diagnostics to standard error: the one place detour-report reports a problem.
 ///
-/// Text (the default) is one line each, as compilers write them:
-/// `trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]`.
-/// JSON is one object per line (JSON Lines) with the same content, for editors and CI:
-/// `{"severity","code","path","file","line","column","message"}`, `null` where unknown.
+/// Text (the default) is one line each, as compilers write them; JSON is one object per line
+/// (JSON Lines) with the same content, for editors and CI (see ``DiagnosticText``).
 struct DiagnosticPrinter {
     /// How diagnostics are written.
     enum Format: String, CaseIterable, ExpressibleByArgument {
@@ -31,7 +30,7 @@ struct DiagnosticPrinter {
     /// prints each trip's diagnostics in input order, whichever worker finished first).
     func text(_ diagnostics: [Diagnostic], file: String? = nil) -> String {
         let name = file ?? self.file
-        return diagnostics.map { line($0, file: name) + "\n" }.joined()
+        return diagnostics.map { line(DiagnosticPrinter.withHint($0), file: name) + "\n" }.joined()
     }
 
     /// Prints one problem with no position in a file, such as an unreadable input or output.
@@ -41,19 +40,16 @@ struct DiagnosticPrinter {
 
     private func line(_ diagnostic: Diagnostic, file: String) -> String {
         switch format {
-        case .text:
-            return diagnostic.formatted(file: file)
-        case .json:
-            let position = diagnostic.position
-            return JSONOutput.object([
-                ("severity", .string(diagnostic.severity.rawValue)),
-                ("code", .string(diagnostic.code.rawValue)),
-                ("path", .string(diagnostic.path.flatMap { $0.isEmpty ? nil : Quoting.printable($0) })),
-                ("file", .string(Diagnostic.displayName(file))),
-                ("line", .int(position?.line)),
-                ("column", .int(position?.column)),
-                ("message", .string(Quoting.printable(diagnostic.fullMessage))),
-            ]).serializedLine()
+        case .text: return DiagnosticText.line(diagnostic, file: file)
+        case .json: return DiagnosticText.json(diagnostic, file: file).serializedLine()
         }
+    }
+
+    /// The diagnostic with what this command's options can do about it.
+    static func withHint(_ diagnostic: Diagnostic) -> Diagnostic {
+        guard diagnostic.code == .fileTooLarge else { return diagnostic }
+        var hinted = diagnostic
+        hinted.message += "; raise it with --max-input-mib N"
+        return hinted
     }
 }

@@ -1,8 +1,10 @@
 import ArgumentParser
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourRender
 import Foundation
+import SystemPackage
 
 /// `detour-report [render] TRIP`: the main job, a trip in and a report out; with `-d OUT`, any
 /// number of trips into a folder, on every core.
@@ -91,19 +93,6 @@ struct Render: ParsableCommand {
 
     func validate() throws {
         try validateBatch()
-        // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
-        // standard output does.
-        if let output, format == nil, OutputFormat(fileName: output) == nil,
-            case .file = try? Files.destination(of: output)
-        {
-            throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format"
-            )
-        }
-        if let output, Files.isTrip(output, input: trip.input) {
-            throw ValidationError(
-                "-o '\(output)' is the trip itself; writing there would replace the trip with its report")
-        }
     }
 
     /// The format: the option, else the output file's extension, else HTML.
@@ -114,27 +103,64 @@ struct Render: ParsableCommand {
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
         if outputDir != nil { return try runBatch() }
-        let day = try resolveToday()
-        let format = outputFormat
-        if format == .gpx {
-            let (loaded, _) = try trip.loadTrip()
-            do {
-                try Files.writeReport(try TripGPXWriter.write(loaded), to: output, printer: trip.printer)
-            } catch let error as TripGPXWriter.WriteError {
-                trip.printer.report(.writeFailed, "cannot write GPX: \(error.message)", file: "detour-report")
-                throw ExitCodes.ioError
+        try checkTargets()
+        let (job, _) = try job(formats: [outputFormat])
+        let result = job.run(path: FilePath(trip.input), store: fileStore)
+        trip.printer.print(result.diagnostics)
+        if let code = TripOptions.exitCode(result.outcome) { throw code }
+        for output in result.outputs {
+            try Output.write(to: self.output, printer: trip.printer) { sink throws(Delivery.Failure) in
+                try output.write(to: sink)
             }
-            return
         }
+    }
+
+    /// The checks on the command line that look at files: the trip is no folder, an `-o` file's
+    /// extension tells its format, and `-o` is not the trip itself.
+    func checkTargets() throws {
+        if (try? fileStore.info(FilePath(trip.input), followLinks: true))?.kind == .directory, trip.input != "-" {
+            throw ValidationError("'\(trip.input)' is a folder; give -d DIR to render every trip in it")
+        }
+        guard let output else { return }
+        // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
+        // standard output does.
+        if format == nil, OutputFormat(fileName: output) == nil,
+            case .file = try? Delivery.destination(of: FilePath(output), store: fileStore)
+        {
+            throw ValidationError(
+                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format"
+            )
+        }
+        if isTrip(output) {
+            throw ValidationError(
+                "-o '\(output)' is the trip itself; writing there would replace the trip with its report")
+        }
+    }
+
+    /// Whether `output` is the trip's own file (standard input for `-`): the same regular file,
+    /// which a report written there would replace.
+    func isTrip(_ output: String) -> Bool {
+        guard output != "-", let target = try? fileStore.info(FilePath(output), followLinks: true),
+            target.kind == .regular
+        else { return false }
+        let source =
+            trip.input == "-"
+            ? fileStore.standardInputIdentity : (try? fileStore.info(FilePath(trip.input), followLinks: true))?.identity
+        return source == target.identity
+    }
+
+    /// The job this command's options ask for, making `formats`, and its templates with the
+    /// built-in ones `extra` too: the day, the day hours and the templates settled, each a usage
+    /// or template error when it cannot be.
+    func job(formats: [OutputFormat], alsoLoading extra: [String] = []) throws(ExitCode) -> (RenderJob, ReportTemplates)
+    {
+        let day = try resolveToday()
         let hours = try resolveDayHours()
-        let renderer = ReportRenderer(templates: try loadTemplates(builtIn: format.report?.templateNames ?? []))
-        let (loaded, warnings) = try trip.loadTrip()
-        let plan = Planner.plan(
-            loaded, today: day, options: Planner.Options(travel: travel, preference: prefer, dayHours: hours))
-        trip.printer.print(plan.warnings)
-        try Files.writeReport(to: output, printer: trip.printer) { sink in
-            _ = format.write(plan, warnings: warnings, renderer: renderer, to: sink)
-        }
+        let templates = try loadTemplates(builtIn: formats.compactMap(\.report).flatMap(\.templateNames) + extra)
+        let job = trip.job(
+            formats: formats, today: day, planner: Planner.Options(travel: travel, preference: prefer, dayHours: hours),
+            renderer: ReportRenderer(templates: templates))
+        return (job, templates)
     }
 
     /// `--day-hours`, checked by the same rule as a trip's `day_hours`.
@@ -194,8 +220,7 @@ struct FormatList: ExpressibleByArgument, Equatable {
     init?(argument: String) {
         var formats: [OutputFormat] = []
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            let name = part.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let format = OutputFormat(rawValue: name == "md" ? "markdown" : name) else { return nil }
+            guard let format = OutputFormat(name: String(part).trimmingCharacters(in: .whitespaces)) else { return nil }
             if !formats.contains(format) { formats.append(format) }
         }
         guard !formats.isEmpty else { return nil }
@@ -219,47 +244,6 @@ extension ReportFormat {
     }
 }
 
-/// What `--format` can ask for: a report, an export (calendar, map), or the trip itself as GPX.
-enum OutputFormat: String, CaseIterable, ExpressibleByArgument {
-    case html
-    case markdown
-    case json
-    case gpx
-    case ics
-    case geojson
-
-    /// The format a file name's extension implies.
-    init?(fileName: String) {
-        if let report = ReportFormat(fileName: fileName) {
-            self.init(rawValue: report.rawValue)
-        } else if let export = ExportFormat(fileName: fileName) {
-            self.init(rawValue: export.rawValue)
-        } else if fileName.lowercased().hasSuffix(".gpx") {
-            self = .gpx
-        } else {
-            return nil
-        }
-    }
-
-    /// The report format, or `nil` for an export or GPX.
-    var report: ReportFormat? { ReportFormat(rawValue: rawValue) }
-
-    /// The export format, or `nil` for a report or GPX.
-    var export: ExportFormat? { ExportFormat(rawValue: rawValue) }
-
-    /// Writes the plan in this format, a report or an export, into `sink`, with the trip's
-    /// `warnings` (which only reports show); `false`, writing nothing, for GPX, which is the trip
-    /// itself rather than its plan.
-    func write(_ plan: Plan, warnings: [Diagnostic], renderer: ReportRenderer, to sink: @escaping ReportSink) -> Bool {
-        if let report {
-            renderer.render(plan, warnings: warnings, as: report, to: sink)
-            return true
-        }
-        guard let export else { return false }
-        sink(export.bytes(plan))
-        return true
-    }
-}
-
+extension OutputFormat: ExpressibleByArgument {}
 extension TravelMode: ExpressibleByArgument {}
 extension Preference: ExpressibleByArgument {}

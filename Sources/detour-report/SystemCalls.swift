@@ -4,14 +4,9 @@ import Glibc
 import Darwin
 #endif
 
-/// `open(2)`, `read(2)` and `write(2)` under names that detour-report's own `open`, `read` and
-/// `write` methods do not hide, so no call has to name a platform's module.
+/// The C library's calls the command makes itself, under names its own methods do not hide, so
+/// no call has to name a platform's module.
 enum SystemCalls {
-    /// `open(2)` with a creation mode (used only with `O_CREAT`).
-    static func openFile(_ path: String, _ flags: Int32, _ mode: mode_t = 0) -> Int32 {
-        open(path, flags, mode)
-    }
-
     /// Today's date in the local time zone (`TZ`, else `/etc/localtime`), from `localtime_r(3)`.
     ///
     /// The C library's own zone lookup, not Foundation's `TimeZone.current`: that one starts ICU,
@@ -29,11 +24,6 @@ enum SystemCalls {
         var size = winsize()
         let status = withUnsafeMutablePointer(to: &size) { ioctl(descriptor, UInt(TIOCGWINSZ), $0) }
         return status == 0 && size.ws_col > 0 ? Int(size.ws_col) : nil
-    }
-
-    /// `read(2)`.
-    static func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-        read(descriptor, buffer, count)
     }
 
     /// `write(2)`.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourRender
+import SystemPackage
 
 /// `--templates DIR`, for every command that renders: the template files read from the folder,
 /// compiled and checked, their problems printed under the file names the user knows.
@@ -16,7 +17,7 @@ enum TemplateFolder {
             var files: [String: String] = [:]
             for name in required + optional {
                 let path = path(of: name, in: folder)
-                guard let bytes = try? Files.read(path, limit: 1 << 20) else {
+                guard let bytes = try? fileStore.contents(of: FilePath(path), limit: 1 << 20) else {
                     if optional.contains(name) { continue }
                     throw .missing(path)
                 }

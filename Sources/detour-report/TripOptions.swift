@@ -1,7 +1,8 @@
 import ArgumentParser
 import DetourCore
 import DetourIO
-import Foundation
+import DetourJob
+import DetourRender
 
 /// The options every command that reads a trip takes.
 struct TripOptions: ParsableArguments {
@@ -49,46 +50,22 @@ struct TripOptions: ParsableArguments {
         }
     }
 
-    /// Reads and validates the trip, printing every diagnostic.
-    ///
-    /// Throws the exit code to end with when the trip cannot be read or is invalid.
-    func loadTrip() throws(ExitCode) -> (trip: Trip, warnings: [Diagnostic]) {
-        let outcome: TripValidator.Outcome
-        switch TripOptions.read(input, format: inputFormat, limits: limits) {
-        case .unreadable(let diagnostic):
-            printer.print([diagnostic])
-            throw ExitCodes.noInput
-        case .read(let read):
-            outcome = read
-        }
-        printer.print(outcome.diagnostics)
-        guard let trip = outcome.trip else { throw ExitCodes.invalidTrip }
-        return (trip, outcome.diagnostics.warnings)
+    /// The job these options ask for, making `formats`.
+    func job(formats: [OutputFormat], today: CalendarDay, planner: Planner.Options, renderer: ReportRenderer)
+        -> RenderJob
+    {
+        RenderJob(
+            RenderJob.Options(
+                formats: formats, today: today, planner: planner, renderer: renderer, inputFormat: inputFormat,
+                limits: limits))
     }
 
-    /// What reading a trip file gave: the file could not be read, or the reader's and the
-    /// validator's findings (a file over the size limit is an invalid trip, as JSON says).
-    enum Reading {
-        case unreadable(Diagnostic)
-        case read(TripValidator.Outcome)
-    }
-
-    /// Reads and validates the trip at `path`, printing nothing.
-    static func read(_ path: String, format inputFormat: TripFormat?, limits: ReadLimits) -> Reading {
-        let declared = inputFormat ?? TripFormat(fileName: path)
-        do throws(Files.Failure) {
-            if declared == .gpx {
-                // GPX streams: a track of millions of points never sits in memory whole.
-                return .read(TripLoader.loadGPX(try Files.open(path), name: path, limits: limits))
-            } else if let bytes = try Files.read(path, limit: limits.maxJSONBytes) {
-                let format = declared ?? TripFormat(sniffing: Array(bytes.prefix(64)))
-                return .read(TripLoader.load(bytes, format: format, limits: limits))
-            } else {
-                let tooLarge = ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes)
-                return .read(TripValidator.Outcome(trip: nil, diagnostics: [tooLarge]))
-            }
-        } catch {
-            return .unreadable(Diagnostic(.readFailed, "cannot read the trip: \(error.reason)"))
+    /// The exit code for a trip that has no outputs: 66 unreadable, 65 invalid.
+    static func exitCode(_ outcome: RenderResult.Outcome) -> ExitCode? {
+        switch outcome {
+        case .written: return nil
+        case .invalid: return ExitCodes.invalidTrip
+        case .unreadable: return ExitCodes.noInput
         }
     }
 }

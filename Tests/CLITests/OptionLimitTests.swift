@@ -33,7 +33,8 @@ import Testing
         #expect(at.status == 0, "\(at.stderr)")
         let past = try cli.run([try trip(of: (1 << 20) + 1, ext), "--max-input-mib", "1", "--today", "2026-11-22"])
         #expect(past.status == 65)
-        #expect(past.stderr.contains("[file-too-large]"), "\(past.stderr)")
+        #expect(past.stderr.contains("MiB limit for "), "\(past.stderr)")
+        #expect(past.stderr.contains("; raise it with --max-input-mib N [file-too-large]"), "\(past.stderr)")
         #expect(past.stdout.isEmpty)
     }
 

@@ -201,6 +201,33 @@ import Testing
         }
     }
 
+    /// Every ASCII byte raw in a string, in a string with no escape (read on a fast path) and in
+    /// one with an escape (read on another): refused for every control and for the quote that
+    /// ends it early, as the RFC says.
+    @Test func everyRawASCIIByteIsJudgedOnEitherPath() {
+        for byte in UInt8(0)...0x7F {
+            for body in [[0x61, byte, 0x62], [0x61, byte, 0x5C, 0x6E]] {
+                let expected = Self.reference(body)
+                #expect(Self.read(body) == expected, "byte \(byte) in \(body)")
+                if byte < 0x20 || byte == 0x22 { #expect(expected == nil, "byte \(byte)") }
+            }
+        }
+    }
+
+    /// Each surrogate range's first and last code unit, and the code units just outside them.
+    @Test func surrogatePairsAreReadToTheEdgesOfTheirRanges() {
+        let units: [UInt32] = [0xD7FF, 0xD800, 0xD801, 0xDBFE, 0xDBFF, 0xDC00, 0xDC01, 0xDFFE, 0xDFFF, 0xE000]
+        for high in units {
+            for low in units {
+                let body = Array(String(format: "\\u%04X\\u%04x", high, low).utf8)
+                let expected = Self.reference(body)
+                #expect(Self.read(body) == expected, "\(String(decoding: body, as: UTF8.self))")
+            }
+        }
+        #expect(Self.read(Array(#"\uDBFF\uDFFF"#.utf8)) == "\u{10FFFF}")
+        #expect(Self.read(Array(#"\uD800\uDC00"#.utf8)) == "\u{10000}")
+    }
+
     /// Random bodies of text, escapes right and wrong, raw controls and quotes: the reader and
     /// the RFC agree on every one, on what it means or that it is not a string.
     @Test func generatedStringsReadAsTheRFCReadsThem() {
@@ -227,5 +254,46 @@ import Testing
             #expect(Self.read(bytes) == expected, "round \(round): \(body)")
         }
         #expect(refused > 500)
+    }
+}
+
+/// JSON numbers, read where the trip keeps them and where it skips them, against RFC 8259 §6's
+/// grammar over generated texts.
+@Suite struct JSONNumberGrammarTests {
+    static func matchesGrammar(_ text: String) -> Bool {
+        text.wholeMatch(of: /-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+\-]?[0-9]+)?/) != nil
+    }
+
+    /// What the trip reader makes of `number` as a kept value (`day_hours`) and as a skipped one
+    /// (under an unknown key): the text kept, or `nil` when the JSON is refused.
+    static func read(_ number: String) -> (kept: String?, skippedFine: Bool) {
+        let kept = TripJSONReader.read(Array(#"{"title": "T", "destinations": [], "day_hours": \#(number)}"#.utf8))
+        let skipped = TripJSONReader.read(Array(#"{"title": "T", "destinations": [], "x": [\#(number)]}"#.utf8))
+        return (kept.draft?.dayHours.value, skipped.draft != nil)
+    }
+
+    @Test func everyGeneratedNumberIsReadAsTheGrammarSays() {
+        var random = SplitMix(seed: 6)
+        let pieces = ["-", "+", "0", "1", "9", "00", "12", ".", "e", "E", "e+", "e-", "E+", " ", "x"]
+        var accepted = 0
+        for round in 0..<6000 {
+            let text = (0..<Int.random(in: 1...7, using: &random)).map { _ in
+                pieces[Int.random(in: 0..<pieces.count, using: &random)]
+            }
+            .joined()
+            // White space around a value is JSON's, not the number's.
+            let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            // Nothing but white space is an empty list where the number is skipped.
+            guard !trimmed.isEmpty else { continue }
+            let valid = Self.matchesGrammar(trimmed)
+            let (kept, skippedFine) = Self.read(text)
+            #expect((kept != nil) == valid, "round \(round): \(text)")
+            #expect(skippedFine == valid, "round \(round): \(text)")
+            if valid {
+                accepted += 1
+                #expect(kept == trimmed, "round \(round): the text is kept as written")
+            }
+        }
+        #expect(accepted > 300)
     }
 }

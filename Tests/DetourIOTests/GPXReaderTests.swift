@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourJob
 import Foundation
 import Testing
 
@@ -36,7 +37,7 @@ import Testing
     }
 
     func lines(_ outcome: TripValidator.Outcome) -> [String] {
-        outcome.diagnostics.map { $0.formatted(file: "trip.gpx") }
+        outcome.diagnostics.map { DiagnosticText.line($0, file: "trip.gpx") }
     }
 
     @Test func readsTheMappingIntoTheSameTripAsJSON() throws {

@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourRender
 import DetourTestSupport
 import Foundation
@@ -41,7 +42,8 @@ enum RenderFixture {
     ) {
         let outcome = TripLoader.load(bytes, format: format)
         guard let trip = outcome.trip else {
-            throw Failure(description: outcome.diagnostics.map { $0.formatted(file: "trip") }.joined(separator: "\n"))
+            throw Failure(
+                description: outcome.diagnostics.map { DiagnosticText.line($0, file: "trip") }.joined(separator: "\n"))
         }
         return (Planner.plan(trip, today: day), outcome.diagnostics.warnings)
     }

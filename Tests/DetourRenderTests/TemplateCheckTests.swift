@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourTemplateSchema
 import DetourTemplates
 import Foundation
@@ -70,7 +71,9 @@ import Testing
             {{#sections}}{{#destinations}}{{#detours}}{{#sides}}{{#pros}}{{.}}{{^last()}}, {{/last()}}{{/pros}}{{/sides}}{{/detours}}{{/destinations}}{{/sections}}
             {{^last()}}{{/last()}}{{sections.name}}{{title.x}}
             """
-        let warnings = try ReportTemplates(files: files).warnings.map(\.description)
+        let warnings = try ReportTemplates(files: files).warnings.map {
+            DiagnosticText.line($0.diagnostic, file: $0.file)
+        }
         #expect(
             warnings == [
                 "report.html.mustache:2:1: warning: 'heading' is not a value of the report here: it renders as nothing [template-unknown-key]",
@@ -86,7 +89,9 @@ import Testing
             {{% CONTENT_TYPE: DETOUR_HTML}}
             {{{uppercased(title)}}}{{{count(sections)}}}{{#sections}}{{#destinations}}{{#detours}}{{#sides}}{{{pros}}}{{/sides}}{{/detours}}{{/destinations}}{{/sections}}
             """
-        let warnings = try ReportTemplates(files: files).warnings.map(\.description)
+        let warnings = try ReportTemplates(files: files).warnings.map {
+            DiagnosticText.line($0.diagnostic, file: $0.file)
+        }
         #expect(
             warnings == [
                 "report.html.mustache:2:1: warning: 'uppercased(title)' is written unescaped: user text would reach the page raw [template-unescaped]",
@@ -97,7 +102,9 @@ import Testing
     @Test func aTemplateWithoutItsContentTypeIsWarnedAboutAtItsFirstUserText() throws {
         var files = BundledTemplates.files
         files[ReportTemplates.markdownName] = "Plan as of {{today}}\n# {{title}}\n"
-        let warnings = try ReportTemplates(files: files).warnings.map(\.description)
+        let warnings = try ReportTemplates(files: files).warnings.map {
+            DiagnosticText.line($0.diagnostic, file: $0.file)
+        }
         #expect(
             warnings == [
                 "report.md.mustache:2:3: warning: no {{% CONTENT_TYPE: DETOUR_MARKDOWN}} before this: user text would reach the page raw [template-unescaped]"

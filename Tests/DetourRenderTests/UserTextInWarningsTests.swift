@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourRender
 import Foundation
 import Testing
@@ -16,7 +17,7 @@ import Testing
         let warning = try #require(outcome.diagnostics.first)
         #expect(warning.code == .unknownKey)
         #expect(warning.path == #"destinations[0]["\u{1B}]0;pwned\u{7}\u{1B}[31mred"]"#)
-        #expect(!warning.formatted(file: "trip.json").unicodeScalars.contains { $0.value < 0x20 })
+        #expect(!DiagnosticText.line(warning, file: "trip.json").unicodeScalars.contains { $0.value < 0x20 })
     }
 
     @Test(arguments: [ReportFormat.html, .markdown, .json])

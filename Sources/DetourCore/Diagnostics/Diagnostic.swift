@@ -97,28 +97,6 @@ public struct Diagnostic: Sendable, Hashable, Error {
         guard let element = position?.element, !element.isEmpty else { return message }
         return "\(element): \(message)"
     }
-
-    /// The diagnostic as one line:
-    /// `trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]`.
-    ///
-    /// - Parameter file: the name to show for the input (`-` is shown as `<stdin>`).
-    /// - Returns: the line, without a line break.
-    public func formatted(file: String) -> String {
-        var head = Diagnostic.displayName(file)
-        if let line = position?.line {
-            head += ":\(line)"
-            if let column = position?.column { head += ":\(column)" }
-        }
-        var text = "\(head): \(severity.rawValue): "
-        if let path, !path.isEmpty { text += "\(path): " }
-        text += "\(fullMessage) [\(code.rawValue)]"
-        return Quoting.printable(text)
-    }
-
-    /// How messages name an input: `-` is standard input.
-    public static func displayName(_ file: String) -> String {
-        file == "-" ? "<stdin>" : file
-    }
 }
 
 extension Collection where Element == Diagnostic {

@@ -12,15 +12,11 @@ import Mustache
 /// swift-mustache; the golden tests render every sample both ways and require the same bytes.
 public struct ReportTemplates: Sendable {
     /// Why templates could not be used.
-    public enum LoadError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum LoadError: Error, Sendable, Equatable {
         /// A template file the reports need is not there.
         case missing(String)
         /// A template does not parse.
         case invalid(name: String, line: Int, column: Int, reason: String)
-
-        public var description: String {
-            diagnostic.formatted(file: file)
-        }
 
         /// The template file it is about.
         public var file: String {
@@ -76,8 +72,11 @@ public struct ReportTemplates: Sendable {
         for name in names where !CompiledTemplates.names.contains(name) {
             throw .missing(name)
         }
-        return ReportTemplates(engine: .compiled, warnings: [])
+        return compiled
     }
+
+    /// Every built-in template, compiled to Swift at build time.
+    public static let compiled = ReportTemplates(engine: .compiled, warnings: [])
 
     /// Parses one template, a parse error becoming a ``LoadError`` with its line and column.
     private static func compile(_ text: String, named name: String) throws(LoadError) -> MustacheTemplate {
@@ -122,9 +121,6 @@ public struct ReportTemplates: Sendable {
     ///
     /// Empty for the built-in templates.
     public let warnings: [TemplateWarning]
-
-    /// The content type each report template must declare to escape user text for its format.
-    public static let contentTypes = TemplateRoots.builtIn.mapValues(\.contentType)
 
     /// Compiles templates from file names and their text.
     ///

@@ -2,7 +2,7 @@ import DetourCore
 import DetourTemplateSchema
 
 /// A problem in a template that does not stop the report, at its file, line and column.
-public struct TemplateWarning: Sendable, Equatable, CustomStringConvertible {
+public struct TemplateWarning: Sendable, Hashable {
     /// What kind of warning: user text left raw, or a key the report model lacks.
     public var code: DiagnosticCode
     /// The template's file name.
@@ -13,9 +13,6 @@ public struct TemplateWarning: Sendable, Equatable, CustomStringConvertible {
     public var column: Int
     /// What is wrong.
     public var message: String
-
-    /// `report.html.mustache:12:5: warning: message`, like the trip's diagnostics.
-    public var description: String { diagnostic.formatted(file: file) }
 
     /// The warning as a diagnostic, for the one printer that reports problems.
     public var diagnostic: Diagnostic {
@@ -31,7 +28,7 @@ struct TemplateCheck {
 
     var tags: [String: [TemplateTag]]
     var warnings: [TemplateWarning] = []
-    private var seen: Set<String> = []
+    private var seen: Set<TemplateWarning> = []
     private var budget = 200_000
 
     init(tags: [String: [TemplateTag]]) {
@@ -201,7 +198,7 @@ struct TemplateCheck {
 
     private mutating func warn(_ code: DiagnosticCode, _ file: String, _ tag: TemplateTag, _ message: String) {
         let warning = TemplateWarning(code: code, file: file, line: tag.line, column: tag.column, message: message)
-        if seen.insert(warning.description).inserted { warnings.append(warning) }
+        if seen.insert(warning).inserted { warnings.append(warning) }
     }
 
     /// What a tag's key finds, as swift-mustache looks it up: `.` is the innermost value, a

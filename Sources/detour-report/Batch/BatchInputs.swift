@@ -1,11 +1,7 @@
 import DetourCore
 import DetourIO
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import DetourJob
+import SystemPackage
 
 /// The trips of a batch run: the files and folders given, expanded, sorted, named and sharded.
 struct BatchInputs {
@@ -28,7 +24,7 @@ struct BatchInputs {
     init(_ inputs: [String], recursive: Bool) {
         var jobs: [Job] = []
         for input in inputs {
-            if Files.isDirectory(input) {
+            if input != "-", (try? fileStore.info(FilePath(input), followLinks: true))?.kind == .directory {
                 let root = input.hasSuffix("/") ? String(input.dropLast()) : input
                 BatchInputs.collect(folder: root, relative: "", recursive: recursive, into: &jobs)
             } else {
@@ -123,13 +119,16 @@ struct BatchInputs {
 
     private static func collect(folder: String, relative: String, recursive: Bool, into jobs: inout [Job]) {
         let path = relative.isEmpty ? folder : folder + "/" + relative
-        for entry in Files.entries(in: path) ?? [] where !entry.name.hasPrefix(".") {
-            let source = path + "/" + entry.name
-            let inner = relative.isEmpty ? entry.name : relative + "/" + entry.name
-            switch kind(of: source, type: entry.type) {
+        let entries = (try? fileStore.entries(in: FilePath(path))) ?? []
+        for entry in entries.sorted(by: { $0.name.string.utf8.lexicographicallyPrecedes($1.name.string.utf8) })
+        where !entry.name.string.hasPrefix(".") {
+            let name = entry.name.string
+            let source = path + "/" + name
+            let inner = relative.isEmpty ? name : relative + "/" + name
+            switch kind(of: source, listed: entry.kind) {
             case .directory where recursive:
                 collect(folder: folder, relative: inner, recursive: recursive, into: &jobs)
-            case .file where isTripName(entry.name):
+            case .regular where isTripName(name):
                 jobs.append(Job(source: source, name: stem(of: inner)))
             default:
                 break
@@ -137,26 +136,17 @@ struct BatchInputs {
         }
     }
 
-    private enum Kind { case file, directory, other }
-
-    /// What `path` is, from the folder's own `type` for it when that says file or folder (no
-    /// `lstat` for each of a few hundred trips); a folder reached through a symbolic link is not
+    /// What `path` is, from the folder's own listing when that says file or folder (no `lstat`
+    /// for each of a few hundred trips); a folder reached through a symbolic link is not
     /// descended into, so a link to a parent folder cannot loop.
-    private static func kind(of path: String, type: UInt8) -> Kind {
-        switch Int(type) {
-        case Int(DT_REG): return .file
-        case Int(DT_DIR): return .directory
-        default: break
-        }
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return .other }
-        switch info.st_mode & S_IFMT {
-        case S_IFDIR: return .directory
-        case S_IFREG: return .file
-        case S_IFLNK:
-            var target = stat()
-            return stat(path, &target) == 0 && (target.st_mode & S_IFMT) == S_IFREG ? .file : .other
-        default: return .other
+    private static func kind(of path: String, listed: FileInfo.Kind?) -> FileInfo.Kind {
+        if let listed, listed == .regular || listed == .directory { return listed }
+        guard let info = try? fileStore.info(FilePath(path), followLinks: false) else { return .other }
+        switch info.kind {
+        case .symbolicLink:
+            return (try? fileStore.info(FilePath(path), followLinks: true))?.kind == .regular ? .regular : .other
+        default:
+            return info.kind
         }
     }
 

@@ -1,9 +1,11 @@
 import ArgumentParser
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourRender
 import Foundation
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -11,18 +13,12 @@ import Glibc
 import Darwin
 #endif
 
-/// What every trip of a batch run shares: compiled templates, options, the output folder.
+/// What every trip of a batch run shares: the job (compiled templates, options) and the output
+/// folder.
 struct BatchSettings: Sendable {
-    /// The formats to write for each trip, in order.
-    var formats: [OutputFormat]
+    var job: RenderJob
     /// The output folder, without a trailing `/`.
     var folder: String
-    /// The templates, compiled once for the run.
-    var renderer: ReportRenderer
-    var options: Planner.Options
-    var today: CalendarDay
-    var inputFormat: TripFormat?
-    var limits: ReadLimits
     var diagnostics: DiagnosticPrinter.Format
 }
 
@@ -96,72 +92,12 @@ enum BatchRun {
     /// Reads, checks, plans and writes one trip.
     static func process(_ job: BatchInputs.Job, settings: BatchSettings) -> BatchResult {
         let printer = DiagnosticPrinter(file: job.source, format: settings.diagnostics)
-        let outcome: TripValidator.Outcome
-        switch TripOptions.read(job.source, format: settings.inputFormat, limits: settings.limits) {
-        case .unreadable(let diagnostic):
-            let entry = TripIndex.Entry(
-                source: job.source, name: job.name, status: .unreadable,
-                firstError: BatchRun.firstError(diagnostic, file: job.source))
-            return BatchResult(entry: entry, messages: printer.text([diagnostic]), exitCode: ExitCodes.noInput.rawValue)
-        case .read(let read):
-            outcome = read
-        }
-        var messages = printer.text(outcome.diagnostics)
-        guard let trip = outcome.trip else {
-            let first = outcome.diagnostics.first { $0.severity == .error }
-            let entry = TripIndex.Entry(
-                source: job.source, name: job.name, status: .invalid, warnings: outcome.diagnostics.warnings.count,
-                firstError: first.map { BatchRun.firstError($0, file: job.source) })
-            return BatchResult(entry: entry, messages: messages, exitCode: ExitCodes.invalidTrip.rawValue)
-        }
-        let plan = Planner.plan(trip, today: settings.today, options: settings.options)
-        messages += printer.text(plan.warnings)
-        let warnings = outcome.diagnostics.warnings
-        var entry = TripIndex.Entry(
-            source: job.source, name: job.name, trip: trip, warnings: warnings.count + plan.warnings.count, reports: [])
-        for format in settings.formats {
-            let file = job.name + "." + format.fileExtension
-            let path = settings.folder + "/" + file
-            do {
-                try write(format, of: plan, trip: trip, warnings: warnings, settings: settings, to: path)
-            } catch {
-                let problem = error.problem(path: path)
-                messages += printer.text([problem.diagnostic], file: problem.file)
-                entry.status = .failed
-                entry.firstError = Quoting.printable(problem.diagnostic.formatted(file: problem.file))
-                return BatchResult(entry: entry, messages: messages, exitCode: problem.code.rawValue)
-            }
-            entry.reports.append(TripIndex.Entry.Report(format: format.rawValue, file: file))
-        }
-        return BatchResult(entry: entry, messages: messages, exitCode: 0)
-    }
-
-    /// A diagnostic as the index shows it: as printed, without the trip file's name in front
-    /// (the index shows the file beside it), control characters quoted.
-    static func firstError(_ diagnostic: Diagnostic, file: String) -> String {
-        let line = diagnostic.formatted(file: file)
-        let name = Diagnostic.displayName(file) + ":"
-        return Quoting.printable(line.hasPrefix(name) ? String(line.dropFirst(name.count)) : line)
-    }
-
-    private static func write(
-        _ format: OutputFormat, of plan: Plan, trip: Trip, warnings: [Diagnostic], settings: BatchSettings,
-        to path: String
-    ) throws(Files.DeliveryError) {
-        var gpx: [UInt8] = []
-        if format == .gpx {
-            do {
-                gpx = Array(try TripGPXWriter.write(trip).utf8)
-            } catch {
-                throw .cutOff(.failed(error.message))
-            }
-        }
-        if let slash = path.lastIndex(of: "/"), !Files.makeFolders(String(path[..<slash])) {
-            throw .cannotCreate(Files.lastSystemReason())
-        }
-        try Files.deliver(to: path, flush: false) { sink in
-            if !format.write(plan, warnings: warnings, renderer: settings.renderer, to: sink) { sink(gpx) }
-        }
+        let rendered = settings.job.render(
+            FilePath(job.source), name: job.name, into: FilePath(settings.folder), store: fileStore)
+        let messages = rendered.diagnostics.map { printer.text([$0.diagnostic], file: $0.file) }.joined()
+        let code: ExitCode =
+            rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
+        return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)
     }
 
     /// The most serious of the trips' exit codes: a report not written (74, then 73) over an
@@ -231,18 +167,5 @@ final class BatchConsole: Sendable {
         let room = columns - 1 - prefix.count
         if name.count > room { name = "…" + name.suffix(max(0, room - 1)) }
         return prefix + name
-    }
-}
-
-extension OutputFormat {
-    /// The extension of a report file in this format.
-    var fileExtension: String {
-        switch self {
-        case .html: return "html"
-        case .markdown: return "md"
-        case .json: return "json"
-        case .gpx: return "gpx"
-        case .ics, .geojson: return export?.fileExtension ?? rawValue
-        }
     }
 }

@@ -1,12 +1,8 @@
 import ArgumentParser
 import DetourCore
+import DetourJob
 import DetourRender
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import SystemPackage
 
 /// `detour-report index OUT/`: the index of a folder of reports, joined from the parts that the
 /// shards of a job wrote (`index.K-of-N.json`), or rewritten from its `index.json`.
@@ -35,10 +31,15 @@ struct Index: ParsableCommand {
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
-        let folder = self.folder.count > 1 && self.folder.hasSuffix("/") ? String(self.folder.dropLast()) : self.folder
+        let folder = Render.withoutTrailingSlash(self.folder)
         let printer = DiagnosticPrinter(file: folder, format: diagnostics)
-        guard let names = Files.names(in: folder) else {
-            printer.report(.readFailed, "cannot read the folder: \(Files.lastSystemReason())")
+        let names: [String]
+        do {
+            names = try fileStore.entries(in: FilePath(folder)).map(\.name.string).sorted {
+                $0.utf8.lexicographicallyPrecedes($1.utf8)
+            }
+        } catch {
+            printer.report(.readFailed, "cannot read the folder: \(error.reason)")
             throw ExitCodes.noInput
         }
         let parts = names.compactMap { BatchInputs.Shard(indexFileName: $0) }.sorted {
@@ -57,7 +58,7 @@ struct Index: ParsableCommand {
             let path = folder + "/" + name
             let bytes: [UInt8]?
             do {
-                bytes = try Files.read(path, limit: 1 << 30)
+                bytes = try fileStore.contents(of: FilePath(path), limit: 1 << 30)
             } catch {
                 printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path)
                 throw ExitCodes.noInput
@@ -82,8 +83,8 @@ struct Index: ParsableCommand {
         let templates = try TemplateFolder.load(
             self.templates, builtIn: ReportTemplates.indexNames, required: [], optional: ReportTemplates.indexNames,
             printer: printer)
-        for (name, text) in IndexFiles.render(TripIndex(entries: entries), templates: templates) {
-            try Files.writeReport(text, to: folder + "/" + name, printer: printer)
+        for (name, text) in IndexPages.render(TripIndex(entries: entries), templates: templates) {
+            try Output.write(text, to: folder + "/" + name, printer: printer)
         }
     }
 }

@@ -1,8 +1,11 @@
 import ArgumentParser
 import DetourCore
+import DetourFiles
 import DetourIO
+import DetourJob
 import DetourRender
 import Foundation
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -26,9 +29,6 @@ extension Render {
             if (format?.formats.count ?? 0) > 1 {
                 throw ValidationError("several formats need -d DIR: standard output or -o takes one report")
             }
-            if Files.isDirectory(trip.input) {
-                throw ValidationError("'\(trip.input)' is a folder; give -d DIR to render every trip in it")
-            }
             return
         }
         if output != nil {
@@ -49,15 +49,12 @@ extension Render {
     /// `render TRIP… -d OUT`: every trip into `OUT`, on `-j` threads, then the index and a summary.
     func runBatch() throws {
         guard let outputDir else { return }
-        let folder = outputDir.count > 1 && outputDir.hasSuffix("/") ? String(outputDir.dropLast()) : outputDir
+        let folder = Render.withoutTrailingSlash(outputDir)
         let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
-        let day = try resolveToday()
-        let hours = try resolveDayHours()
         let formats = format?.formats ?? [.html]
-        // The reports' templates and the index's: HTML always, Markdown with Markdown reports.
-        var names = formats.compactMap(\.report).flatMap(\.templateNames) + [ReportTemplates.indexHTMLName]
-        if formats.contains(.markdown) { names.append(ReportTemplates.indexMarkdownName) }
-        let templates = try loadTemplates(builtIn: names)
+        // The index's templates too: HTML always, Markdown with Markdown reports.
+        let indexTemplates = formats.contains(.markdown) ? ReportTemplates.indexNames : [ReportTemplates.indexHTMLName]
+        let (job, templates) = try job(formats: formats, alsoLoading: indexTemplates)
         let inputs = BatchInputs(trip.inputs, recursive: recursive)
         let shard = shard.flatMap { BatchInputs.Shard($0) }
 
@@ -68,18 +65,18 @@ extension Render {
             for message in clashes { printer.report(.outputNameClash, message) }
             throw ExitCodes.usage
         }
-        Files.prepareForThreads()
+        LocalFileStore.prepareForThreads()
         LibXML2.prepareForThreads()
-        guard Files.makeFolders(folder) else {
-            printer.report(.cannotCreateOutput, "cannot create the folder: \(Files.lastSystemReason())", file: folder)
+        do {
+            try Folders.make(FilePath(folder), store: fileStore)
+        } catch {
+            let reason = if case .cannotCreate(let reason) = error { reason } else { "\(error)" }
+            printer.report(.cannotCreateOutput, "cannot create the folder: \(reason)", file: folder)
             throw ExitCodes.cannotCreate
         }
 
         let jobs = shard.map(inputs.shard) ?? inputs.jobs
-        let settings = BatchSettings(
-            formats: formats, folder: folder, renderer: ReportRenderer(templates: templates),
-            options: Planner.Options(travel: travel, preference: prefer, dayHours: hours), today: day,
-            inputFormat: trip.inputFormat, limits: trip.limits, diagnostics: trip.diagnostics)
+        let settings = BatchSettings(job: job, folder: folder, diagnostics: trip.diagnostics)
         let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
         let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console)
@@ -92,18 +89,26 @@ extension Render {
         if code != ExitCodes.success { throw code }
     }
 
+    /// A folder as given, without the `/` a shell's completion leaves at its end.
+    static func withoutTrailingSlash(_ folder: String) -> String {
+        folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
+    }
+
     /// Reports that would be written over one of the trips being read (`-d` into the trips'
     /// own folder with `--format gpx` or `json`).
     static func outputsOverInputs(_ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: String) -> [String] {
-        var inputs: [Files.Identity: String] = [:]
+        func identity(_ path: String) -> FileIdentity? {
+            (try? fileStore.info(FilePath(path), followLinks: true))?.identity
+        }
+        var inputs: [FileIdentity: String] = [:]
         for job in jobs {
-            if let identity = Files.identity(of: job.source) { inputs[identity] = job.source }
+            if let identity = identity(job.source) { inputs[identity] = job.source }
         }
         var messages: [String] = []
         for job in jobs {
             for format in formats {
                 let path = folder + "/" + job.name + "." + format.fileExtension
-                if let identity = Files.identity(of: path), let source = inputs[identity] {
+                if let identity = identity(path), let source = inputs[identity] {
                     messages.append(
                         "the \(format.rawValue) report of \(BatchInputs.named(job.source)) would replace the trip \(BatchInputs.named(source)); write into another folder"
                     )
@@ -119,16 +124,13 @@ extension Render {
         _ index: TripIndex, shard: BatchInputs.Shard?, folder: String, templates: ReportTemplates,
         printer: DiagnosticPrinter
     ) -> ExitCode {
-        var files: [(String, String)] = []
-        if let shard {
-            files.append((shard.indexFileName, index.json()))
-        } else {
-            files = IndexFiles.render(index, templates: templates)
-        }
+        let files =
+            shard.map { [(name: $0.indexFileName, text: index.json())] }
+            ?? IndexPages.render(index, templates: templates)
         var codes: [Int32] = []
         for (name, text) in files {
             do {
-                try Files.writeReport(text, to: folder + "/" + name, printer: printer)
+                try Output.write(text, to: folder + "/" + name, printer: printer)
             } catch {
                 codes.append(error.rawValue)
             }
@@ -149,17 +151,5 @@ extension Render {
             }
             StandardStreams.writeError(JSONOutput.object(fields).serializedLine() + "\n")
         }
-    }
-}
-
-/// The index files of a folder of reports.
-enum IndexFiles {
-    /// `index.json`, `index.html`, and `index.md` when any trip has a Markdown report.
-    static func render(_ index: TripIndex, templates: ReportTemplates) -> [(String, String)] {
-        var files = [("index.json", index.json()), ("index.html", templates.renderIndex(index, as: .html))]
-        if index.has(OutputFormat.markdown.rawValue) {
-            files.append(("index.md", templates.renderIndex(index, as: .markdown)))
-        }
-        return files
     }
 }

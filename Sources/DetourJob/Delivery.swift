@@ -1,0 +1,165 @@
+import DetourCore
+import DetourRender
+import SystemPackage
+
+/// Delivering an output to where it goes: standard output, a device, or a file that is replaced
+/// all at once or not at all.
+public enum Delivery {
+    /// Why an output could not be delivered, which decides the exit code.
+    public enum Failure: Error, Sendable {
+        /// The target cannot be opened, created or replaced; nothing was written (exit 73).
+        case cannotCreate(String)
+        /// Writing began and failed part-way (exit 74); `readerWentAway` when the other end of
+        /// a pipe closed (`| head`), which is said quietly.
+        case cutOff(String, readerWentAway: Bool = false)
+
+        /// The diagnostic for an output that did not reach `target` (standard output for `nil`).
+        public func diagnostic(target: FilePath?) -> Diagnostic {
+            let what = target == nil ? "standard output" : "the file"
+            switch self {
+            case .cannotCreate(let reason):
+                return Diagnostic(.cannotCreateOutput, "cannot create or replace \(what): \(reason)")
+            case .cutOff(let reason, _):
+                return Diagnostic(.writeFailed, "writing to \(what) failed part-way: \(reason)")
+            }
+        }
+    }
+
+    /// Where a path sends an output.
+    public enum Destination: Sendable, Equatable {
+        /// Standard output, named `-` or by another name for the same file (`/dev/stdout`).
+        case standardOutput
+        /// A device, a FIFO, a terminal: written through, as the shell's `>` does.
+        case stream(FilePath)
+        /// A regular file, new or replaced all at once with these permissions, where the links end.
+        case file(FilePath, permissions: FilePermissions)
+    }
+
+    /// Where `path` (`nil` or `-` for standard output) sends an output. Symbolic links are
+    /// followed: the file they end at is replaced, and the links stay.
+    public static func destination(of path: FilePath?, store: some FileStore) throws(Failure) -> Destination {
+        guard let path, path != "-" else { return .standardOutput }
+        let info: FileInfo
+        do {
+            info = try store.info(path, followLinks: true)
+        } catch {
+            // A missing file, or a link to one: created where the links end.
+            guard error.isMissing else { throw .cannotCreate(error.reason) }
+            return .file(store.resolvingLinks(path), permissions: store.newFilePermissions)
+        }
+        if info.kind == .directory { throw .cannotCreate("it is a directory") }
+        if info.identity == store.standardOutputIdentity { return .standardOutput }
+        guard info.kind == .regular else { return .stream(path) }
+        return .file(store.resolvingLinks(path), permissions: info.permissions)
+    }
+
+    /// Writes what `produce` hands its sink to `path` (standard output for `nil` or `-`), chunk
+    /// by chunk as it comes, so a large report is never held whole.
+    ///
+    /// A regular file (or a new one) is replaced all at once when the last chunk is written: the
+    /// bytes go to a new file beside it, which gets the old file's permissions, is flushed to disk
+    /// (with `flush`) and is renamed over it. A reader never sees half a report, and a failure
+    /// leaves the old file as it was and no new file behind. A batch run passes `flush: false`:
+    /// a flush for each of hundreds of reports was a quarter of the run, and a batch cut short is
+    /// run again anyway. Anything else is written through.
+    public static func deliver(
+        to path: FilePath?, store: some FileStore, flush: Bool = true,
+        _ produce: (@escaping ReportSink) throws(Failure) -> Void
+    ) throws(Failure) {
+        switch try destination(of: path, store: store) {
+        case .standardOutput:
+            try writeThrough(produce, to: store.standardOutput)
+        case .stream(let stream):
+            let file: any WritableFile
+            do {
+                file = try store.openStream(stream)
+            } catch {
+                throw .cannotCreate(error.reason)
+            }
+            try writeThrough(produce, to: file)
+        case .file(let target, let permissions):
+            try replace(target, with: produce, permissions: permissions, flush: flush, store: store)
+        }
+    }
+
+    /// Hands each chunk to `file` as it comes; after a failure the rest are dropped, and the
+    /// first failure is kept.
+    private final class ChunkWriter {
+        let file: any WritableFile
+        var failure: FileError?
+
+        init(_ file: any WritableFile) {
+            self.file = file
+        }
+
+        func write(_ chunk: [UInt8]) {
+            guard failure == nil else { return }
+            do {
+                try file.write(chunk)
+            } catch {
+                failure = error
+            }
+        }
+
+        func check() throws(Failure) {
+            if let failure { throw .cutOff(failure.reason, readerWentAway: failure.errno == .brokenPipe) }
+        }
+    }
+
+    private static func writeThrough(
+        _ produce: (@escaping ReportSink) throws(Failure) -> Void, to file: any WritableFile
+    ) throws(Failure) {
+        let writer = ChunkWriter(file)
+        try produce(writer.write)
+        try writer.check()
+    }
+
+    private static func replace(
+        _ target: FilePath, with produce: (@escaping ReportSink) throws(Failure) -> Void,
+        permissions: FilePermissions, flush: Bool, store: some FileStore
+    ) throws(Failure) {
+        let temporary: any TemporaryFile
+        do {
+            temporary = try store.createTemporary(beside: target)
+        } catch {
+            throw .cannotCreate(error.reason)
+        }
+        var replaced = false
+        defer {
+            if !replaced { store.remove(temporary.path) }
+        }
+        do {
+            try temporary.setPermissions(permissions)
+        } catch {
+            try? temporary.close()
+            throw .cannotCreate(error.reason)
+        }
+        let writer = ChunkWriter(temporary)
+        do throws(Failure) {
+            try produce(writer.write)
+            try writer.check()
+        } catch {
+            try? temporary.close()
+            throw error
+        }
+        if flush {
+            do {
+                try temporary.sync()
+            } catch {
+                try? temporary.close()
+                throw .cutOff(error.reason)
+            }
+        }
+        do {
+            try temporary.close()
+        } catch {
+            throw .cutOff(error.reason)
+        }
+        do {
+            try store.rename(temporary.path, to: target)
+        } catch {
+            throw .cannotCreate(error.reason)
+        }
+        replaced = true
+    }
+}

@@ -1,0 +1,171 @@
+import DetourIO
+import SystemPackage
+
+/// The file system as a render job, a batch run and the server see it: the few operations they
+/// need, so that tests can put a fake in the real one's place for the faults that are hard to
+/// make on a real disk (a rename that fails, a disk that fills after some bytes).
+///
+/// Paths are `FilePath`s, which keep a name's bytes as they are: a file called `bad\xFF.json` is
+/// opened by its own name, never by a lossy copy of it. ``LocalFileStore`` in `DetourFiles` is
+/// the real one.
+public protocol FileStore: Sendable {
+    /// Opens `path` for reading; `-` is standard input.
+    func openForReading(_ path: FilePath) throws(FileError) -> any ReadableFile
+
+    /// What `path` is, following symbolic links (`stat(2)`); `followLinks: false` looks at a
+    /// link itself (`lstat(2)`).
+    func info(_ path: FilePath, followLinks: Bool) throws(FileError) -> FileInfo
+
+    /// The entries of a folder, but `.` and `..`, in no particular order.
+    func entries(in folder: FilePath) throws(FileError) -> [FolderEntry]
+
+    /// Creates the folder `path` (not its parents); succeeds when it exists already as a folder.
+    func makeFolder(_ path: FilePath) throws(FileError)
+
+    /// Creates a new, empty file beside `path`, named `.NAME.XXXXXX` after it, for writing.
+    func createTemporary(beside path: FilePath) throws(FileError) -> any TemporaryFile
+
+    /// Renames `source` to `target`, replacing `target` atomically (`rename(2)`).
+    func rename(_ source: FilePath, to target: FilePath) throws(FileError)
+
+    /// Removes the file `path`; a file that is already gone is no error.
+    func remove(_ path: FilePath)
+
+    /// Opens an existing file that is not a regular file (a device, a FIFO) for writing through.
+    func openStream(_ path: FilePath) throws(FileError) -> any WritableFile
+
+    /// Standard output, for writing.
+    var standardOutput: any WritableFile { get }
+
+    /// The identity of standard output, when it is a file that has one.
+    var standardOutputIdentity: FileIdentity? { get }
+
+    /// The identity of standard input, when it is a file that has one.
+    var standardInputIdentity: FileIdentity? { get }
+
+    /// Where the symbolic links starting at `path` end (`path` itself when it is no link).
+    func resolvingLinks(_ path: FilePath) -> FilePath
+
+    /// The permissions a new file gets: `rw-rw-rw-` less the process's umask.
+    var newFilePermissions: FilePermissions { get }
+}
+
+/// A file being read, in chunks.
+public protocol ReadableFile: ByteSource, AnyObject {
+    /// The size of a regular file, known before reading; `nil` for a pipe or a terminal.
+    var regularFileSize: Int? { get }
+
+    /// Reads up to `buffer.count` bytes into `buffer`; returns how many (0 at the end), or throws.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A file being written, in chunks.
+public protocol WritableFile: AnyObject {
+    /// Writes every byte of `bytes`.
+    func write(_ bytes: [UInt8]) throws(FileError)
+}
+
+/// A new file beside the one it will replace.
+public protocol TemporaryFile: WritableFile {
+    /// Its path.
+    var path: FilePath { get }
+    /// Gives it `permissions`.
+    func setPermissions(_ permissions: FilePermissions) throws(FileError)
+    /// Flushes what was written to the disk.
+    func sync() throws(FileError)
+    /// Closes it; a close that fails means the bytes may not all be there.
+    func close() throws(FileError)
+}
+
+/// Why a file operation failed: the system's error number and its reason, as a sentence.
+public struct FileError: Error, Sendable, Equatable {
+    /// `errno`, as `Errno`.
+    public var errno: Errno
+    /// A sentence for the user: `No such file or directory`, or a reason of our own.
+    public var reason: String
+
+    /// The error for `errno`, with the system's own sentence.
+    public init(_ errno: Errno) {
+        self.errno = errno
+        reason = errno.description
+    }
+
+    /// An error with a reason of its own.
+    public init(_ errno: Errno, reason: String) {
+        self.errno = errno
+        self.reason = reason
+    }
+
+    /// Whether the file does not exist.
+    public var isMissing: Bool { errno == .noSuchFileOrDirectory }
+}
+
+/// What a path is: its kind, its identity and its permissions.
+public struct FileInfo: Sendable, Equatable {
+    /// A regular file, a folder, a symbolic link (seen without following it), or anything else.
+    public enum Kind: Sendable, Equatable {
+        case regular
+        case directory
+        case symbolicLink
+        case other
+    }
+
+    public var kind: Kind
+    public var identity: FileIdentity
+    public var permissions: FilePermissions
+    /// The size in bytes.
+    public var size: Int
+
+    public init(kind: Kind, identity: FileIdentity, permissions: FilePermissions, size: Int) {
+        self.kind = kind
+        self.identity = identity
+        self.permissions = permissions
+        self.size = size
+    }
+}
+
+/// A file's device and inode: what tells two names for one file.
+public struct FileIdentity: Hashable, Sendable {
+    public var device: UInt64
+    public var inode: UInt64
+
+    public init(device: UInt64, inode: UInt64) {
+        self.device = device
+        self.inode = inode
+    }
+}
+
+/// One name in a folder, with what the folder says it is.
+public struct FolderEntry: Sendable, Equatable {
+    /// The name, as its bytes.
+    public var name: FilePath.Component
+    /// What the folder's listing says (`readdir(3)`'s `d_type`), when it says; `nil` means only
+    /// ``FileStore/info(_:followLinks:)`` can tell.
+    public var kind: FileInfo.Kind?
+
+    public init(name: FilePath.Component, kind: FileInfo.Kind?) {
+        self.name = name
+        self.kind = kind
+    }
+}
+
+extension FileError: CustomStringConvertible {
+    /// The reason, as messages show it.
+    public var description: String { reason }
+}
+
+extension FileStore {
+    /// The whole content of `path`, or `nil` when it is longer than `limit` bytes (reading stops
+    /// there, so a huge file is never held whole).
+    public func contents(of path: FilePath, limit: Int) throws(FileError) -> [UInt8]? {
+        let file = try openForReading(path)
+        if let size = file.regularFileSize, size > limit { return nil }
+        do {
+            return try TripInput.readWhole(file, after: [], limit: limit)
+        } catch let error as FileError {
+            throw error
+        } catch {
+            throw FileError(.ioError, reason: "\(error)")
+        }
+    }
+}

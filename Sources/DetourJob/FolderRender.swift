@@ -1,0 +1,86 @@
+import DetourCore
+import DetourRender
+import SystemPackage
+
+/// A trip rendered into a folder of reports, as a batch run does for each of its trips: every
+/// output written as `NAME.EXT`, each replaced all at once, and the trip's line of the index.
+public struct FolderRender: Sendable {
+    /// What became of the trip.
+    public var entry: TripIndex.Entry
+    /// Everything to say about it: the job's diagnostics, then a report that could not be
+    /// written, with the file each is about.
+    public var diagnostics: [(diagnostic: Diagnostic, file: String)]
+    /// The failure that stopped the writing, if one did.
+    public var failure: Delivery.Failure?
+    /// The job's outcome.
+    public var outcome: RenderResult.Outcome
+}
+
+extension RenderJob {
+    /// Runs the trip at `source` and writes its outputs into `folder` as `name.EXT`, through
+    /// `store`. The reports are not flushed one by one (see ``Delivery/deliver(to:store:flush:_:)``).
+    public func render(
+        _ source: FilePath, name: String, into folder: FilePath, store: some FileStore
+    ) -> FolderRender {
+        let shown = source.string
+        let result = run(path: source, store: store)
+        var diagnostics = result.diagnostics.map { (diagnostic: $0, file: shown) }
+        guard let trip = result.trip else {
+            let status: TripIndex.Entry.Status = result.outcome == .unreadable ? .unreadable : .invalid
+            let entry = TripIndex.Entry(
+                source: shown, name: name, status: status, warnings: result.diagnostics.warnings.count,
+                firstError: result.firstError.map { DiagnosticText.lineWithoutFile($0, file: shown) })
+            return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
+        }
+        var entry = TripIndex.Entry(
+            source: shown, name: name, trip: trip, warnings: result.diagnostics.warnings.count, reports: [])
+        for output in result.outputs {
+            let file = name + "." + output.format.fileExtension
+            let path = folder.appending(file)
+            do throws(Delivery.Failure) {
+                try Folders.make(path.removingLastComponent(), store: store)
+                try Delivery.deliver(to: path, store: store, flush: false) { sink throws(Delivery.Failure) in
+                    try output.write(to: sink)
+                }
+            } catch {
+                let diagnostic = error.diagnostic(target: path)
+                diagnostics.append((diagnostic, path.string))
+                entry.status = .failed
+                entry.firstError = DiagnosticText.line(diagnostic, file: path.string)
+                return FolderRender(entry: entry, diagnostics: diagnostics, failure: error, outcome: result.outcome)
+            }
+            entry.reports.append(TripIndex.Entry.Report(format: output.format.rawValue, file: file))
+        }
+        return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
+    }
+}
+
+/// Making folders.
+public enum Folders {
+    /// Creates `path` and every folder above it that is missing, as `mkdir -p` does.
+    public static func make(_ path: FilePath, store: some FileStore) throws(Delivery.Failure) {
+        var missing: [FilePath] = []
+        var current = path
+        while !current.isEmpty, current != "/", current != "." {
+            let info: FileInfo
+            do {
+                info = try store.info(current, followLinks: true)
+            } catch {
+                guard error.isMissing else { throw .cannotCreate(error.reason) }
+                missing.append(current)
+                current = current.removingLastComponent()
+                continue
+            }
+            // What mkdir -p says of a file in the way.
+            guard info.kind == .directory else { throw .cannotCreate(Errno.notDirectory.description) }
+            break
+        }
+        for folder in missing.reversed() {
+            do {
+                try store.makeFolder(folder)
+            } catch {
+                throw .cannotCreate(error.reason)
+            }
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import DetourCore
+import DetourIO
+import DetourRender
+import SystemPackage
+
+/// The one way a trip becomes its outputs: bytes → reader → validator → planner → outputs.
+///
+/// `render`, `render -d`, `index` and `serve` all run trips through this; none of them wires the
+/// pipeline itself. A job does no I/O of its own: it reads from a source it is handed (or opens
+/// one through a ``FileStore``), and its outputs are written by whoever asked for them, chunk by
+/// chunk, into a sink.
+public struct RenderJob: Sendable {
+    /// What every trip of a job shares.
+    public struct Options: Sendable {
+        /// The formats to make, in order; none for a check only (`validate`).
+        public var formats: [OutputFormat]
+        /// The day the plan is as of.
+        public var today: CalendarDay
+        /// Travel mode, preference and day hours given on the command line.
+        public var planner: Planner.Options
+        /// The templates for HTML and Markdown, compiled once.
+        public var renderer: ReportRenderer
+        /// The trip format when a file's name does not tell it.
+        public var inputFormat: TripFormat?
+        /// How much a reader takes in.
+        public var limits: ReadLimits
+
+        /// Options; by default HTML with the built-in templates and the standard limits.
+        public init(
+            formats: [OutputFormat] = [.html], today: CalendarDay, planner: Planner.Options = Planner.Options(),
+            renderer: ReportRenderer, inputFormat: TripFormat? = nil, limits: ReadLimits = .standard
+        ) {
+            self.formats = formats
+            self.today = today
+            self.planner = planner
+            self.renderer = renderer
+            self.inputFormat = inputFormat
+            self.limits = limits
+        }
+    }
+
+    public var options: Options
+
+    public init(_ options: Options) {
+        self.options = options
+    }
+
+    /// Reads the trip at `path` (standard input for `-`) through `store`, then runs it.
+    public func run(path: FilePath, store: some FileStore) -> RenderResult {
+        do {
+            return run(try store.openForReading(path), name: path.string)
+        } catch {
+            return .unreadable(Diagnostic(.readFailed, "cannot read the trip: \(error.reason)"))
+        }
+    }
+
+    /// Runs the trip in `bytes`, named `name` (its extension may tell the format).
+    public func run(bytes: [UInt8], name: String) -> RenderResult {
+        run(MemoryFile(bytes), name: name)
+    }
+
+    /// Runs the trip `file` holds, named `name`: GPX streams, so a file of millions of track
+    /// points never sits in memory whole; JSON is read whole, up to the input limit.
+    public func run(_ file: any ReadableFile, name: String) -> RenderResult {
+        let validated: TripValidator.Outcome
+        do {
+            validated = try TripInput.read(file, name: name, format: options.inputFormat, limits: options.limits)
+        } catch {
+            return .unreadable(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
+        }
+        return plan(validated)
+    }
+
+    /// Plans a validated trip and prepares its outputs.
+    func plan(_ validated: TripValidator.Outcome) -> RenderResult {
+        guard let trip = validated.trip else {
+            return RenderResult(outcome: .invalid, diagnostics: validated.diagnostics)
+        }
+        let plan = Planner.plan(trip, today: options.today, options: options.planner)
+        let tripWarnings = validated.diagnostics.warnings
+        let outputs = options.formats.map { format in
+            Output(format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer)
+        }
+        return RenderResult(
+            outcome: .written, diagnostics: validated.diagnostics + plan.warnings, trip: trip, plan: plan,
+            outputs: outputs)
+    }
+}
+
+/// What running a trip gave: its diagnostics, and its outputs when it is valid.
+public struct RenderResult: Sendable {
+    /// How it ended.
+    public enum Outcome: Sendable, Equatable {
+        /// The trip is valid: its outputs are ready to write (warnings allowed).
+        case written
+        /// The trip has errors; it has no outputs.
+        case invalid
+        /// The trip file could not be read.
+        case unreadable
+    }
+
+    public var outcome: Outcome
+    /// Everything found, to print in this order: the reader's and the validator's findings in
+    /// file order, then the planner's warnings.
+    public var diagnostics: [Diagnostic]
+    /// The valid trip.
+    public var trip: Trip?
+    /// Its plan.
+    public var plan: Plan?
+    /// One output for each format asked for, in order.
+    public var outputs: [Output] = []
+
+    /// A trip whose file could not be read.
+    public static func unreadable(_ diagnostic: Diagnostic) -> RenderResult {
+        RenderResult(outcome: .unreadable, diagnostics: [diagnostic])
+    }
+
+    /// The first error, for a trip that has no outputs.
+    public var firstError: Diagnostic? { diagnostics.first { $0.severity == .error } }
+}
+
+/// One output of a trip, made when it is written: a report, an export, or the trip as GPX.
+public struct Output: Sendable {
+    public let format: OutputFormat
+    let plan: Plan
+    let trip: Trip
+    let tripWarnings: [Diagnostic]
+    let renderer: ReportRenderer
+
+    /// Writes the output into `sink`, a chunk at a time; a large report is never held whole.
+    public func write(to sink: @escaping ReportSink) throws(Delivery.Failure) {
+        if let report = format.report {
+            renderer.render(plan, warnings: tripWarnings, as: report, to: sink)
+        } else if let export = format.export {
+            sink(export.bytes(plan))
+        } else {
+            do {
+                sink(Array(try TripGPXWriter.write(trip).utf8))
+            } catch {
+                throw .cutOff("cannot write GPX: \(error.message)")
+            }
+        }
+    }
+
+    /// The whole output.
+    public func bytes() throws(Delivery.Failure) -> [UInt8] {
+        var bytes: [UInt8] = []
+        try write { bytes += $0 }
+        return bytes
+    }
+}
+
+/// A trip already in memory, read as a file is.
+final class MemoryFile: ReadableFile {
+    private var source: BufferSource
+    let regularFileSize: Int?
+
+    init(_ bytes: [UInt8]) {
+        source = BufferSource(bytes)
+        regularFileSize = bytes.count
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        try source.read(into: buffer)
+    }
+}

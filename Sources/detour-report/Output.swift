@@ -1,0 +1,47 @@
+import ArgumentParser
+import DetourCore
+import DetourFiles
+import DetourJob
+import DetourRender
+import SystemPackage
+
+/// The file system the command works on.
+let fileStore = LocalFileStore()
+
+/// Delivering what the command writes, and saying on standard error what went wrong.
+enum Output {
+    /// Writes what `produce` hands its sink to `path` (standard output for `nil` or `-`), as
+    /// ``Delivery/deliver(to:store:flush:_:)`` does.
+    ///
+    /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
+    /// a reader that went away (`| head`) ends it quietly, with 74 still.
+    static func write(
+        to path: String?, printer: DiagnosticPrinter, flush: Bool = true,
+        _ produce: (@escaping ReportSink) throws(Delivery.Failure) -> Void
+    ) throws(ExitCode) {
+        let target = path.flatMap { $0 == "-" ? nil : FilePath($0) }
+        do {
+            try Delivery.deliver(to: target, store: fileStore, flush: flush, produce)
+        } catch {
+            if case .cutOff(_, readerWentAway: true) = error {
+            } else {
+                printer.print([error.diagnostic(target: target)], file: target?.string ?? "detour-report")
+            }
+            throw exitCode(error)
+        }
+    }
+
+    /// Writes `text` as ``write(to:printer:flush:_:)`` does.
+    static func write(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
+        let bytes = Array(text.utf8)
+        try write(to: path, printer: printer) { sink in sink(bytes) }
+    }
+
+    /// 73 for an output that could not be created, 74 for one cut off.
+    static func exitCode(_ failure: Delivery.Failure) -> ExitCode {
+        switch failure {
+        case .cannotCreate: return ExitCodes.cannotCreate
+        case .cutOff: return ExitCodes.ioError
+        }
+    }
+}
