@@ -35,8 +35,9 @@ public enum Delivery {
         case file(FilePath, permissions: FilePermissions)
     }
 
-    /// Where `path` (`nil` or `-` for standard output) sends an output. Symbolic links are
-    /// followed: the file they end at is replaced, and the links stay.
+    /// Where `path` (`nil` or `-` for standard output) sends an output.
+    ///
+    /// Symbolic links are followed: the file they end at is replaced, and the links stay.
     public static func destination(of path: FilePath?, store: some FileStore) throws(Failure) -> Destination {
         guard let path, path != "-" else { return .standardOutput }
         let info: FileInfo

@@ -17,8 +17,9 @@ public struct FolderRender: Sendable {
 }
 
 extension RenderJob {
-    /// Runs the trip at `source` and writes its outputs into `folder` as `name.EXT`, through
-    /// `store`. The reports are not flushed one by one (see ``Delivery/deliver(to:store:flush:_:)``).
+    /// Runs the trip at `source` and writes its outputs into `folder` as `name.EXT`, through `store`.
+    ///
+    /// The reports are not flushed one by one (see ``Delivery/deliver(to:store:flush:_:)``).
     public func render(
         _ source: FilePath, name: String, into folder: FilePath, store: some FileStore
     ) -> FolderRender {

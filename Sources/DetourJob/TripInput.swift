@@ -6,8 +6,10 @@ enum TripInput {
     /// How many bytes are looked at to tell JSON from GPX when the name does not say.
     static let sniffLength = 64
 
-    /// Reads and validates the trip in `file`. The format is `format`, else the name's extension,
-    /// else what the first bytes look like (`<` is XML).
+    /// Reads and validates the trip in `file`.
+    ///
+    /// The format is `format`, else the name's extension, else what the first bytes look like (`<` is
+    /// XML).
     static func read(
         _ file: any ReadableFile, name: String, format: TripFormat?, limits: ReadLimits
     ) throws -> TripValidator.Outcome {
