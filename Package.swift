@@ -87,7 +87,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TemplateCompilerTests",
-            dependencies: ["detour-template-compiler", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: ["detour-template-compiler", "DetourTemplateSchema", .product(name: "Mustache", package: "swift-mustache")]
         ),
         .testTarget(
             name: "DetourJobTests",

@@ -7,8 +7,9 @@
 
 /// What a template can look up in a `ReportModel`, by context: the model's keys, typed.
 ///
-/// Kept beside the templates' check rather than derived from the model because the model answers
-/// lookups with a `switch`; a test walks the real model to keep the two in step.
+/// Each key is declared here once. The template compiler reads this at build time to compile the
+/// built-in templates and to generate the model's lookups for the template engine (a `switch`
+/// per model type); a key whose property the model lacks fails the build.
 public indirect enum TemplateValue: Sendable, Equatable {
     /// Text; `user` when it comes from the trip file (names, pros, the title) and must be escaped.
     case text(user: Bool)
@@ -153,6 +154,26 @@ extension TemplateScope {
             "footnotes": .list(typedText), "destinationCount": .number, "destinationSummary": typedText,
             "overview": .object(overview),
         ])
+}
+
+extension TemplateScope {
+    /// Every scope reachable from `roots` through their objects and lists, each once, in the
+    /// order first reached.
+    public static func reachable(from roots: [TemplateScope]) -> [TemplateScope] {
+        var found: [TemplateScope] = []
+        var pending = roots
+        while !pending.isEmpty {
+            let scope = pending.removeFirst()
+            guard !found.contains(where: { $0.name == scope.name }) else { continue }
+            found.append(scope)
+            for (_, value) in scope.keys.sorted(by: { $0.key < $1.key }) {
+                var inner = value
+                while case .list(let element) = inner { inner = element }
+                if case .object(let child) = inner { pending.append(child) }
+            }
+        }
+        return found
+    }
 }
 
 /// The template files built into the binary, with the part of the model each starts from and the

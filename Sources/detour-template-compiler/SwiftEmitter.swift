@@ -57,10 +57,10 @@ struct SwiftEmitter {
             switch node {
             case .text(let text):
                 pendingText += text
-            case .contentType(let name):
+            case .contentType(let name, let tag):
                 guard let escaper = SwiftEmitter.escapers[name] else {
                     throw MustacheSyntaxError(
-                        line: 0, column: 0, reason: "no escaper is compiled for content type \(name)")
+                        line: tag.line, column: tag.column, reason: "no escaper is compiled for content type \(name)")
                 }
                 context.escaper = escaper
             case .variable(let name, let escaped):
@@ -69,6 +69,12 @@ struct SwiftEmitter {
             case .section(let name, let inverted, let body):
                 flushText()
                 code += try section(name, inverted: inverted, body: body, context, indent: indent)
+            case .partial(let tag, _), .parent(let tag, _), .block(let tag, _), .delimiters(let tag):
+                throw MustacheSyntaxError(
+                    line: tag.line, column: tag.column,
+                    reason:
+                        "partials, inheritance and delimiter changes are not compiled; the built-in templates do not use them"
+                )
             }
         }
         flushText()
@@ -194,6 +200,26 @@ struct SwiftEmitter {
         throw MustacheSyntaxError(
             line: name.line, column: name.column,
             reason: "the report model has no key \(name.name) here (see TemplateSchema.swift)")
+    }
+
+    /// The template engine's lookups by key for `scope`'s model type (swift-mustache's `MustacheParent`).
+    ///
+    /// A `switch` over the schema's keys, in order, each returning the model's property of that
+    /// name (a list as an array). A key the model lacks fails the build here.
+    static func lookup(_ scope: TemplateScope) -> String {
+        var code = """
+
+            extension \(scope.name): MustacheParent {
+                public func child(named key: String) -> Any? {
+                    switch key {
+
+            """
+        for (key, value) in scope.keys.sorted(by: { $0.key < $1.key }) {
+            let read = if case .list = value { "Array(\(key))" } else { key }
+            code += "        case \(literal(key)): return \(read)\n"
+        }
+        code += "        default: return nil\n        }\n    }\n}\n"
+        return code
     }
 
     /// Whether `identifier` occurs in `code` as a whole word.

@@ -32,7 +32,11 @@ for path in arguments.dropFirst().sorted() {
     }
     do throws(MustacheSyntaxError) {
         let nodes = try MustacheParser.parse(text)
-        guard nodes.contains(.contentType(root.contentType)) else {
+        let declared = nodes.contains { node in
+            if case .contentType(let type, _) = node { return type == root.contentType }
+            return false
+        }
+        guard declared else {
             fail(path, 1, 1, "the template must declare {{% CONTENT_TYPE: \(root.contentType)}}")
         }
         let name = file.replacingOccurrences(of: ".mustache", with: "").replacingOccurrences(of: ".", with: "_")
@@ -58,16 +62,25 @@ for rootName in Set(functions.map(\.root.name)).sorted() {
     dispatch += "        default: return false\n        }\n        return true\n    }\n"
 }
 
+// The template engine's lookups (`--templates`), from the same schema the compiled templates
+// are checked against: each key is declared once, in TemplateSchema.swift.
+var lookups = ""
+for scope in TemplateScope.reachable(from: TemplateRoots.builtIn.sorted { $0.key < $1.key }.map(\.value.scope)) {
+    lookups += SwiftEmitter.lookup(scope)
+}
+
 let source = """
-    // Generated at build time by detour-template-compiler from Templates/*.mustache. Do not edit:
-    // change the templates, which stay the source.
+    // Generated at build time by detour-template-compiler from Templates/*.mustache and
+    // TemplateSchema.swift. Do not edit: change the templates or the schema, which stay the source.
+
+    import Mustache
 
     /// The built-in templates, compiled to Swift.
     enum CompiledTemplates {
         /// The file names of the compiled templates.
         static let names: Set<String> = [\(functions.map { SwiftEmitter.literal($0.file) }.joined(separator: ", "))]
     \(dispatch)\(code)}
-
+    \(lookups)
     """
 
 // Rewrite only on change, so an unchanged template does not rebuild the module.

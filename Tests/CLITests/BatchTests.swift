@@ -234,6 +234,25 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: deep.appendingPathComponent("europe/oslo trip#1.html").path))
     }
 
+    /// Hidden files and folders (an editor's `.draft.json`, a `.git`), files that are not trips,
+    /// and a link to a folder are left out of a folder's trips; a trip's extension is matched in
+    /// any case.
+    @Test func onlyVisibleTripFilesOfAFolderAreRendered() throws {
+        let lisbon = try String(
+            contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
+        let folder = try trips(extra: [
+            ".draft.json": lisbon, ".hidden/deep.json": lisbon, "notes.txt": "not a trip", "LOUD.JSON": lisbon,
+            "sub/inner.json": lisbon,
+        ])
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link"), withDestinationURL: folder.appendingPathComponent("sub"))
+        let output = out()
+        let result = try cli.run([folder.path, "-r", "-d", output.path, "--quiet"] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try index(in: output).compactMap { $0["name"] as? String }.sorted()
+        #expect(names == (Fixtures.sampleTrips().map { String($0.dropLast(5)) } + ["LOUD", "sub/inner"]).sorted())
+    }
+
     @Test func batchOptionsNeedAnOutputFolder() throws {
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
         let cases: [([String], String)] = [

@@ -63,7 +63,8 @@ import Testing
     @Test func everyGoldenFileBelongsToASample() throws {
         let expected = Set(
             Self.cases.map { Self.goldenName($0.0, $0.1.goldenExtension) }
-                + Self.exportCases.map { Self.goldenName($0.0, $0.1.fileExtension) })
+                + Self.exportCases.map { Self.goldenName($0.0, $0.1.fileExtension) }
+                + Fixtures.sampleTrips().map { Self.goldenName($0, "model.txt") } + ["index.model.txt"])
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path))
         #expect(present.subtracting(expected).isEmpty, "stale golden files: \(present.subtracting(expected).sorted())")
     }

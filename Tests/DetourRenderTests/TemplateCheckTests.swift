@@ -124,7 +124,7 @@ import Testing
 
     @Test func sectionsAroundAnIncludeCountTowardsTheNestingLimit() throws {
         var files = BundledTemplates.files
-        let half = TemplateScan.maxNesting / 2
+        let half = MustacheParser.maxNesting / 2
         let nest = { (inner: String) in
             String(repeating: "{{#a}}", count: half) + inner + String(repeating: "{{/a}}", count: half)
         }

@@ -1,3 +1,4 @@
+import DetourTemplateSchema
 import Mustache
 import Testing
 
@@ -70,12 +71,52 @@ import Testing
             ])
     }
 
-    @Test func whatTheCompilerDoesNotCompileIsRefused() {
-        for template in [
-            "{{> partial}}", "{{=<% %>=}}", "{{<parent}}{{/parent}}", "{{$block}}{{/block}}", "{{#a}}", "{{/a}}",
-        ] {
+    /// The reader reads the whole grammar; the compiler refuses what the built-in templates do
+    /// not use, and a malformed template is refused by both.
+    @Test func whatTheCompilerDoesNotCompileIsReadButRefused() throws {
+        let read: [(String, MustacheNode)] = [
+            ("{{> partial}}", .partial(MustacheName(name: "partial", line: 1, column: 1), dynamic: false)),
+            ("{{>*name}}", .partial(MustacheName(name: "name", line: 1, column: 1), dynamic: true)),
+            ("{{=<% %>=}}", .delimiters(MustacheName(name: "", line: 1, column: 1))),
+            ("{{<parent}}{{/parent}}", .parent(MustacheName(name: "parent", line: 1, column: 1), body: [])),
+            ("{{$block}}{{/block}}", .block(MustacheName(name: "block", line: 1, column: 1), body: [])),
+        ]
+        for (template, node) in read {
+            #expect(try MustacheParser.parse(template) == [node])
+            var emitter = SwiftEmitter()
+            #expect(throws: MustacheSyntaxError.self, "\(template)") {
+                try emitter.function(named: "t", root: .report, nodes: [node])
+            }
+        }
+        for template in ["{{#a}}", "{{/a}}", "{{=<%=}}", "{{>}"] {
             #expect(throws: MustacheSyntaxError.self, "\(template)") { try MustacheParser.parse(template) }
         }
+    }
+
+    @Test func changedDelimitersReadTheRestOfTheTemplate() throws {
+        let nodes = try MustacheParser.parse("{{=<% %>=}}<%name%> {{name}} <%={{ }}=%>{{name}}")
+        #expect(nodes.count == 5)
+        guard nodes.count == 5, case .variable(let first, true) = nodes[1], case .variable(let last, true) = nodes[4]
+        else {
+            Issue.record("\(nodes)")
+            return
+        }
+        #expect(first.name == "name")
+        #expect(nodes[2] == .text(" {{name}} "))
+        #expect(last.column == 41)
+    }
+
+    @Test func nestingPastTheLimitIsRefusedAsTooDeep() {
+        let deep = String(repeating: "{{#a}}", count: 101) + String(repeating: "{{/a}}", count: 101)
+        #expect {
+            try MustacheParser.parse(deep)
+        } throws: { error in
+            (error as? MustacheSyntaxError)?.isTooDeep == true
+        }
+        let fine = String(repeating: "{{#a}}", count: 100) + String(repeating: "{{/a}}", count: 100)
+        #expect(throws: Never.self) { try MustacheParser.parse(fine) }
+        let transforms = "{{" + String(repeating: "f(", count: 101) + "x" + String(repeating: ")", count: 101) + "}}"
+        #expect(throws: MustacheSyntaxError.self) { try MustacheParser.parse(transforms) }
     }
 
     /// The engine's rules for the few values the random templates use.
@@ -86,7 +127,7 @@ import Testing
             switch node {
             case .text(let text):
                 out += text
-            case .contentType:
+            case .contentType, .partial, .parent, .block, .delimiters:
                 break
             case .variable(let name, _):
                 if name.name == "." {

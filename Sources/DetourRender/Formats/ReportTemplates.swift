@@ -138,16 +138,20 @@ public struct ReportTemplates: Sendable {
             files[name] = BundledTemplates.files[name]
         }
         var library = MustacheLibrary()
-        var tags: [String: [TemplateTag]] = [:]
+        var parsed: [String: [MustacheNode]] = [:]
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-            do throws(TemplateScan.Refusal) {
-                tags[name] = try TemplateScan.tags(of: text)
+            // The one reader of templates first: the engine parses recursively, so a template
+            // nested too deeply must be refused before the engine sees it. A template the reader
+            // refuses otherwise goes to the engine, whose words for it are the ones shown.
+            do throws(MustacheSyntaxError) {
+                parsed[name] = try MustacheParser.parse(text)
             } catch {
+                if !error.isTooDeep { _ = try ReportTemplates.compile(text, named: name) }
                 throw .invalid(name: name, line: error.line, column: error.column, reason: error.reason)
             }
             library.register(try ReportTemplates.compile(text, named: name), named: name)
         }
-        var check = TemplateCheck(tags: tags)
+        var check = TemplateCheck(templates: parsed)
         try check.checkDynamicPartials()
         try check.checkIncludes()
         for name in ReportTemplates.requiredNames + ReportTemplates.indexNames {

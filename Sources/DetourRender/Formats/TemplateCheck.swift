@@ -26,13 +26,48 @@ struct TemplateCheck {
     /// The deepest chain of partials including partials.
     static let maxIncludeDepth = 32
 
-    var tags: [String: [TemplateTag]]
+    var templates: [String: [MustacheNode]]
     var warnings: [TemplateWarning] = []
     private var seen: Set<TemplateWarning> = []
     private var budget = 200_000
 
-    init(tags: [String: [TemplateTag]]) {
-        self.tags = tags
+    init(templates: [String: [MustacheNode]]) {
+        self.templates = templates
+    }
+
+    /// A partial or a parent: a tag that renders another template here.
+    private struct Include {
+        var name: MustacheName
+        /// The sections, parents and blocks around it in its template.
+        var depth: Int
+    }
+
+    /// The includes of a template, in order, with their depth.
+    private static func includes(in nodes: [MustacheNode], depth: Int = 0) -> [Include] {
+        var found: [Include] = []
+        for node in nodes {
+            switch node {
+            case .partial(let name, dynamic: false): found.append(Include(name: name, depth: depth))
+            case .parent(let name, let body):
+                found.append(Include(name: name, depth: depth))
+                found += includes(in: body, depth: depth + 1)
+            case .section(_, _, let body), .block(_, let body): found += includes(in: body, depth: depth + 1)
+            case .text, .variable, .contentType, .partial, .delimiters: break
+            }
+        }
+        return found
+    }
+
+    /// The deepest nesting of sections, parents and blocks in `nodes` alone.
+    private static func nesting(of nodes: [MustacheNode]) -> Int {
+        nodes.reduce(0) { deepest, node in
+            switch node {
+            case .section(_, _, let body), .parent(_, let body), .block(_, let body):
+                return max(deepest, 1 + nesting(of: body))
+            case .text, .variable, .contentType, .partial, .delimiters:
+                return deepest
+            }
+        }
     }
 
     /// Refuses partials that include each other too deeply, and sections nested too deeply
@@ -40,10 +75,10 @@ struct TemplateCheck {
     func checkIncludes() throws(ReportTemplates.LoadError) {
         var heights: [String: Int] = [:]
         var nesting: [String: Int] = [:]
-        for name in tags.keys.sorted() {
+        for name in templates.keys.sorted() {
             _ = try height(of: name, path: [name], memo: &heights)
         }
-        for name in tags.keys.sorted() {
+        for name in templates.keys.sorted() {
             _ = try deepest(in: name, memo: &nesting)
         }
     }
@@ -54,7 +89,8 @@ struct TemplateCheck {
     {
         if let known = memo[name] { return known }
         var height = 0
-        for tag in partials(in: tags[name] ?? []) where tags[tag.name] != nil {
+        for include in Self.includes(in: templates[name] ?? []) where templates[include.name.name] != nil {
+            let tag = include.name
             let refusal = ReportTemplates.LoadError.invalid(
                 name: name, line: tag.line, column: tag.column,
                 reason: "partials include each other deeper than \(Self.maxIncludeDepth) levels ("
@@ -70,17 +106,16 @@ struct TemplateCheck {
     /// The deepest section nesting reached from `name`, through its partials (acyclic by now).
     private func deepest(in name: String, memo: inout [String: Int]) throws(ReportTemplates.LoadError) -> Int {
         if let known = memo[name] { return known }
-        var deepest = 0
-        var pending = tags[name] ?? []
-        while let tag = pending.popLast() {
-            pending += tag.children
-            deepest = max(deepest, tag.depth + (tag.opensSection ? 1 : 0))
-            guard tag.kind == .partial || tag.kind == .parent, tags[tag.name] != nil else { continue }
-            let total = tag.depth + 1 + (try self.deepest(in: tag.name, memo: &memo))
-            if total > TemplateScan.maxNesting {
+        let nodes = templates[name] ?? []
+        var deepest = Self.nesting(of: nodes)
+        for include in Self.includes(in: nodes) where templates[include.name.name] != nil {
+            let tag = include.name
+            let total = include.depth + 1 + (try self.deepest(in: tag.name, memo: &memo))
+            if total > MustacheParser.maxNesting {
                 throw .invalid(
                     name: name, line: tag.line, column: tag.column,
-                    reason: "sections nest deeper than \(TemplateScan.maxNesting) levels with \(tag.name) included here"
+                    reason:
+                        "sections nest deeper than \(MustacheParser.maxNesting) levels with \(tag.name) included here"
                 )
             }
             deepest = max(deepest, total)
@@ -89,28 +124,22 @@ struct TemplateCheck {
         return deepest
     }
 
-    private func partials(in list: [TemplateTag]) -> [TemplateTag] {
-        var found: [TemplateTag] = []
-        var pending = list
-        while let tag = pending.popLast() {
-            pending += tag.children
-            if tag.kind == .partial || tag.kind == .parent { found.append(tag) }
-        }
-        return found.sorted { ($0.line, $0.column) < ($1.line, $1.column) }
-    }
-
     /// Refuses a partial whose name the trip's data would choose.
     func checkDynamicPartials() throws(ReportTemplates.LoadError) {
-        for name in tags.keys.sorted() {
-            var pending = tags[name] ?? []
-            while let tag = pending.popLast() {
-                pending += tag.children
-                if tag.kind == .dynamicPartial {
+        for name in templates.keys.sorted() {
+            var pending = templates[name] ?? []
+            while let node = pending.popLast() {
+                switch node {
+                case .partial(let tag, dynamic: true):
                     throw .invalid(
                         name: name, line: tag.line, column: tag.column,
                         reason:
                             "a partial named by a value ({{>*name}}) is not supported: the trip's text would choose the template"
                     )
+                case .section(_, _, let body), .parent(_, let body), .block(_, let body):
+                    pending += body
+                case .text, .variable, .contentType, .partial, .delimiters:
+                    break
                 }
             }
         }
@@ -131,17 +160,17 @@ struct TemplateCheck {
 
     private mutating func walk(file: String, frames: [Frame], contentType expected: String) {
         var current: String? = nil
-        walk(tags[file] ?? [], file: file, frames: frames, expected: expected, current: &current)
+        walk(templates[file] ?? [], file: file, frames: frames, expected: expected, current: &current)
     }
 
     private mutating func walk(
-        _ list: [TemplateTag], file: String, frames: [Frame], expected: String, current: inout String?
+        _ nodes: [MustacheNode], file: String, frames: [Frame], expected: String, current: inout String?
     ) {
-        for tag in list {
+        for node in nodes {
             budget -= 1
             guard budget > 0 else { return }
-            switch tag.kind {
-            case .contentType(let type):
+            switch node {
+            case .contentType(let type, let tag):
                 current = type
                 if type != expected {
                     warn(
@@ -149,32 +178,32 @@ struct TemplateCheck {
                         "CONTENT_TYPE \(type) instead of \(expected) does not escape text for this report: user text would reach the page raw"
                     )
                 }
-            case .variable, .unescaped:
+            case .variable(let tag, let escaped):
                 guard let value = resolve(tag, in: frames) else {
                     warn(
                         .templateUnknownKey, file, tag,
-                        "'\(tag.rawName)' is not a value of the report here: it renders as nothing")
+                        "'\(tag.written)' is not a value of the report here: it renders as nothing")
                     continue
                 }
                 guard value.holdsUserText else { continue }
-                if tag.kind == .unescaped {
+                if !escaped {
                     warn(
                         .templateUnescaped, file, tag,
-                        "'\(tag.rawName)' is written unescaped: user text would reach the page raw")
+                        "'\(tag.written)' is written unescaped: user text would reach the page raw")
                 } else if current == nil {
                     warn(
                         .templateUnescaped, file, tag,
                         "no {{% CONTENT_TYPE: \(expected)}} before this: user text would reach the page raw")
                 }
-            case .section, .inverted:
+            case .section(let tag, let inverted, let body):
                 guard let value = resolve(tag, in: frames) else {
                     warn(
                         .templateUnknownKey, file, tag,
-                        "'\(tag.rawName)' is not a value of the report here: the section never renders")
+                        "'\(tag.written)' is not a value of the report here: the section never renders")
                     continue
                 }
                 var inner = frames
-                if tag.kind == .section {
+                if !inverted {
                     switch value {
                     case .flag, .position: break
                     case .list(let element): inner.append(Frame(value: element, inSequence: true))
@@ -182,21 +211,23 @@ struct TemplateCheck {
                     }
                 }
                 var scoped = current
-                walk(tag.children, file: file, frames: inner, expected: expected, current: &scoped)
-            case .block:
+                walk(body, file: file, frames: inner, expected: expected, current: &scoped)
+            case .block(_, let body):
                 var scoped = current
-                walk(tag.children, file: file, frames: frames, expected: expected, current: &scoped)
-            case .partial, .parent:
-                if tags[tag.name] != nil { walk(file: tag.name, frames: frames, contentType: expected) }
+                walk(body, file: file, frames: frames, expected: expected, current: &scoped)
+            case .partial(let tag, dynamic: false):
+                if templates[tag.name] != nil { walk(file: tag.name, frames: frames, contentType: expected) }
+            case .parent(let tag, let body):
+                if templates[tag.name] != nil { walk(file: tag.name, frames: frames, contentType: expected) }
                 var scoped = current
-                walk(tag.children, file: file, frames: frames, expected: expected, current: &scoped)
-            case .close, .dynamicPartial, .other:
+                walk(body, file: file, frames: frames, expected: expected, current: &scoped)
+            case .text, .partial, .delimiters:
                 break
             }
         }
     }
 
-    private mutating func warn(_ code: DiagnosticCode, _ file: String, _ tag: TemplateTag, _ message: String) {
+    private mutating func warn(_ code: DiagnosticCode, _ file: String, _ tag: MustacheName, _ message: String) {
         let warning = TemplateWarning(code: code, file: file, line: tag.line, column: tag.column, message: message)
         if seen.insert(warning).inserted { warnings.append(warning) }
     }
@@ -204,7 +235,7 @@ struct TemplateCheck {
     /// What a tag's key finds, as swift-mustache looks it up: `.` is the innermost value, a
     /// leading `.` looks only there, otherwise the first part is looked for from the innermost
     /// context outwards; transforms then apply innermost first.
-    private func resolve(_ tag: TemplateTag, in frames: [Frame]) -> TemplateValue? {
+    private func resolve(_ tag: MustacheName, in frames: [Frame]) -> TemplateValue? {
         guard let top = frames.last else { return nil }
         var value: TemplateValue
         if tag.name == "." {

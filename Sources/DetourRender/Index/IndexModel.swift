@@ -1,5 +1,4 @@
 import DetourCore
-import Mustache
 
 /// What `index.html.mustache` and `index.md.mustache` show: one row per trip of a batch run.
 public struct IndexModel: Sendable {
@@ -102,17 +101,6 @@ extension IndexModel {
     var hasTrips: Bool { !trips.isEmpty }
 }
 
-extension IndexModel: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "summary": return summary
-        case "trips": return trips
-        case "hasTrips": return hasTrips
-        default: return nil
-        }
-    }
-}
-
 extension IndexRowModel {
     /// What templates read as `hasDates`.
     var hasDates: Bool { !dates.isEmpty }
@@ -128,35 +116,4 @@ extension IndexRowModel {
 
     /// What templates read as `hasLinks`.
     var hasLinks: Bool { !links.isEmpty }
-}
-
-extension IndexRowModel: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "title": return title
-        case "source": return source
-        case "dates": return dates
-        case "hasDates": return hasDates
-        case "stays": return stays
-        case "status": return status
-        case "isWritten": return isWritten
-        case "warnings": return warnings
-        case "hasWarnings": return hasWarnings
-        case "note": return note
-        case "hasNote": return hasNote
-        case "links": return links
-        case "hasLinks": return hasLinks
-        default: return nil
-        }
-    }
-}
-
-extension IndexLinkModel: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "label": return label
-        case "href": return href
-        default: return nil
-        }
-    }
 }

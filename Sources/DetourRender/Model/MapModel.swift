@@ -1,6 +1,5 @@
 import DetourCore
 import Foundation
-import Mustache
 
 /// A small sketch map of a destination and its task locations, as SVG geometry.
 ///
@@ -163,50 +162,10 @@ extension MapModel {
     var hasListed: Bool { !listed.isEmpty }
 }
 
-extension MapModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "width": return width
-        case "height": return height
-        case "center": return center
-        case "marks": return marks
-        case "hasMarks": return hasMarks
-        case "listed": return listed
-        case "hasListed": return hasListed
-        case "scaleBarLength": return scaleBarLength
-        case "scaleBarLabel": return scaleBarLabel
-        case "scaleBarX1": return scaleBarX1
-        case "scaleBarX2": return scaleBarX2
-        case "scaleBarY": return scaleBarY
-        case "scaleLabelY": return scaleLabelY
-        default: return nil
-        }
-    }
-}
-
 extension MapMark {
     /// What templates read as `hasRoute`.
     var hasRoute: Bool { !route.isEmpty }
 
     /// What templates read as `hasLabel`.
     var hasLabel: Bool { pin.isEmpty }
-}
-
-extension MapMark: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "x": return x
-        case "y": return y
-        case "labelX": return labelX
-        case "labelY": return labelY
-        case "label": return label
-        case "fromX": return fromX
-        case "fromY": return fromY
-        case "route": return route
-        case "hasRoute": return hasRoute
-        case "pin": return pin
-        case "hasLabel": return hasLabel
-        default: return nil
-        }
-    }
 }

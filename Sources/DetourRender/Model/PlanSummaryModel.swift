@@ -1,5 +1,4 @@
 import DetourCore
-import Mustache
 
 /// The overview a report opens with: the trip's days, one row per stay, totals, the budget line
 /// and how many warnings there are.
@@ -184,45 +183,6 @@ extension OverviewModel {
     var hasWarnings: Bool { !warnings.isEmpty }
 }
 
-extension OverviewModel: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "firstDay": return firstDay
-        case "lastDay": return lastDay
-        case "nights": return nights
-        case "hasStays": return hasStays
-        case "stays": return stays
-        case "costs": return costs
-        case "hasCosts": return hasCosts
-        case "costInCurrency": return costInCurrency
-        case "total": return total
-        case "hasCostInCurrency": return hasCostInCurrency
-        case "budget": return budget
-        case "hasBudget": return hasBudget
-        case "overBudget": return overBudget
-        case "chosen": return chosen
-        case "warnings": return warnings
-        case "hasWarnings": return hasWarnings
-        default: return nil
-        }
-    }
-}
-
-extension StayRowModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "name": return name
-        case "dates": return dates
-        case "nights": return nights
-        case "chosen": return chosen
-        case "hours": return hours
-        case "overHours": return overHours
-        case "cost": return cost
-        default: return nil
-        }
-    }
-}
-
 extension StayPlanModel {
     /// What templates read as `hasBudget`.
     var hasBudget: Bool { !budget.isEmpty }
@@ -234,35 +194,7 @@ extension StayPlanModel {
     var hasUnscheduled: Bool { !unscheduled.isEmpty }
 }
 
-extension StayPlanModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "totals": return totals
-        case "budget": return budget
-        case "hasBudget": return hasBudget
-        case "overBudget": return overBudget
-        case "days": return days
-        case "hasDays": return hasDays
-        case "unscheduled": return unscheduled
-        case "hasUnscheduled": return hasUnscheduled
-        default: return nil
-        }
-    }
-}
-
 extension ScheduleDayModel {
     /// What templates read as `hasNote`.
     var hasNote: Bool { !note.isEmpty }
-}
-
-extension ScheduleDayModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "day": return day
-        case "items": return items
-        case "note": return note
-        case "hasNote": return hasNote
-        default: return nil
-        }
-    }
 }

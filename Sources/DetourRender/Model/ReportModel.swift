@@ -1,5 +1,4 @@
 import DetourCore
-import Mustache
 
 /// What a report shows, already formatted: the one place where plan data becomes text.
 ///
@@ -289,10 +288,11 @@ public struct WarningModel: Sendable {
     }
 }
 
-// MARK: - Template lookup
+// MARK: - What templates read besides the stored properties
 
-// Explicit lookups instead of Mirror reflection: a report of 20,000 destinations looks up
-// millions of keys, and reflection would allocate for every one.
+// The template engine looks keys up through `MustacheParent` conformances that the template
+// compiler generates from TemplateSchema.swift: a `switch` per model type rather than Mirror
+// reflection, which would allocate for each of the millions of lookups of a large report.
 
 extension ReportModel {
     /// What templates read as `hasWarnings`.
@@ -302,67 +302,14 @@ extension ReportModel {
     var destinationSummary: String { destinationCount == 1 ? "1 destination" : "\(destinationCount) destinations" }
 }
 
-extension ReportModel: MustacheParent {
-    public func child(named name: String) -> Any? {
-        switch name {
-        case "title": return title
-        case "traveler": return traveler
-        case "today": return today
-        case "todayISO": return todayISO
-        case "sections": return sections
-        case "warnings": return warnings
-        case "hasWarnings": return hasWarnings
-        case "footnotes": return footnotes
-        case "destinationCount": return destinationCount
-        case "overview": return overview
-        case "destinationSummary": return destinationSummary
-        default: return nil
-        }
-    }
-}
-
 extension SectionModel {
     /// What templates read as `isEmpty`.
     var isEmpty: Bool { destinations.isEmpty }
 }
 
-extension SectionModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "name": return name
-        case "heading": return heading
-        case "emptyText": return emptyText
-        case "destinations": return Array(destinations)
-        case "isEmpty": return isEmpty
-        case "pageBreakBefore": return pageBreakBefore
-        default: return nil
-        }
-    }
-}
-
 extension DestinationModel {
     /// What templates read as `hasDetours`.
     var hasDetours: Bool { !detours.isEmpty }
-}
-
-extension DestinationModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "name": return name
-        case "arrival": return arrival
-        case "departure": return departure
-        case "arrivalISO": return arrivalISO
-        case "departureISO": return departureISO
-        case "nights": return nights
-        case "coordinate": return coordinate
-        case "pageBreakBefore": return pageBreakBefore
-        case "map": return map
-        case "detours": return detours
-        case "hasDetours": return hasDetours
-        case "plan": return plan
-        default: return nil
-        }
-    }
 }
 
 extension DetourModel {
@@ -379,26 +326,6 @@ extension DetourModel {
     var hasChosen: Bool { !chosen.isEmpty }
 }
 
-extension DetourModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "number": return number
-        case "title": return title
-        case "isDraft": return isDraft
-        case "sides": return sides
-        case "left": return left
-        case "right": return right
-        case "recommended": return recommended
-        case "hasRecommendation": return hasRecommendation
-        case "recommendationReason": return recommendationReason
-        case "chosen": return chosen
-        case "hasChosen": return hasChosen
-        case "chosenByBudget": return chosenByBudget
-        default: return nil
-        }
-    }
-}
-
 extension SideModel {
     /// What templates read as `hasPros`.
     var hasPros: Bool { !pros.isEmpty }
@@ -407,45 +334,7 @@ extension SideModel {
     var hasCons: Bool { !cons.isEmpty }
 }
 
-extension SideModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "label": return label
-        case "isDecided": return isDecided
-        case "name": return name
-        case "duration": return duration
-        case "cost": return cost
-        case "distance": return distance
-        case "hasDistance": return hasDistance
-        case "pros": return pros
-        case "cons": return cons
-        case "hasPros": return hasPros
-        case "hasCons": return hasCons
-        case "betterDuration": return betterDuration
-        case "betterCost": return betterCost
-        case "betterDistance": return betterDistance
-        case "travel": return travel
-        case "total": return total
-        case "betterTotal": return betterTotal
-        case "isRecommended": return isRecommended
-        default: return nil
-        }
-    }
-}
-
 extension WarningModel {
     /// What templates read as `hasPath`.
     var hasPath: Bool { !path.isEmpty }
-}
-
-extension WarningModel: MustacheParent {
-    public func child(named key: String) -> Any? {
-        switch key {
-        case "path": return path
-        case "hasPath": return hasPath
-        case "message": return message
-        case "code": return code
-        default: return nil
-        }
-    }
 }
