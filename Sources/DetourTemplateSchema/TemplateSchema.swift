@@ -187,11 +187,20 @@ public enum TemplateRoots {
         public var contentType: String
     }
 
-    /// Every built-in template, by file name.
+    /// The report as HTML.
+    public static let reportHTML = "report.html.mustache"
+    /// The report as Markdown.
+    public static let reportMarkdown = "report.md.mustache"
+    /// A batch run's index as HTML.
+    public static let indexHTML = "index.html.mustache"
+    /// A batch run's index as Markdown.
+    public static let indexMarkdown = "index.md.mustache"
+
+    /// Every built-in template, by file name (each is also embedded by name in `Package.swift`).
     public static let builtIn: [String: Root] = [
-        "report.html.mustache": Root(scope: .report, contentType: "DETOUR_HTML"),
-        "report.md.mustache": Root(scope: .report, contentType: "DETOUR_MARKDOWN"),
-        "index.html.mustache": Root(scope: .index, contentType: "DETOUR_HTML"),
-        "index.md.mustache": Root(scope: .index, contentType: "DETOUR_MARKDOWN"),
+        reportHTML: Root(scope: .report, contentType: "DETOUR_HTML"),
+        reportMarkdown: Root(scope: .report, contentType: "DETOUR_MARKDOWN"),
+        indexHTML: Root(scope: .index, contentType: "DETOUR_HTML"),
+        indexMarkdown: Root(scope: .index, contentType: "DETOUR_MARKDOWN"),
     ]
 }

@@ -220,7 +220,7 @@ struct FormatList: ExpressibleByArgument, Equatable {
     init?(argument: String) {
         var formats: [OutputFormat] = []
         for part in argument.split(separator: ",", omittingEmptySubsequences: false) {
-            guard let format = OutputFormat(name: String(part).trimmingCharacters(in: .whitespaces)) else { return nil }
+            guard let format = OutputFormat(name: TokenText.trimmed(String(part))) else { return nil }
             if !formats.contains(format) { formats.append(format) }
         }
         guard !formats.isEmpty else { return nil }

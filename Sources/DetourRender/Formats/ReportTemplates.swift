@@ -40,15 +40,15 @@ public struct ReportTemplates: Sendable {
     }
 
     /// The HTML template's file name.
-    public static let htmlName = "report.html.mustache"
+    public static let htmlName = TemplateRoots.reportHTML
     /// The Markdown template's file name.
-    public static let markdownName = "report.md.mustache"
+    public static let markdownName = TemplateRoots.reportMarkdown
     /// Every template file a report needs.
     public static let requiredNames = [htmlName, markdownName]
     /// The HTML template of a batch run's index.
-    public static let indexHTMLName = "index.html.mustache"
+    public static let indexHTMLName = TemplateRoots.indexHTML
     /// The Markdown template of a batch run's index.
-    public static let indexMarkdownName = "index.md.mustache"
+    public static let indexMarkdownName = TemplateRoots.indexMarkdown
     /// The index templates, which a `--templates` folder may leave out: the built-in ones serve.
     public static let indexNames = [indexHTMLName, indexMarkdownName]
 

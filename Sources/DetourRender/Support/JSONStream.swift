@@ -1,5 +1,5 @@
 /// Writes pretty-printed JSON straight into bytes, in the exact layout of
-/// ``JSONOutput/serialized()`` (two-space indent, `"key": value`, `{}` and `[]` when empty).
+/// the JSON of ``JSONOutput`` (two-space indent, `"key": value`, `{}` and `[]` when empty).
 ///
 /// The JSON report of a large trip is millions of values: building them as a ``JSONOutput`` tree
 /// first held the whole report twice (tree and bytes) and spent a third of the run allocating

@@ -3,7 +3,7 @@
 /// The JSON report is a contract scripts read, so it is built from typed data in code rather than
 /// from a text template: what comes out is always valid JSON, keys stay in a stable, readable
 /// order, and numbers are written exactly (amounts from `Decimal` text, never through `Double`).
-public indirect enum JSONOutput: Sendable, Equatable {
+public indirect enum JSONOutput: Sendable {
     /// An object with keys in this order.
     case object([(String, JSONOutput)])
     /// An array.
@@ -26,52 +26,11 @@ public indirect enum JSONOutput: Sendable, Equatable {
     /// A number, or `null`.
     public static func int(_ value: Int?) -> JSONOutput { value.map { .int($0) } ?? .null }
 
-    /// Compares structure and text.
-    public static func == (lhs: JSONOutput, rhs: JSONOutput) -> Bool {
-        switch (lhs, rhs) {
-        case (.object(let a), .object(let b)):
-            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
-        case (.array(let a), .array(let b)): return a == b
-        case (.string(let a), .string(let b)): return a == b
-        case (.number(let a), .number(let b)): return a == b
-        case (.bool(let a), .bool(let b)): return a == b
-        case (.null, .null): return true
-        default: return false
-        }
-    }
-
-    /// The value as pretty-printed JSON (two-space indent), ending in a newline, laid out by
-    /// ``JSONStream`` as the JSON report is.
-    public func serialized() -> String {
-        var stream = JSONStream()
-        write(to: &stream)
-        stream.newline()
-        return String(decoding: stream.bytes, as: UTF8.self)
-    }
-
     /// The value as compact JSON on one line, without a newline: one record of JSON Lines.
     public func serializedLine() -> String {
         var out: [UInt8] = []
         write(to: &out)
         return String(decoding: out, as: UTF8.self)
-    }
-
-    private func write(to stream: inout JSONStream) {
-        switch self {
-        case .object(let members):
-            stream.object { stream in
-                for (key, value) in members {
-                    stream.member(named: key)
-                    value.write(to: &stream)
-                }
-            }
-        case .array(let elements):
-            stream.array(elements) { stream, element in element.write(to: &stream) }
-        case .string(let text): stream.string(text)
-        case .number(let text): stream.number(text)
-        case .bool(let value): stream.bool(value)
-        case .null: stream.null()
-        }
     }
 
     // Bytes, not String appends: a large value is many small pieces.
