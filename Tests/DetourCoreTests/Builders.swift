@@ -90,6 +90,14 @@ enum Draft {
         TripDraft(
             position: here, title: text(title),
             traveler: traveler.map { text($0) } ?? .missing(here),
-            destinations: destinations)
+            destinations: .present(destinations, here))
+    }
+}
+
+extension TripDraft {
+    /// The destinations a test trip lists, to change one in place.
+    var stays: [DestinationDraft] {
+        get { destinations.value ?? [] }
+        set { destinations = .present(newValue, Draft.here) }
     }
 }

@@ -46,6 +46,15 @@ enum DiagnosticsDoc {
         return sections
     }
 
+    /// The codes listed under `## Retired codes`, each on a line `` - `code`: … ``.
+    static func retired(_ text: String) -> [String] {
+        guard let range = text.range(of: "\n## Retired codes\n") else { return [] }
+        return text[range.upperBound...].split(separator: "\n").compactMap { line in
+            guard line.hasPrefix("- `"), let end = line.dropFirst(3).firstIndex(of: "`") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 3)..<end])
+        }
+    }
+
     /// What is wrong with `sections` as the documentation of `codes`, one sentence each.
     static func problems(_ sections: [DiagnosticsDocSection], codes: [DiagnosticCode]) -> [String] {
         var problems: [String] = []
@@ -88,6 +97,17 @@ enum DiagnosticsDoc {
         for problem in DiagnosticsDoc.problems(sections, codes: DiagnosticCode.allCases) {
             Issue.record("docs/diagnostics.md: \(problem)")
         }
+    }
+
+    /// A retired code keeps its name out of use: no case of ``DiagnosticCode`` may take it back.
+    @Test func aRetiredCodeIsNeverReused() throws {
+        let text = try String(contentsOf: DiagnosticsDoc.url, encoding: .utf8)
+        let retired = DiagnosticsDoc.retired(text)
+        #expect(retired.contains("gpx-no-stays"))
+        for code in retired {
+            #expect(DiagnosticCode(rawValue: code) == nil, "`\(code)` is retired; give the new case another name")
+        }
+        #expect(DiagnosticsDoc.retired("# D\n\n## Retired codes\n\n- `a-b`: gone.\n- `c`: too.\n") == ["a-b", "c"])
     }
 
     @Test func theDocCheckReportsMissingUnknownRepeatedAndMisjudgedCodes() {

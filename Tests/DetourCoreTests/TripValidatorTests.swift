@@ -106,11 +106,12 @@ import Testing
         let here = Draft.here
         let draft = TripDraft(
             position: here, title: .missing(here), traveler: .missing(here),
-            destinations: [
-                DestinationDraft(
-                    position: here, name: .missing(here), coordinate: .missing(here),
-                    arrival: .missing(here), departure: .invalid, detours: [])
-            ])
+            destinations: .present(
+                [
+                    DestinationDraft(
+                        position: here, name: .missing(here), coordinate: .missing(here),
+                        arrival: .missing(here), departure: .invalid, detours: [])
+                ], here))
         #expect(
             messages(draft) == [
                 "title: a trip needs a title", "destinations[0].name: a destination needs a name",

@@ -55,7 +55,7 @@ import Testing
     @Test func ratesWithoutACurrencyAreAnErrorButNotWhenTheCurrencyIsMerelyInvalid() {
         #expect(
             lines(Self.trip(rates: [("SEK", "0.1")])) == [
-                "error rates: rates convert into the trip's currency, but the trip has none; add \"currency\" [rates-without-currency]"
+                "error rates: rates convert into the trip's currency, but the trip has none; give the trip a currency [rates-without-currency]"
             ])
         // A currency the reader already reported (wrong type) is not "missing".
         #expect(lines(Self.trip(currency: .invalid, rates: [("SEK", "0.1")])) == [])
@@ -78,9 +78,9 @@ import Testing
         var draft = Draft.trip([Draft.destination()])
         draft.budget = .present(MoneyDraft(amount: Draft.text("-1"), currency: Draft.text("EUR")), Draft.here)
         draft.dayHours = Draft.text("25")
-        draft.destinations[0].budget = .present(
+        draft.stays[0].budget = .present(
             MoneyDraft(amount: .missing(Draft.here), currency: .missing(Draft.here)), Draft.here)
-        draft.destinations[0].dayHours = Draft.text("x")
+        draft.stays[0].dayHours = Draft.text("x")
         #expect(
             lines(draft) == [
                 "error budget.amount: amount -1 is negative; an amount is zero or more [bad-amount]",
@@ -94,7 +94,7 @@ import Testing
     @Test func aTravelModeOutsideTheFourIsNamed() {
         var draft = Draft.trip([Draft.destination(tasks: [[Draft.task(name: "A"), Draft.task(name: "B")]])])
         draft.travel = Draft.text("fly")
-        draft.destinations[0].detours[0].tasks[1].travel = Draft.text("Walk")
+        draft.stays[0].detours[0].tasks[1].travel = Draft.text("Walk")
         #expect(
             lines(draft) == [
                 "error travel: travel mode \"fly\" is not one of walk, cycle, transit, drive [bad-travel-mode]",

@@ -63,12 +63,33 @@ import Testing
             ])
     }
 
-    @Test func aGPXFileFromAnotherAppSaysWhatToAdd() {
-        let outcome = load(Self.gpx("<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt>"))
+    /// A GPX file from another app holds no trip: its destinations are missing, as a JSON trip
+    /// without its list is, one clear error rather than a message for each of its waypoints.
+    @Test func aGPXFileFromAnotherAppHasNoDestinations() {
+        let cafes = String(repeating: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt>\n", count: 3)
+        let outcome = load(Self.gpx(cafes))
         #expect(outcome.trip == nil)
-        #expect(outcome.diagnostics.errors.first?.message.contains("<dr:stay id=") == true)
-        // One clear error, not a warning for each of another app's waypoints.
-        #expect(outcome.diagnostics.count == 1)
+        #expect(
+            lines(outcome) == [
+                "trip.gpx:2: error: destinations: gpx: a trip needs a list of destinations (it may be empty) [missing-field]",
+                "trip.gpx:4: warning: 3 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 4 [gpx-plain-waypoints]",
+            ])
+        // A task alone is a trip whose stay is unknown, not a file without a trip.
+        let orphan = load(Self.gpx(GPXShapeTests.task("Orphan")))
+        #expect(orphan.diagnostics.map(\.code) == [.gpxUnknownStay])
+        // With a dr:trip and no stay, it is an empty trip, as `"destinations": []` is.
+        let empty = load(
+            Self.gpx("", metadata: "<metadata><name>T</name><extensions><dr:trip/></extensions></metadata>"))
+        #expect(empty.diagnostics.isEmpty)
+        #expect(empty.trip?.destinations.isEmpty == true)
+    }
+
+    /// However much white space stands before the root, the file is read (the empty-file check
+    /// once looked only at the first 4,096 bytes).
+    @Test func whiteSpaceBeforeTheRootIsNotAnEmptyFile() throws {
+        let text = String(repeating: " \n", count: 5000) + Self.lisbon.split(separator: "?>", maxSplits: 1)[1]
+        #expect(load(text).trip?.title == "Lisbon in December")
+        #expect(load(String(repeating: " \n", count: 5000)).diagnostics.map(\.code) == [.emptyFile])
     }
 
     @Test func namespacesMatchByURINeverByPrefix() throws {
@@ -87,9 +108,7 @@ import Testing
     func anyDoctypeIsRefusedBeforeAnEntityIsUsed(_ doctype: String) {
         let text = Self.lisbon.replacingOccurrences(of: "<gpx ", with: "\(doctype)\n<gpx ")
             .replacingOccurrences(of: "<name>Ride Tram 28</name>", with: "<name>&xxe;&ext;&h;</name>")
-        let started = ContinuousClock.now
         let outcome = load(text)
-        #expect(ContinuousClock.now - started < .milliseconds(500))
         #expect(outcome.trip == nil)
         #expect(outcome.diagnostics.map(\.message).first?.hasPrefix("a DOCTYPE is not allowed") == true)
         #expect(!outcome.diagnostics.map(\.message).joined().contains("root:"))
@@ -237,7 +256,7 @@ import Testing
     @Test func twoTasksOnOneSideIsAnError() {
         #expect(
             found(Self.stay() + Self.task("Tram", " side=\"1\"") + Self.task("Walk", " side=\"1\""))
-                == ["4 gpx-duplicate-side: wpt 3 \"Walk\": another task of detour \"d\" is side 1 already"])
+                == ["4 gpx-duplicate-side: wpt 3 \"Walk\": another task of this detour is side 1 already"])
     }
 
     @Test func sidesPlaceTheirTasksAndTheRestFillIn() throws {
@@ -284,14 +303,21 @@ import Testing
                 ])
     }
 
-    @Test func plainWaypointsAreOneWarningWithTheirCountAndTheFirstLine() {
-        let plain = (1...1204).map { "<wpt lat=\"1\" lon=\"\($0 % 180)\"><name>P\($0)</name></wpt>" }.joined(
+    /// One warning however many there are, with the count grouped by thousands from 1,000 on
+    /// (999 has no comma, 1,000 has one) and the singular for one.
+    @Test(arguments: [
+        (1, "1 waypoint has neither dr:stay nor dr:task and was read past; it is on line 5"),
+        (999, "999 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"),
+        (1000, "1,000 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"),
+        (1204, "1,204 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"),
+    ])
+    func plainWaypointsAreOneWarningWithTheirCountAndTheFirstLine(count: Int, message: String) {
+        let plain = (1...count).map { "<wpt lat=\"1\" lon=\"\($0 % 180)\"><name>P\($0)</name></wpt>" }.joined(
             separator: "\n")
         #expect(
-            found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + plain)
-                == [
-                    "5 gpx-plain-waypoints: 1,204 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 5"
-                ])
+            found(Self.stay() + Self.task("Tram") + Self.task("Walk") + "\n" + plain) == [
+                "5 gpx-plain-waypoints: " + message
+            ])
     }
 
     @Test func numbersFollowXMLSchemaWhiteSpace() throws {
@@ -319,13 +345,12 @@ import Testing
         let attributes = (0..<50_000).map { "a\($0)=\"1\"" }.joined(separator: " ")
         let text = GPXReaderTests.lisbon.replacingOccurrences(
             of: "<trk>", with: "<wpt lat=\"1\" lon=\"2\"\n \(attributes)/><trk>")
-        let clock = ContinuousClock()
-        var diagnostics: [Diagnostic] = []
-        let elapsed = clock.measure { diagnostics = TripLoader.load(Array(text.utf8), format: .gpx).diagnostics }
+        let diagnostics = TripLoader.load(Array(text.utf8), format: .gpx).diagnostics
+        // libxml2 takes quadratic time over one tag's attributes (about five seconds on this one).
+        // The code is the guard's, which scans the bytes before libxml2 is handed them: had
+        // libxml2 parsed the tag, its own error or a trip would have come back instead.
         #expect(diagnostics.map(\.code) == [.xmlTooManyAttributes])
         #expect(diagnostics.first?.position?.line == 9)
-        // libxml2 alone takes about five seconds on this element; refused first, it takes none.
-        #expect(elapsed < .seconds(2))
     }
 
     @Test func attributesInsideCommentsCDATAAndValuesAreNotCounted() throws {
@@ -338,16 +363,27 @@ import Testing
         #expect(TripLoader.load(Array(text.utf8), format: .gpx).trip != nil)
     }
 
+    /// Reading a path of 4n points takes about four times as long as one of n, not sixteen: the
+    /// fastest of three runs each, with a margin wide enough for a busy machine (copying the
+    /// path at every point once made 100,000 points take 50 s, a ratio of 16).
     @Test func aLongPathIsReadInLinearTime() throws {
-        let points = (0..<100_000).map { "<rtept lat=\"38.7\" lon=\"\(-9.1 + Double($0) * 1e-7)\"/>" }.joined()
-        let route = "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions>\(points)</rte>"
-        let body = Self.stay() + Self.task("Tram") + Self.task("Walk") + route
-        let clock = ContinuousClock()
-        var trip: Trip?
-        let elapsed = clock.measure { trip = TripLoader.load(Array(GPXReaderTests.gpx(body).utf8), format: .gpx).trip }
-        #expect(try #require(trip).destinations.first?.detours.first?.tasks.first?.path?.points.count == 100_000)
-        // Copying the path at every point took 50 s for this; read in place it takes well under one.
-        #expect(elapsed < .seconds(10))
+        func document(points count: Int) -> [UInt8] {
+            let points = (0..<count).map { "<rtept lat=\"38.7\" lon=\"\(-9.1 + Double($0) * 1e-7)\"/>" }.joined()
+            let route = "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions>\(points)</rte>"
+            return Array(GPXReaderTests.gpx(Self.stay() + Self.task("Tram") + Self.task("Walk") + route).utf8)
+        }
+        func fastest(points count: Int) throws -> Duration {
+            let (bytes, clock) = (document(points: count), ContinuousClock())
+            var times: [Duration] = []
+            for _ in 0..<3 {
+                var trip: Trip?
+                times.append(clock.measure { trip = TripLoader.load(bytes, format: .gpx).trip })
+                #expect(try #require(trip).destinations.first?.detours.first?.tasks.first?.path?.points.count == count)
+            }
+            return times.min() ?? .zero
+        }
+        let (small, large) = (try fastest(points: 25_000), try fastest(points: 100_000))
+        #expect(large / small < 9, "25,000 points: \(small); 100,000 points: \(large)")
     }
 
     @Test func thePathPointLimitIsTheTripsAsInJSON() {

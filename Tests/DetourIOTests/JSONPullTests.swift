@@ -35,7 +35,7 @@ import Testing
     @Test(arguments: Fixtures.sampleTrips())
     func eachSampleReadsAsTheTreeReadsIt(_ name: String) throws {
         let text = try Fixtures.sample(name)
-        let difference = Self.difference(text, maximumDepth: JSONParser.defaultMaximumDepth)
+        let difference = Self.difference(text, maximumDepth: ReadLimits.standard.maxDepth)
         #expect(difference == nil, "\(name): \(difference ?? "")")
     }
 

@@ -91,10 +91,23 @@ import Testing
         return Array(Self.gpx("<extensions>\(open)\(close)</extensions>", attributes: " xmlns:x=\"urn:x\"").utf8)
     }
 
-    // libxml2's own limit (xmlParserMaxDepth, 256) lets a document 257 elements deep through.
-    @Test func gpxNestedExactlyToTheParsersLimitIsReadAndOneLevelMoreIsNot() {
-        #expect(codes(Self.nestedGPX(depth: 257), .gpx, .standard) == [])
-        #expect(codes(Self.nestedGPX(depth: 258), .gpx, .standard) == [.xmlTooDeep])
+    /// GPX is nested no deeper than JSON: the same limit, counting `<gpx>` as level 1.
+    @Test(arguments: [3, 5, 64])
+    func gpxNestedExactlyToTheLimitIsReadAndOneLevelMoreIsNot(_ limit: Int) {
+        let limits = ReadLimits(maxDepth: limit)
+        #expect(codes(Self.nestedGPX(depth: limit), .gpx, limits) == [])
+        #expect(codes(Self.nestedGPX(depth: limit + 1), .gpx, limits) == [.xmlTooDeep])
+    }
+
+    @Test func theStandardGPXDepthIsSixtyFourToo() {
+        #expect(codes(Self.nestedGPX(depth: 64), .gpx, .standard) == [])
+        let past = TripLoader.load(Self.nestedGPX(depth: 65), format: .gpx)
+        #expect(past.diagnostics.map(\.message) == ["XML: the elements are nested too deeply (more than 64 levels)"])
+        // Empty elements and end tags do not deepen; comments, CDATA and values that look like tags do not either.
+        let flat = Self.gpx(
+            "<extensions>" + String(repeating: "<x:e/><x:f a=\"/>\"></x:f><!-- <c> --><![CDATA[<d>]]>", count: 100)
+                + "</extensions>", attributes: " xmlns:x=\"urn:x\"")
+        #expect(codes(Array(flat.utf8), .gpx, ReadLimits(maxDepth: 3)) == [])
     }
 
     static func element(attributes count: Int) -> String {

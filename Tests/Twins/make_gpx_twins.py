@@ -55,7 +55,9 @@ def twin(trip):
     trip_attrs = attrs(travel=trip.get("travel"), currency=trip.get("currency"), **{"day-hours": trip.get("day_hours")})
     trip_body = "".join(f"<dr:rate{attrs(currency=code, value=value)}/>" for code, value in (trip.get("rates") or {}).items())
     trip_body += budget_element(trip.get("budget"))
-    if trip_attrs or trip_body:
+    # An empty list of destinations is a trip not planned yet: dr:trip says the file is one. With
+    # no list at all, the file holds no trip, and its twin has no trip either.
+    if trip_attrs or trip_body or trip.get("destinations") == []:
         lines.append(f"    <extensions><dr:trip{trip_attrs}" + (f">{trip_body}</dr:trip>" if trip_body else "/>") + "</extensions>")
     lines.append("  </metadata>")
     located, routes = [], []

@@ -44,8 +44,6 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case xmlTooManyAttributes = "xml-too-many-attributes"
     /// The root element is not GPX.
     case notGPX = "not-gpx"
-    /// No waypoint is a detour-report stay.
-    case gpxNoStays = "gpx-no-stays"
     /// Waypoints with neither `dr:stay` nor `dr:task`.
     case gpxPlainWaypoints = "gpx-plain-waypoints"
     /// A `dr:` element the mapping does not have.

@@ -3,8 +3,9 @@
 /// Trip files come from anywhere; a name holding an escape sequence must not recolour or retitle
 /// the terminal that shows our error about it.
 public enum Quoting {
-    /// `value` in double quotes, with control characters and quotes written as escapes.
-    public static func quoted(_ value: String, limit: Int = 80) -> String {
+    /// `value` in double quotes, with control characters and quotes written as escapes, cut at
+    /// `limit` scalars (user text; `nil` keeps it whole, as file names are).
+    public static func quoted(_ value: String, limit: Int? = 80) -> String {
         var out = "\""
         var count = 0
         for scalar in value.unicodeScalars {

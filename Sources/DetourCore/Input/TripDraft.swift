@@ -40,8 +40,9 @@ public struct TripDraft: Sendable {
     public var title: Field<String>
     /// The traveller's email address; missing is fine.
     public var traveler: Field<String>
-    /// Where the traveller stays.
-    public var destinations: [DestinationDraft]
+    /// Where the traveller stays: missing when the file has no list of destinations at all, which
+    /// is not the same as an empty list (a trip not planned yet).
+    public var destinations: Field<[DestinationDraft]>
     /// The trip-wide travel mode's name; missing means walking.
     public var travel: Field<String>
     /// The traveller's own currency's code, which totals and budgets are given in.
@@ -58,7 +59,7 @@ public struct TripDraft: Sendable {
     /// Creates a draft.
     public init(
         position: SourcePosition, title: Field<String>, traveler: Field<String>,
-        destinations: [DestinationDraft], travel: Field<String> = .missing(.unknown)
+        destinations: Field<[DestinationDraft]>, travel: Field<String> = .missing(.unknown)
     ) {
         self.position = position
         self.title = title
@@ -134,7 +135,8 @@ public struct CoordinateDraft: Sendable {
 public struct DetourDraft: Sendable {
     /// The detour as a whole.
     public var position: SourcePosition
-    /// Its tasks, in order: the first is the left side.
+    /// Its tasks, in the file's order: the first is the left side, unless tasks name their sides
+    /// (``TaskDraft/side``).
     public var tasks: [TaskDraft]
 
     /// Creates a detour draft.
@@ -164,6 +166,9 @@ public struct TaskDraft: Sendable {
     public var travel: Field<String>
     /// The way there, if the file gives one.
     public var path: Field<PathDraft>
+    /// Which side of its detour the task is, `1` (left) or `2` (right), when the file says
+    /// (GPX's `side`); the validator places the tasks by it.
+    public var side: Field<String> = .missing(.unknown)
 
     /// Creates a task draft.
     public init(

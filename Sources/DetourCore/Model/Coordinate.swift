@@ -34,6 +34,9 @@ public struct Coordinate: Sendable, Hashable {
         case notANumber
         /// A number outside the axis' range.
         case outOfRange
+
+        /// `bad-coordinate` or `coordinate-out-of-range`.
+        var code: DiagnosticCode { self == .outOfRange ? .coordinateOutOfRange : .badCoordinate }
     }
 
     /// The message for a value of `axis` written as `text` that `error` refused.
@@ -45,6 +48,16 @@ public struct Coordinate: Sendable, Hashable {
             let range = axis == .latitude ? "[-90, 90]" : "[-180, 180]"
             return "\(axis.name) \(Quoting.printable(text)) is outside \(range)"
         }
+    }
+
+    /// The rule for a latitude written as text.
+    public enum LatitudeRule: AxisRule {
+        public static let axis = Axis.latitude
+    }
+
+    /// The rule for a longitude written as text.
+    public enum LongitudeRule: AxisRule {
+        public static let axis = Axis.longitude
     }
 
     /// Parses one axis value written as text.
@@ -59,4 +72,26 @@ public struct Coordinate: Sendable, Hashable {
         }
         return value == 0 ? 0 : value  // no negative zero in reports
     }
+}
+
+/// The rule for one axis of a ``Coordinate`` written as text: ``Coordinate/LatitudeRule`` and
+/// ``Coordinate/LongitudeRule`` differ only in their axis.
+public protocol AxisRule: ValueRule where Value == Double, Problem == Coordinate.ParseError {
+    /// The axis the value is on.
+    static var axis: Coordinate.Axis { get }
+}
+
+extension AxisRule {
+    /// Reads the value, as ``Coordinate/parse(_:axis:)`` does.
+    public static func parse(_ text: String) throws(Coordinate.ParseError) -> Double {
+        try Coordinate.parse(text, axis: axis)
+    }
+
+    /// The sentence for `text` refused with `problem`, naming the axis.
+    public static func message(_ problem: Coordinate.ParseError, text: String) -> String {
+        Coordinate.message(for: problem, text: text, axis: axis)
+    }
+
+    /// The problem's own code.
+    public static func code(_ problem: Coordinate.ParseError) -> DiagnosticCode { problem.code }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// How long a day of detours is: the hours a traveller will spend on them each day of a stay.
 ///
 /// Written in hours (`10`, `7.5`), kept in whole minutes: more than 0, at most 24 hours.
-public struct DayHours: Sendable, Hashable {
+public struct DayHours: Sendable, Hashable, ValueRule {
     /// The length of the day, in minutes.
     public let minutes: Int
 
@@ -45,6 +45,9 @@ public struct DayHours: Sendable, Hashable {
         /// Not a whole number of minutes (`7.51` hours).
         case partialMinute
     }
+
+    /// Every refusal is `bad-day-hours`.
+    public static func code(_ problem: ParseError) -> DiagnosticCode { .badDayHours }
 
     /// Parses hours written as text: `10`, `7.5`, `0.25`.
     public static func parse(_ text: String) throws(ParseError) -> DayHours {

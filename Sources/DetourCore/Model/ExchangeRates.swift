@@ -42,6 +42,18 @@ public struct ExchangeRates: Sendable, Hashable {
         case tooLarge
     }
 
+    /// The rule for a rate written as text.
+    public enum RateRule: ValueRule {
+        public static func parse(_ text: String) throws(ParseError) -> Decimal { try ExchangeRates.parse(text) }
+
+        public static func message(_ problem: ParseError, text: String) -> String {
+            ExchangeRates.message(problem, text: text)
+        }
+
+        /// Every refusal is `bad-rate`.
+        public static func code(_ problem: ParseError) -> DiagnosticCode { .badRate }
+    }
+
     /// Parses a rate written as text.
     public static func parse(_ text: String) throws(ParseError) -> Decimal {
         guard let number = NumberText(text) else { throw .notANumber }

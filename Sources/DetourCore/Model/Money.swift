@@ -46,6 +46,20 @@ public struct Money: Sendable, Hashable {
         }
     }
 
+    /// The rule for an amount written as text (a JSON number or a GPX attribute).
+    public enum AmountRule: ValueRule {
+        public static func parse(_ text: String) throws(ParseError) -> (amount: Decimal, scale: Int) {
+            try Money.parseAmount(text)
+        }
+
+        public static func message(_ problem: ParseError, text: String) -> String {
+            Money.message(problem, text: text)
+        }
+
+        /// Every refusal is `bad-amount`.
+        public static func code(_ problem: ParseError) -> DiagnosticCode { .badAmount }
+    }
+
     /// Parses an amount written as text (a JSON number or a GPX attribute).
     public static func parseAmount(_ text: String) throws(ParseError) -> (amount: Decimal, scale: Int) {
         guard let number = NumberText(text) else { throw .notANumber }

@@ -3,7 +3,7 @@
 /// Trip files write durations in ISO 8601 (`PT1H30M`, `P1DT2H`, `P1W`) or in the short form
 /// people type (`1h30m`, `90m`, `2h`, `1d 2h`). Years and months are refused: they have no fixed
 /// length. Seconds are allowed when they add up to whole minutes.
-public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConvertible {
+public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConvertible, ValueRule {
     /// The longest duration a task may have: a task longer than this is a typo, not a detour.
     public static let maximumMinutes = 30 * 24 * 60
 
@@ -46,6 +46,9 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
             return "\(shown) is longer than the 30 days a task may take"
         }
     }
+
+    /// Every refusal is `bad-duration`.
+    public static func code(_ problem: ParseError) -> DiagnosticCode { .badDuration }
 
     /// Parses either form, or throws why not.
     public static func parse(_ text: String) throws(ParseError) -> TaskDuration {

@@ -97,6 +97,28 @@ private struct Checker {
         }
     }
 
+    /// A present token (a day, a code, a duration, a number as text), with the white space
+    /// around it dropped (see ``TokenText``); otherwise as ``text(_:_:_:required:)``.
+    mutating func token(
+        _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String,
+        required: @autoclosure () -> String? = nil
+    ) -> (String, SourcePosition)? {
+        guard let (text, position) = text(field, place, name(), required: required()) else { return nil }
+        return (TokenText.trimmed(text), position)
+    }
+
+    /// `text` read by `Rule`, or `nil` after reporting why it was refused, at `name`.
+    mutating func value<Rule: ValueRule>(
+        _ rule: Rule.Type, _ text: String, _ position: SourcePosition, _ place: Place, _ name: @autoclosure () -> String
+    ) -> Rule.Value? {
+        do {
+            return try Rule.parse(text)
+        } catch {
+            report(Rule.code(error), place, name(), position, Rule.message(error, text: text))
+            return nil
+        }
+    }
+
     /// A one-line text (a title, a name): white space folded, not blank.
     mutating func line(
         _ field: Field<String>, _ place: Place, _ name: String, what: String, required: String
@@ -130,7 +152,16 @@ private struct Checker {
         let budget = money(draft.budget, top, "budget", required: nil)
         let dayHours = dayHours(draft.dayHours, top)
         var destinations: [Destination] = []
-        var drafts = draft.destinations[...]
+        var drafts: ArraySlice<DestinationDraft> = []
+        switch draft.destinations {
+        case .missing(let position):
+            report(
+                .missingField, top, "destinations", position, "a trip needs a list of destinations (it may be empty)")
+        case .invalid:
+            break
+        case .present(let list, _):
+            drafts = list[...]
+        }
         if drafts.count > limits.maxDestinations {
             report(
                 .tooManyDestinations, top, "destinations", draft.position,
@@ -151,7 +182,7 @@ private struct Checker {
 
     /// A travel mode's name: walk, cycle, transit or drive.
     mutating func mode(_ field: Field<String>, _ place: Place, _ name: String) -> TravelMode? {
-        guard let (text, position) = text(field, place, name) else { return nil }
+        guard let (text, position) = token(field, place, name) else { return nil }
         guard let mode = TravelMode(rawValue: text) else {
             report(
                 .badTravelMode, place, name, position,
@@ -194,7 +225,7 @@ private struct Checker {
 
     mutating func day(_ field: Field<String>, _ place: Place, _ what: String) -> CalendarDay? {
         guard
-            let (text, position) = text(
+            let (text, position) = token(
                 field, place, what, required: "a destination needs \(what == "arrival" ? "an" : "a") \(what) day")
         else {
             return nil
@@ -232,15 +263,12 @@ private struct Checker {
     )
         -> Double?
     {
-        guard let (text, position) = text(field, place, name(), required: "a location needs a \(axis.name)") else {
+        guard let (text, position) = token(field, place, name(), required: "a location needs a \(axis.name)") else {
             return nil
         }
-        do {
-            return try Coordinate.parse(text, axis: axis)
-        } catch {
-            let code: DiagnosticCode = error == .outOfRange ? .coordinateOutOfRange : .badCoordinate
-            report(code, place, name(), position, Coordinate.message(for: error, text: text, axis: axis))
-            return nil
+        switch axis {
+        case .latitude: return value(Coordinate.LatitudeRule.self, text, position, place, name())
+        case .longitude: return value(Coordinate.LongitudeRule.self, text, position, place, name())
         }
     }
 
@@ -321,13 +349,55 @@ private struct Checker {
                 "a detour is a choice between two tasks, this one has \(draft.tasks.count)")
         }
         var tasks: [DetourTask] = []
-        for (index, taskDraft) in draft.tasks.enumerated() {
+        for (index, taskDraft) in inSideOrder(draft.tasks, place).enumerated() {
             var taskPlace = place
             taskPlace.task = index
             if let task = task(taskDraft, taskPlace, origin: origin) { tasks.append(task) }
         }
         guard !diagnostics[before...].containsErrors else { return nil }
         return Detour(tasks: tasks)
+    }
+
+    /// Puts a detour's tasks in side order.
+    ///
+    /// Each task that names its side (`1` left, `2` right) goes to that place, the others fill the
+    /// free places in the file's order. A side that is not 1 or 2, or that another task has
+    /// already, is an error, and that task fills a free place.
+    mutating func inSideOrder(_ tasks: [TaskDraft], _ place: Place) -> [TaskDraft] {
+        var placed: [Int?] = Array(repeating: nil, count: max(tasks.count, Detour.sides))
+        var unsided: [Int] = []
+        var problems: [(index: Int, code: DiagnosticCode, position: SourcePosition, message: String)] = []
+        for (index, task) in tasks.enumerated() {
+            guard case .present(let written, let position) = task.side else {
+                unsided.append(index)
+                continue
+            }
+            guard let side = Int(TokenText.trimmed(written)), (1...Detour.sides).contains(side) else {
+                problems.append(
+                    (
+                        index, .gpxBadSide, position,
+                        "side \(Quoting.quoted(written)) is not 1 (the left side) or 2 (the right)"
+                    ))
+                unsided.append(index)
+                continue
+            }
+            if placed[side - 1] != nil {
+                problems.append(
+                    (index, .gpxDuplicateSide, position, "another task of this detour is side \(side) already"))
+                unsided.append(index)
+            } else {
+                placed[side - 1] = index
+            }
+        }
+        var rest = unsided.makeIterator()
+        for slot in placed.indices where placed[slot] == nil { placed[slot] = rest.next() }
+        let order = placed.compactMap { $0 }
+        for problem in problems {
+            var taskPlace = place
+            taskPlace.task = order.firstIndex(of: problem.index)
+            report(problem.code, taskPlace, "side", problem.position, problem.message)
+        }
+        return order.map { tasks[$0] }
     }
 
     /// Checks a task; with its destination's location, a path of its own is checked against it.
@@ -340,12 +410,8 @@ private struct Checker {
         let before = diagnostics.count
         let name = line(draft.name, place, "name", what: "the name", required: "a task needs a name")
         var duration: TaskDuration?
-        if let (text, position) = text(draft.duration, place, "duration", required: "a task needs a duration") {
-            do {
-                duration = try TaskDuration.parse(text)
-            } catch {
-                report(.badDuration, place, "duration", position, TaskDuration.message(error, text: text))
-            }
+        if let (text, position) = token(draft.duration, place, "duration", required: "a task needs a duration") {
+            duration = value(TaskDuration.self, text, position, place, "duration")
         }
         let cost = money(draft.cost, place)
         let location = coordinate(draft.coordinate, place, "location", required: nil)
@@ -394,12 +460,8 @@ private struct Checker {
             draft = value
         }
         var parsed: (amount: Decimal, scale: Int)?
-        if let (text, position) = text(draft.amount, place, "\(name).amount", required: "a \(name) needs an amount") {
-            do {
-                parsed = try Money.parseAmount(text)
-            } catch {
-                report(.badAmount, place, "\(name).amount", position, Money.message(error, text: text))
-            }
+        if let (text, position) = token(draft.amount, place, "\(name).amount", required: "a \(name) needs an amount") {
+            parsed = value(Money.AmountRule.self, text, position, place, "\(name).amount")
         }
         let currency = self.currency(
             draft.currency, place, "\(name).currency", required: "a \(name) needs a currency")
@@ -414,7 +476,7 @@ extension Checker {
     mutating func currency(
         _ field: Field<String>, _ place: Place, _ name: @autoclosure () -> String, required: String? = nil
     ) -> CurrencyCode? {
-        guard let (text, position) = text(field, place, name(), required: required) else { return nil }
+        guard let (text, position) = token(field, place, name(), required: required) else { return nil }
         guard let currency = CurrencyCode(text) else {
             report(
                 .badCurrency, place, name(), position,
@@ -437,44 +499,35 @@ extension Checker {
             let key = rate.currency.value ?? ""
             let code = self.currency(rate.currency, top, TripPath.member("rates", key))
             guard
-                let (text, position) = text(
-                    rate.value, top, TripPath.member("rates", key), required: "a rate needs a value")
+                let (text, position) = token(
+                    rate.value, top, TripPath.member("rates", key), required: "a rate needs a value"),
+                let value = value(ExchangeRates.RateRule.self, text, position, top, TripPath.member("rates", key))
             else { continue }
-            do {
-                let value = try ExchangeRates.parse(text)
-                guard let code else { continue }
-                if rates[code] != nil {
-                    report(
-                        .duplicateRate, top, TripPath.member("rates", key), position,
-                        "currency \(code.code) has a rate already")
-                } else if code == currency, value != 1 {
-                    report(
-                        .badRate, top, TripPath.member("rates", key), position,
-                        "\(code.code) is the trip's own currency, so its rate is 1, not \(Quoting.printable(text))")
-                } else {
-                    rates[code] = value
-                }
-            } catch {
-                report(.badRate, top, TripPath.member("rates", key), position, ExchangeRates.message(error, text: text))
+            guard let code else { continue }
+            if rates[code] != nil {
+                report(
+                    .duplicateRate, top, TripPath.member("rates", key), position,
+                    "currency \(code.code) has a rate already")
+            } else if code == currency, value != 1 {
+                report(
+                    .badRate, top, TripPath.member("rates", key), position,
+                    "\(code.code) is the trip's own currency, so its rate is 1, not \(Quoting.printable(text))")
+            } else {
+                rates[code] = value
             }
         }
         if currency == nil, !draft.rates.isEmpty, case .missing = draft.currency {
             report(
                 .ratesWithoutCurrency, top, "rates", draft.ratesPosition,
-                "rates convert into the trip's currency, but the trip has none; add \"currency\"")
+                "rates convert into the trip's currency, but the trip has none; give the trip a currency")
         }
         return currency.map { ExchangeRates(currency: $0, rates: rates) }
     }
 
     /// Hours a day for detours, in whole minutes.
     mutating func dayHours(_ field: Field<String>, _ place: Place) -> DayHours? {
-        guard let (text, position) = text(field, place, "day_hours") else { return nil }
-        do {
-            return try DayHours.parse(text)
-        } catch {
-            report(.badDayHours, place, "day_hours", position, DayHours.message(error, text: text))
-            return nil
-        }
+        guard let (text, position) = token(field, place, "day_hours") else { return nil }
+        return value(DayHours.self, text, position, place, "day_hours")
     }
 }
 

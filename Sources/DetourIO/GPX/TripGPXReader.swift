@@ -5,9 +5,9 @@ import DetourCore
 /// Like the JSON reader, it maps the document's *shape* into a ``TripDraft``: values as written,
 /// each with its line and the element that holds it. It judges nothing about the values; every
 /// rule and limit on a trip is ``TripValidator``'s, the same as for JSON. What stays here is what
-/// only XML and the mapping can get wrong: well-formedness, encoding, DOCTYPE, namespaces,
-/// nesting, attribute counts, which element stands where, unknown `dr:` elements and attributes,
-/// and how tasks, stays and paths refer to each other.
+/// only XML and the mapping can get wrong: well-formedness, encoding, DOCTYPE, namespaces, which
+/// element stands where, and unknown `dr:` elements and attributes; how stays, detours, tasks
+/// and paths name each other is ``GPXReferences``'.
 ///
 /// Streaming: the reader pulls one node at a time and skips routes and tracks that are no task's
 /// path without looking inside, so memory stays flat whatever the file's size. Safe: see
@@ -35,32 +35,57 @@ public enum TripGPXReader {
             return .failed(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
         }
         prefix.removeLast(prefixLength - filled)
-        if prefix.allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            return .failed(Diagnostic(.emptyFile, "the file is empty: a GPX trip needs a <gpx> element with waypoints"))
-        }
         if let problem = TextEncoding.compressionProblem(prefix) {
             return .failed(Diagnostic(.compressedFile, problem))
         }
-        if let problem = XMLEncoding.problem(prefix) {
-            return .failed(Diagnostic(.unsupportedEncoding, problem))
-        }
-        guard
-            let stream = XMLStream(
-                source: source, prefix: prefix, name: name, maxBytes: limits.maxGPXBytes,
-                maxAttributes: limits.maxAttributes)
-        else {
+        if let problem = TextEncoding.xmlProblem(prefix) { return .failed(Diagnostic(.unsupportedEncoding, problem)) }
+        guard let stream = XMLStream(source: source, prefix: prefix, name: name, limits: limits) else {
             return .failed(Diagnostic(.readFailed, "cannot start the XML reader"))
         }
-        var builder = GPXTripBuilder(stream: stream, limits: limits)
-        return builder.run()
+        var reading = GPXReading(stream: stream, limits: limits)
+        return reading.run()
     }
 }
 
 /// The streaming state machine: XML nodes in, a ``TripDraft`` out.
-struct GPXTripBuilder {
+struct GPXReading {
     typealias G = GPXMapping.GPX
     typealias E = GPXMapping.Element
     typealias A = GPXMapping.Attribute
+
+    /// What the reader is inside of.
+    enum Frame {
+        case gpx, metadata, metadataExtensions, trip, author, stay, waypoint, waypointExtensions, task, trackSegment
+        case route(isTrack: Bool)
+        case routeExtensions(isTrack: Bool)
+        /// Text to collect, for the element named, into the list at `into`.
+        case text(element: String, into: WritableKeyPath<GPXReading, [Field<String>]>)
+    }
+
+    /// A mapping element's attributes as written (those it has, in no namespace), and its line.
+    struct Element {
+        var line: Int
+        /// Its place among the mapping's elements, in document order: detours are in the order
+        /// their keys first appear.
+        var order: Int
+        var values: [String: String] = [:]
+        var pros: [Field<String>] = []
+        var cons: [Field<String>] = []
+
+        subscript(_ name: A) -> String? { values[name.rawValue] }
+    }
+
+    /// What was found in one `<wpt>`, until it ends and its label is known.
+    struct Waypoint {
+        var index: Int
+        var line: Int
+        var latitude: String?
+        var longitude: String?
+        var stay: Element?
+        var stayBudget: Element?
+        var tasks: [Element] = []
+        var detours: [Element] = []
+    }
 
     let stream: XMLStream
     let limits: ReadLimits
@@ -69,52 +94,27 @@ struct GPXTripBuilder {
     var text = ""
     var textLine = 0
     var rootNamespace: StaticString = ""
-    var rootIsNamespaced = false
     var rootLine = 1
-    var title: Written?
-    var traveler: Written?
-    var tripTravel: Written?
-    var tripCurrency: Written?
-    var tripDayHours: Written?
-    var tripBudget: BudgetElement?
-    var tripLine = 1
-    var rates: [(currency: String?, value: String?, line: Int)] = []
-    /// Whether the metadata has a `dr:trip`: then the file is a trip even with no stay.
-    var isTrip = false
-    var current: Waypoint?
-    var currentTask: TaskElement?
-    // Each waypoint becomes its pieces as soon as it ends: nothing else of it is kept.
-    var stays: [StayEntry] = []
-    var tasks: [TaskEntry] = []
+    var titles: [Field<String>] = []
+    var travelers: [Field<String>] = []
+    var names: [Field<String>] = []
+    var pros: [Field<String>] = []
+    var cons: [Field<String>] = []
+    var trip: Element?
+    var tripBudget: Element?
+    var rates: [Element] = []
+    var waypoint: Waypoint?
+    var task: Element?
+    var path: GPXReferences.Path?
+    var references = GPXReferences()
     var plainWaypoints = 0
     var firstPlainWaypointLine = 0
-    var routeCount = 0
-    var trackCount = 0
-    var pendingPath: PathCollector?
-    var paths: [PathCollector] = []
-    var keptPoints = 0
-    var waypointCount = 0
-    var order = 0
+    var counts = (waypoints: 0, routes: 0, tracks: 0, points: 0, elements: 0)
     var stopped = false
 
     init(stream: XMLStream, limits: ReadLimits) {
         self.stream = stream
         self.limits = limits
-    }
-
-    mutating func fail(_ code: DiagnosticCode, _ message: String, line: Int?) {
-        diagnostics.append(Diagnostic(code, at: line.map { SourcePosition(line: $0) }, message))
-        stopped = true
-    }
-
-    /// Reports a problem inside the current waypoint (named once it ends), or at the top level.
-    mutating func report(_ code: DiagnosticCode, _ message: String, line: Int) {
-        let diagnostic = Diagnostic(code, at: SourcePosition(line: line), message)
-        if current != nil {
-            current?.pending.append(diagnostic)
-        } else {
-            diagnostics.append(diagnostic)
-        }
     }
 
     mutating func run() -> ReadResult {
@@ -124,10 +124,11 @@ struct GPXTripBuilder {
             switch stream.nodeType {
             case .documentType:
                 // No line: libxml2 has read the whole internal subset by now, so its line is past it.
-                fail(
-                    .xmlDoctype,
-                    "a DOCTYPE is not allowed in a GPX trip (it could load files or expand entities); remove the <!DOCTYPE …> line",
-                    line: nil)
+                return .failed(
+                    Diagnostic(
+                        .xmlDoctype,
+                        "a DOCTYPE is not allowed in a GPX trip (it could load files or expand entities); remove the <!DOCTYPE …> line"
+                    ))
             case .element:
                 let empty = stream.isEmptyElement
                 if let frame = enter() {
@@ -139,501 +140,384 @@ struct GPXTripBuilder {
                 if let frame = stack.popLast() { leave(frame) }
             case .text, .cdata, .significantWhitespace, .whitespace:
                 // A text past the limit is kept just past it: the validator reports it by its field.
-                if case .capture = stack.last, text.utf8.count <= limits.trip.maxTextBytes {
-                    text += stream.value
-                }
+                if case .text = stack.last, text.utf8.count <= limits.trip.maxTextBytes { text += stream.value }
             case nil:
                 break
             }
-            guard !stopped else { break }
             status = skip ? stream.next() : stream.read()
         }
         if stopped { return ReadResult(draft: nil, diagnostics: diagnostics) }
-        if status < 0 { return .failed(readFailure()) }
-        return finish()
+        return status < 0 ? .failed(readFailure()) : finish()
     }
 
     /// Why the stream stopped with an error: a limit, the source, or libxml2's first complaint.
     func readFailure() -> Diagnostic {
-        if let line = stream.attributeOverflowLine {
+        switch stream.overflow {
+        case (let line, .attributes)?:
             return Diagnostic(
                 .xmlTooManyAttributes, at: SourcePosition(line: line),
                 "an element has more than \(limits.maxAttributes) attributes; no GPX element needs that many")
+        case (let line, .depth)?:
+            return Diagnostic(
+                .xmlTooDeep, at: SourcePosition(line: line),
+                "XML: the elements are nested too deeply (more than \(limits.maxDepth) levels)")
+        case nil:
+            break
         }
-        if stream.exceededLimit {
-            return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes)
-        }
-        if let failure = stream.sourceFailure {
-            return Diagnostic(.readFailed, "cannot read the trip: \(failure)")
-        }
+        if stream.exceededLimit { return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes) }
+        if let failure = stream.sourceFailure { return Diagnostic(.readFailed, "cannot read the trip: \(failure)") }
         let problem = stream.problems.first
         let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }
-        let message = problem?.message ?? "the XML is not well-formed"
-        if message.contains("Excessive depth") || message.contains("depth") && message.contains("HUGE") {
-            return Diagnostic(
-                .xmlTooDeep, at: position, "XML: the elements are nested too deeply (more than 256 levels)")
-        }
-        if message.hasPrefix("Input is not proper UTF-8") {
+        if problem?.isEncoding == true {
             return Diagnostic(
                 .invalidUTF8, at: position,
                 "the file is not valid UTF-8 where it says it is; save it as UTF-8, or declare its encoding")
         }
-        if message.contains("Detected an entity reference loop") {
-            return Diagnostic(.xmlSyntax, at: position, "XML: entities refer to each other in a loop")
-        }
-        return Diagnostic(.xmlSyntax, at: position, "XML: \(Quoting.printable(message))")
+        let message = problem?.isEntityLoop == true ? "entities refer to each other in a loop" : problem?.message
+        return Diagnostic(.xmlSyntax, at: position, "XML: \(Quoting.printable(message ?? "not well-formed"))")
     }
 
-    var inGPX: Bool { rootIsNamespaced ? stream.namespaceIs(rootNamespace) : stream.namespaceIs("") }
+    var inGPX: Bool { stream.namespaceIs(rootNamespace) }
     var inMapping: Bool { stream.namespaceIs(GPXMapping.namespace) }
 
-    /// The frame for the element the stream is on, or `nil` to skip its subtree.
+    /// The frame for the element the stream is on, or `nil` to read past its subtree.
     mutating func enter() -> Frame? {
         guard let parent = stack.last else { return enterRoot() }
-        // Names are compared in libxml2's own buffers: no String is made for an element we skip.
+        func `is`(_ name: some RawRepresentable<String>) -> Bool { stream.localNameIs(name) }
         switch parent {
         case .gpx:
             guard inGPX else { return nil }
-            if stream.localNameIs(G.waypoint) {
-                waypointCount += 1
-                current = Waypoint(
-                    index: waypointCount, line: stream.line,
-                    latitude: stream.tokenAttribute(GPXMapping.GPXAttribute.latitude),
-                    longitude: stream.tokenAttribute(GPXMapping.GPXAttribute.longitude))
+            if `is`(G.wpt) {
+                counts.waypoints += 1
+                waypoint = Waypoint(
+                    index: counts.waypoints, line: stream.line, latitude: stream.attribute(GPXMapping.GPXAttribute.lat),
+                    longitude: stream.attribute(GPXMapping.GPXAttribute.lon))
+                names = []
                 return .waypoint
             }
-            if stream.localNameIs(G.metadata) { return .metadata }
+            if `is`(G.metadata) { return .metadata }
             // GPX 1.0 keeps the title and the author's email at the top level.
-            if stream.localNameIs(G.name) { return startCapture(.title) }
-            if stream.localNameIs(G.email) { return startCapture(.travelerText) }
-            if stream.localNameIs(G.route) {
-                routeCount += 1
-                return .route(isTrack: false)
-            }
-            if stream.localNameIs(G.track) {
-                trackCount += 1
-                return .route(isTrack: true)
-            }
-            return nil  // the rest is read past, unopened
+            if `is`(G.name) { return capture("name", into: \.titles) }
+            if `is`(G.email) { return capture("email", into: \.travelers) }
+            guard `is`(G.rte) || `is`(G.trk) else { return nil }  // the rest is read past, unopened
+            let isTrack = `is`(G.trk)
+            if isTrack { counts.tracks += 1 } else { counts.routes += 1 }
+            return .route(isTrack: isTrack)
         case .metadata:
             guard inGPX else { return nil }
-            if stream.localNameIs(G.name) { return startCapture(.title) }
-            if stream.localNameIs(G.author) { return .author }
-            if stream.localNameIs(G.extensions) { return .metadataExtensions }
+            if `is`(G.name) { return capture("name", into: \.titles) }
+            if `is`(G.author) { return .author }
+            return `is`(G.extensions) ? .metadataExtensions : nil
+        case .author:
+            let id = stream.attribute(GPXMapping.GPXAttribute.id)
+            let domain = stream.attribute(GPXMapping.GPXAttribute.domain)
+            if inGPX, `is`(G.email), id != nil || domain != nil {
+                travelers.append(.present("\(id ?? "")@\(domain ?? "")", SourcePosition(line: stream.line)))
+            }
             return nil
         case .metadataExtensions:
             guard inMapping else { return nil }
-            if stream.localNameIs(E.trip) {
-                isTrip = true
-                checkAttributes(of: E.trip)
-                let line = stream.line
-                tripTravel = stream.tokenAttribute(A.travel).map { Written(text: $0, line: line) }
-                tripCurrency = stream.tokenAttribute(A.currency).map { Written(text: $0, line: line) }
-                tripDayHours = stream.tokenAttribute(A.dayHours).map { Written(text: $0, line: line) }
-                tripLine = line
-                return .trip
-            }
-            unknownElement(where: "metadata extensions")
-            return nil
+            guard `is`(E.trip) else { return unknown(in: "metadata extensions") }
+            trip = element(.trip)
+            return .trip
         case .trip:
             guard inMapping else { return nil }
-            if stream.localNameIs(E.rate) {
-                checkAttributes(of: E.rate)
-                rates.append((stream.tokenAttribute(A.currency), stream.tokenAttribute(A.value), stream.line))
-            } else if stream.localNameIs(E.budget) {
-                checkAttributes(of: E.budget)
-                if tripBudget != nil {
-                    report(.gpxDuplicateElement, "dr:trip holds one dr:budget, and this is a second", line: stream.line)
-                } else {
-                    tripBudget = budgetElement()
-                }
+            if `is`(E.rate) {
+                rates.append(element(.rate))
+            } else if `is`(E.budget) {
+                tripBudget = budget(tripBudget, in: "dr:trip")
             } else {
-                unknownElement(where: "dr:trip")
-            }
-            return nil
-        case .stay:
-            guard inMapping else { return nil }
-            if stream.localNameIs(E.budget) {
-                checkAttributes(of: E.budget)
-                if current?.stay?.budget != nil {
-                    report(.gpxDuplicateElement, "dr:stay holds one dr:budget, and this is a second", line: stream.line)
-                } else {
-                    let budget = budgetElement()
-                    current?.stay?.budget = budget
-                }
-            } else {
-                unknownElement(where: "dr:stay")
-            }
-            return nil
-        case .route(let isTrack):
-            guard inGPX else { return nil }
-            if stream.localNameIs(G.extensions) { return .routeExtensions(isTrack: isTrack) }
-            // A route or track that is no task's path is read past without looking at its points.
-            guard pendingPath != nil else { return nil }
-            if isTrack, stream.localNameIs(G.trackSegment) { return .trackSegment }
-            if !isTrack, stream.localNameIs(G.routePoint) { addPoint() }
-            return nil
-        case .routeExtensions(let isTrack):
-            guard inMapping else { return nil }
-            if stream.localNameIs(E.path) {
-                checkAttributes(of: E.path)
-                let label = isTrack ? "trk \(trackCount)" : "rte \(routeCount)"
-                if pendingPath != nil {
-                    report(
-                        .gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task",
-                        line: stream.line)
-                } else {
-                    pendingPath = PathCollector(
-                        label: label, line: stream.line, destination: stream.tokenAttribute(A.destination),
-                        task: stream.tokenAttribute(A.task))
-                }
-            } else {
-                unknownElement(where: "route extensions")
-            }
-            return nil
-        case .trackSegment:
-            if inGPX, stream.localNameIs(G.trackPoint) { addPoint() }
-            return nil
-        case .author:
-            if inGPX, stream.localNameIs(G.email) {
-                let id = stream.attribute(GPXMapping.GPXAttribute.emailID)
-                let domain = stream.attribute(GPXMapping.GPXAttribute.emailDomain)
-                if id != nil || domain != nil {
-                    traveler = Written(text: "\(id ?? "")@\(domain ?? "")", line: stream.line)
-                }
+                return unknown(in: "dr:trip")
             }
             return nil
         case .waypoint:
             guard inGPX else { return nil }
-            if stream.localNameIs(G.name) { return startCapture(.waypointName) }
-            if stream.localNameIs(G.extensions) { return .waypointExtensions }
-            return nil
+            if `is`(G.name) { return capture("name", into: \.names) }
+            return `is`(G.extensions) ? .waypointExtensions : nil
         case .waypointExtensions:
             guard inMapping else { return nil }
-            if stream.localNameIs(E.task) {
-                checkAttributes(of: E.task)
-                order += 1
-                currentTask = TaskElement(line: stream.line, order: order, stream: stream)
+            if `is`(E.task) {
+                (task, pros, cons) = (element(.task), [], [])
                 return .task
             }
-            if stream.localNameIs(E.stay) {
-                checkAttributes(of: E.stay)
-                if current?.stay != nil {
-                    report(.gpxTwoStays, "a waypoint is one stay, but this one has a second dr:stay", line: stream.line)
+            if `is`(E.stay) {
+                let stay = element(.stay)
+                guard waypoint?.stay == nil else {
+                    report(.gpxTwoStays, "a waypoint is one stay, but this one has a second dr:stay", line: stay.line)
                     return nil
                 }
-                current?.stay = Stay(
-                    line: stream.line, id: stream.tokenAttribute(A.id), arrival: stream.tokenAttribute(A.arrival),
-                    departure: stream.tokenAttribute(A.departure), dayHours: stream.tokenAttribute(A.dayHours))
+                waypoint?.stay = stay
                 return .stay
             }
-            if stream.localNameIs(E.detour) {
-                checkAttributes(of: E.detour)
-                order += 1
-                if let key = stream.tokenAttribute(A.id) {
-                    current?.detours.append((key, stream.line, order))
-                } else {
-                    report(
-                        .gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name",
-                        line: stream.line)
-                }
+            guard `is`(E.detour) else { return unknown(in: "a waypoint's extensions") }
+            let detour = element(.detour)
+            guard detour[.id] != nil else {
+                report(
+                    .gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name",
+                    line: detour.line)
                 return nil
             }
-            unknownElement(where: "a waypoint's extensions")
+            waypoint?.detours.append(detour)
+            return nil
+        case .stay:
+            guard inMapping else { return nil }
+            guard `is`(E.budget) else { return unknown(in: "dr:stay") }
+            let budget = budget(waypoint?.stayBudget, in: "dr:stay")
+            waypoint?.stayBudget = budget
             return nil
         case .task:
             guard inMapping else { return nil }
-            if stream.localNameIs(E.pro) {
-                checkAttributes(of: E.pro)
-                return startCapture(.pro)
-            }
-            if stream.localNameIs(E.con) {
-                checkAttributes(of: E.con)
-                return startCapture(.con)
-            }
-            unknownElement(where: "dr:task")
+            guard `is`(E.pro) || `is`(E.con) else { return unknown(in: "dr:task") }
+            let isPro = `is`(E.pro)
+            _ = element(isPro ? .pro : .con)
+            return capture(isPro ? "dr:pro" : "dr:con", into: isPro ? \.pros : \.cons)
+        case .route(let isTrack):
+            guard inGPX else { return nil }
+            if `is`(G.extensions) { return .routeExtensions(isTrack: isTrack) }
+            // A route or track that is no task's path is read past without looking at its points.
+            guard path != nil else { return nil }
+            if isTrack, `is`(G.trkseg) { return .trackSegment }
+            if !isTrack, `is`(G.rtept) { addPoint() }
             return nil
-        case .capture(let capture):
+        case .routeExtensions(let isTrack):
+            guard inMapping else { return nil }
+            guard `is`(E.path) else { return unknown(in: "route extensions") }
+            let element = element(.path)
+            let label = isTrack ? "trk \(counts.tracks)" : "rte \(counts.routes)"
+            guard path == nil else {
+                report(
+                    .gpxTwoPaths, "\(label) has two dr:path elements; a route or track is the path of one task",
+                    line: element.line)
+                return nil
+            }
+            path = GPXReferences.Path(
+                label: label, line: element.line, destination: element[.destination], task: element[.task])
+            return nil
+        case .trackSegment:
+            if inGPX, `is`(G.trkpt) { addPoint() }
+            return nil
+        case .text(let element, _):
             report(
                 .gpxElementInText,
-                "<\(Quoting.printable(stream.localName))> inside <\(capture.elementName)>: it takes text only, so its text would be lost",
+                "<\(Quoting.printable(stream.localName))> inside <\(element)>: it takes text only, so its text would be lost",
                 line: stream.line)
             return nil
         }
     }
 
-    /// The `dr:budget` element the stream is on.
-    func budgetElement() -> BudgetElement {
-        BudgetElement(
-            amount: stream.tokenAttribute(A.amount), currency: stream.tokenAttribute(A.currency), line: stream.line)
-    }
-
-    /// Warns about a `dr:` element the mapping does not have here.
-    mutating func unknownElement(where place: String) {
-        report(
-            .unknownElement, "unknown element dr:\(Quoting.printable(stream.localName)) in \(place), ignored",
-            line: stream.line)
-    }
-
-    /// Warns about each attribute the mapping element `name` does not have.
-    mutating func checkAttributes(of name: StaticString) {
-        let known = GPXMapping.knownAttributes[name.description] ?? []
+    /// The mapping element `name` the stream is on: its attributes, each unknown one warned about.
+    mutating func element(_ name: E) -> Element {
+        counts.elements += 1
+        var element = Element(line: stream.line, order: counts.elements)
+        let known = GPXMapping.knownAttributes[name] ?? []
         var unknown: [String] = []
-        stream.forEachAttribute(in: GPXMapping.namespace) { attribute, namespaced in
-            if namespaced || !known.contains(where: { $0.description == attribute }) {
+        stream.forEachAttribute(in: GPXMapping.namespace) { attribute, namespaced, value in
+            if namespaced || !known.contains(attribute) {
                 unknown.append((namespaced ? "dr:" : "") + attribute)
+            } else {
+                element.values[attribute] = value
             }
         }
         for attribute in unknown {
             report(
                 .unknownAttribute, "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored",
-                line: stream.line)
+                line: element.line)
         }
+        return element
+    }
+
+    /// The `dr:budget` the stream is on, when `parent` has none yet (`kept`); a second is an error.
+    mutating func budget(_ kept: Element?, in parent: String) -> Element {
+        let budget = element(.budget)
+        guard let kept else { return budget }
+        report(.gpxDuplicateElement, "\(parent) holds one dr:budget, and this is a second", line: budget.line)
+        return kept
+    }
+
+    /// Warns about a `dr:` element the mapping does not have here; its subtree is read past.
+    mutating func unknown(in place: String) -> Frame? {
+        let name = Quoting.printable(stream.localName)
+        report(.unknownElement, "unknown element dr:\(name) in \(place), ignored", line: stream.line)
+        return nil
+    }
+
+    /// Reports a problem; one inside a waypoint names the waypoint, as far as it is known.
+    mutating func report(_ code: DiagnosticCode, _ message: String, line: Int) {
+        diagnostics.append(Diagnostic(code, at: SourcePosition(line: line, element: label), message))
+    }
+
+    /// How messages name the current waypoint: `wpt 2 "Ride Tram 28"`; `nil` outside one.
+    var label: String? {
+        guard let waypoint else { return nil }
+        guard let name = names.first?.value else { return "wpt \(waypoint.index)" }
+        return "wpt \(waypoint.index) \(Quoting.quoted(TextRules.foldedForLabel(name)))"
     }
 
     /// The root element: `<gpx>` in GPX 1.1's or 1.0's namespace, or in none.
     mutating func enterRoot() -> Frame? {
         rootLine = stream.line
-        let name = stream.localName
-        if name == G.root.description {
-            if stream.namespaceIs(GPXMapping.gpx11) {
-                (rootNamespace, rootIsNamespaced) = (GPXMapping.gpx11, true)
-                return .gpx
-            }
-            if stream.namespaceIs(GPXMapping.gpx10) {
-                (rootNamespace, rootIsNamespaced) = (GPXMapping.gpx10, true)
-                return .gpx
-            }
-            if stream.namespaceIs("") { return .gpx }
-            fail(
-                .notGPX,
-                "this is not a GPX file: its root <gpx> is in the namespace \(Quoting.quoted(stream.namespaceURI)), "
-                    + "not GPX 1.1's \(Quoting.quoted(GPXMapping.gpx11.description)) or 1.0's \(Quoting.quoted(GPXMapping.gpx10.description))",
-                line: stream.line)
+        guard stream.localNameIs(G.gpx) else {
+            stop("its root element is <\(Quoting.printable(stream.localName))>, not <gpx>")
             return nil
         }
-        fail(
-            .notGPX, "this is not a GPX file: its root element is <\(Quoting.printable(name))>, not <gpx>",
-            line: stream.line)
+        for namespace in [GPXMapping.gpx11, GPXMapping.gpx10, ""] where stream.namespaceIs(namespace) {
+            rootNamespace = namespace
+            return .gpx
+        }
+        stop(
+            "its root <gpx> is in the namespace \(Quoting.quoted(stream.namespaceURI)), not GPX 1.1's "
+                + "\(Quoting.quoted(GPXMapping.gpx11.description)) or 1.0's \(Quoting.quoted(GPXMapping.gpx10.description))"
+        )
         return nil
+    }
+
+    mutating func stop(_ why: String) {
+        diagnostics.append(Diagnostic(.notGPX, at: SourcePosition(line: stream.line), "this is not a GPX file: \(why)"))
+        stopped = true
     }
 
     /// Adds the current `rtept` or `trkpt` to the path being read, as written.
     mutating func addPoint() {
-        guard pendingPath != nil else { return }
-        pendingPath?.count += 1
+        path?.count += 1
         // Past the trip's limit only the count goes on: the validator refuses the trip by it.
-        guard keptPoints <= limits.trip.maxPathPoints else { return }
-        keptPoints += 1
-        let line = stream.line
-        let label = pendingPath?.label ?? ""
-        let at = SourcePosition(line: line, element: label)
-        func axis(_ name: StaticString) -> Field<String> {
-            stream.tokenAttribute(name).map { .present($0, at) } ?? .missing(at)
+        guard counts.points <= limits.trip.maxPathPoints, let label = path?.label else { return }
+        counts.points += 1
+        let at = SourcePosition(line: stream.line, element: label)
+        func axis(_ name: GPXMapping.GPXAttribute) -> Field<String> {
+            stream.attribute(name).map { .present($0, at) } ?? .missing(at)
         }
-        // Appended in place: the collector is never copied, so a long path is read in linear time.
-        pendingPath?.points.append(
-            CoordinateDraft(
-                latitude: axis(GPXMapping.GPXAttribute.latitude), longitude: axis(GPXMapping.GPXAttribute.longitude)))
+        // Appended in place: the path is never copied, so a long one is read in linear time.
+        path?.points.append(CoordinateDraft(latitude: axis(.lat), longitude: axis(.lon)))
     }
 
-    mutating func startCapture(_ capture: Capture) -> Frame {
-        text = ""
-        textLine = stream.line
-        return .capture(capture)
+    mutating func capture(_ element: String, into list: WritableKeyPath<GPXReading, [Field<String>]>) -> Frame {
+        (text, textLine) = ("", stream.line)
+        return .text(element: element, into: list)
     }
 
     /// Called at an element's end (or at once for an empty element).
     mutating func leave(_ frame: Frame) {
         switch frame {
-        case .capture(let capture):
-            let written = Written(text: text, line: textLine)
-            switch capture {
-            case .title: title = written
-            case .travelerText: traveler = written
-            case .waypointName: current?.name = written
-            case .pro: currentTask?.pros.append(written)
-            case .con: currentTask?.cons.append(written)
-            }
-            text = ""
+        case .text(_, let list):
+            self[keyPath: list].append(.present(text, SourcePosition(line: textLine, element: label)))
         case .task:
-            if let task = currentTask { current?.tasks.append(task) }
-            currentTask = nil
-        case .waypoint:
-            if var waypoint = current {
-                waypoint.settleLabel()
-                collect(waypoint)
+            if var task {
+                (task.pros, task.cons) = (pros, cons)
+                waypoint?.tasks.append(task)
             }
-            current = nil
+            task = nil
+        case .waypoint:
+            if let waypoint { finish(waypoint) }
+            waypoint = nil
         case .route:
-            if let path = pendingPath { paths.append(path) }
-            pendingPath = nil
+            if let path { references.paths.append(path) }
+            path = nil
         case .gpx, .metadata, .metadataExtensions, .trip, .stay, .author, .waypointExtensions, .routeExtensions,
             .trackSegment:
             break
         }
     }
-}
 
-// What the reader collects while it streams, before the trip is assembled.
-extension GPXTripBuilder {
-    /// A value as an attribute or element held it, with its line.
-    struct Written {
-        var text: String
-        var line: Int
+    /// `element`'s attribute `name` as a field at `element`, and its money (`amount` with `currency`).
+    static func field(_ element: Element?, _ name: A, at position: SourcePosition) -> Field<String> {
+        element?[name].map { .present($0, position) } ?? .missing(position)
     }
 
-    /// What was found in one `<wpt>`.
-    struct Waypoint {
-        var index: Int
-        var line: Int
-        var latitude: String?
-        var longitude: String?
-        var name: Written?
-        var stay: Stay?
-        var tasks: [TaskElement] = []
-        var detours: [(key: String, line: Int, order: Int)] = []
-        /// Problems found inside it, reported once its label is known.
-        var pending: [Diagnostic] = []
-        /// `wpt 2 "Ride Tram 28"`: how messages name this waypoint; set when the waypoint ends.
-        var label = ""
-
-        mutating func settleLabel() {
-            label = name.map { "wpt \(index) \(Quoting.quoted(TextRules.foldedForLabel($0.text)))" } ?? "wpt \(index)"
-        }
-
-        /// The position of something on `line` of this waypoint (its start tag's by default).
-        func at(_ line: Int? = nil) -> SourcePosition {
-            SourcePosition(line: line ?? self.line, element: label)
-        }
-
-        /// A field from an optional value: present where it was written, else missing at `line`.
-        func field(_ value: String?, line: Int) -> Field<String> {
-            value.map { .present($0, at(line)) } ?? .missing(at(line))
-        }
+    static func money(_ element: Element?, _ amount: A, at position: SourcePosition) -> Field<MoneyDraft> {
+        guard let element else { return .missing(position) }
+        return .present(
+            MoneyDraft(amount: field(element, amount, at: position), currency: field(element, .currency, at: position)),
+            position)
     }
 
-    /// One `<dr:stay>` element's attributes and its budget.
-    struct Stay {
-        var line: Int
-        var id: String?
-        var arrival: String?
-        var departure: String?
-        var dayHours: String?
-        var budget: BudgetElement?
-    }
-
-    /// One `<dr:budget amount= currency=/>`.
-    struct BudgetElement {
-        var amount: String?
-        var currency: String?
-        var line: Int
-
-        /// The budget as a money draft, at `position` (which names the element holding it).
-        func draft(_ position: SourcePosition) -> Field<MoneyDraft> {
-            func field(_ value: String?) -> Field<String> { value.map { .present($0, position) } ?? .missing(position) }
-            return .present(MoneyDraft(amount: field(amount), currency: field(currency)), position)
+    /// A finished waypoint: its stay and its tasks, handed to the references.
+    mutating func finish(_ waypoint: Waypoint) {
+        let label = self.label
+        func at(_ line: Int) -> SourcePosition { SourcePosition(line: line, element: label) }
+        let here = at(waypoint.line)
+        let name = names.first ?? .missing(here)
+        let coordinate = Field.present(
+            CoordinateDraft(
+                latitude: waypoint.latitude.map { .present($0, here) } ?? .missing(here),
+                longitude: waypoint.longitude.map { .present($0, here) } ?? .missing(here)), here)
+        if let stay = waypoint.stay {
+            let there = at(stay.line)
+            var draft = DestinationDraft(
+                position: here, name: name, coordinate: coordinate, arrival: Self.field(stay, .arrival, at: there),
+                departure: Self.field(stay, .departure, at: there), detours: [])
+            draft.dayHours = Self.field(stay, .dayHours, at: there)
+            draft.budget = Self.money(
+                waypoint.stayBudget, .amount, at: waypoint.stayBudget.map { at($0.line) } ?? there)
+            references.addStay(
+                id: stay[.id] ?? name.value.map(TextRules.foldedForLabel) ?? "", label: label ?? "", at: there, draft,
+                declaring: waypoint.detours.map { ($0[.id] ?? "", $0.order, at($0.line)) })
+        } else if waypoint.tasks.isEmpty {
+            plainWaypoints += 1
+            if plainWaypoints == 1 { firstPlainWaypointLine = waypoint.line }
+        }
+        for element in waypoint.tasks {
+            // A task inside its stay's own waypoint has no location of its own, and a name= of its own.
+            let located = waypoint.stay == nil
+            let there = at(element.line)
+            let priced = element[.cost] != nil || element[.currency] != nil
+            var draft = TaskDraft(
+                position: there, name: located ? name : Self.field(element, .name, at: there),
+                duration: Self.field(element, .duration, at: there),
+                cost: Self.money(priced ? element : nil, .cost, at: there),
+                coordinate: located ? coordinate : .missing(there), pros: element.pros, cons: element.cons,
+                travel: Self.field(element, .travel, at: there))
+            draft.side = Self.field(element, .side, at: there)
+            references.addTask(element, name: draft.name.value, at: there, draft, into: &diagnostics)
         }
     }
 
-    /// One `<dr:task>` element.
-    struct TaskElement {
-        var line: Int
-        var order: Int
-        var name: String?
-        var destination: String?
-        var detour: String?
-        var side: String?
-        var id: String?
-        var travel: String?
-        var duration: String?
-        var cost: String?
-        var currency: String?
-        var pros: [Written] = []
-        var cons: [Written] = []
-
-        init(line: Int, order: Int, stream: XMLStream) {
-            typealias A = GPXMapping.Attribute
-            self.line = line
-            self.order = order
-            name = stream.attribute(A.name)
-            destination = stream.tokenAttribute(A.destination)
-            detour = stream.tokenAttribute(A.detour)
-            side = stream.tokenAttribute(A.side)
-            id = stream.tokenAttribute(A.id)
-            travel = stream.tokenAttribute(A.travel)
-            duration = stream.tokenAttribute(A.duration)
-            cost = stream.tokenAttribute(A.cost)
-            currency = stream.tokenAttribute(A.currency)
-        }
-    }
-
-    /// A stay, ready to become a destination once every waypoint is read.
-    struct StayEntry {
-        var id: String
-        var label: String
-        var position: SourcePosition
-        var draft: DestinationDraft
-        var detours: [(key: String, order: Int, position: SourcePosition)]
-    }
-
-    /// A task, waiting for its stay and detour to be settled.
-    struct TaskEntry {
-        var destination: String
-        var id: String?
-        var name: String?
-        var detour: String
-        var order: Int
-        var side: Int?
-        var draft: TaskDraft
-        var position: SourcePosition
-    }
-
-    /// A route or track that is a task's path, read point by point.
-    struct PathCollector {
-        var label: String
-        var line: Int
-        var destination: String?
-        var task: String?
-        var points: [CoordinateDraft] = []
-        var count = 0
-
-        var position: SourcePosition { SourcePosition(line: line, element: label) }
-    }
-
-    /// What the parser is inside of.
-    enum Frame {
-        case gpx
-        case metadata
-        case metadataExtensions
-        case trip
-        case stay
-        case route(isTrack: Bool)
-        case routeExtensions(isTrack: Bool)
-        case trackSegment
-        case author
-        case waypoint
-        case waypointExtensions
-        case task
-        case capture(Capture)
-    }
-
-    /// Text the parser is collecting, and where it goes.
-    enum Capture {
-        case title
-        case travelerText
-        case waypointName
-        case pro
-        case con
-
-        /// How messages name the element.
-        var elementName: String {
-            switch self {
-            case .title, .waypointName: return "name"
-            case .travelerText: return "email"
-            case .pro: return "dr:pro"
-            case .con: return "dr:con"
+    /// The draft, once every element is read.
+    mutating func finish() -> ReadResult {
+        let top = SourcePosition(line: rootLine)
+        // A document with no dr:trip and no stay, task or path holds no trip at all (the list of
+        // destinations is missing), not an empty one; a task or path alone is a trip whose stay
+        // is unknown.
+        let hasTrip = trip != nil || !references.isEmpty
+        let destinations = hasTrip ? references.resolve(into: &diagnostics) : []
+        var draft = TripDraft(
+            position: top, title: titles.first ?? .missing(top), traveler: travelers.first ?? .missing(top),
+            destinations: hasTrip
+                ? .present(destinations, top) : .missing(SourcePosition(line: rootLine, element: "gpx")))
+        if let trip {
+            let at = SourcePosition(line: trip.line, element: "dr:trip")
+            (draft.travel, draft.currency) = (Self.field(trip, .travel, at: at), Self.field(trip, .currency, at: at))
+            draft.dayHours = Self.field(trip, .dayHours, at: at)
+            if let budget = tripBudget {
+                draft.budget = Self.money(budget, .amount, at: SourcePosition(line: budget.line, element: "dr:budget"))
             }
+            draft.rates = rates.map { rate in
+                let here = SourcePosition(line: rate.line, element: "dr:rate")
+                return RateDraft(
+                    currency: Self.field(rate, .currency, at: here), value: Self.field(rate, .value, at: here))
+            }
+            if !rates.isEmpty { draft.ratesPosition = SourcePosition(line: trip.line) }
         }
+        if plainWaypoints > 0 {
+            let counted =
+                plainWaypoints == 1
+                ? "1 waypoint has neither dr:stay nor dr:task and was read past; it is"
+                : "\(Self.grouped(plainWaypoints)) waypoints have neither dr:stay nor dr:task and were read past; the first is"
+            diagnostics.append(
+                Diagnostic(
+                    .gpxPlainWaypoints, at: SourcePosition(line: firstPlainWaypointLine),
+                    "\(counted) on line \(firstPlainWaypointLine)"))
+        }
+        return ReadResult(draft: draft, diagnostics: diagnostics)
+    }
+
+    /// `1,204`: a count as the warning about plain waypoints shows it.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value)
+        var index = digits.endIndex
+        while digits.distance(from: digits.startIndex, to: index) > 3 {
+            index = digits.index(index, offsetBy: -3)
+            digits.insert(",", at: index)
+        }
+        return digits
     }
 }

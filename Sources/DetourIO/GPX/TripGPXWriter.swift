@@ -76,31 +76,31 @@ private struct Output {
     typealias E = GPXMapping.Element
     typealias A = GPXMapping.Attribute
 
-    mutating func start(_ name: StaticString) { check(xmlTextWriterStartElement(writer, name.utf8Start)) }
+    mutating func start(_ name: G) { check(xmlTextWriterStartElement(writer, name.rawValue)) }
 
-    mutating func startTrip(_ name: StaticString) {
-        check(xmlTextWriterStartElementNS(writer, GPXMapping.prefix, name.utf8Start, nil))
+    mutating func startTrip(_ name: E) {
+        check(xmlTextWriterStartElementNS(writer, GPXMapping.prefix, name.rawValue, nil))
     }
 
     mutating func end() { check(xmlTextWriterEndElement(writer)) }
 
-    mutating func attribute(_ name: StaticString, _ value: String) {
-        check(xmlTextWriterWriteAttribute(writer, name.utf8Start, value))
+    mutating func attribute(_ name: some RawRepresentable<String>, _ value: String) {
+        check(xmlTextWriterWriteAttribute(writer, name.rawValue, value))
     }
 
-    mutating func element(_ name: StaticString, text: String) {
-        check(xmlTextWriterWriteElement(writer, name.utf8Start, text))
+    mutating func element(_ name: G, text: String) {
+        check(xmlTextWriterWriteElement(writer, name.rawValue, text))
     }
 
-    mutating func tripElement(_ name: StaticString, text: String) {
-        check(xmlTextWriterWriteElementNS(writer, GPXMapping.prefix, name.utf8Start, nil, text))
+    mutating func tripElement(_ name: E, text: String) {
+        check(xmlTextWriterWriteElementNS(writer, GPXMapping.prefix, name.rawValue, nil, text))
     }
 
     mutating func document(_ trip: Trip) {
         check(xmlTextWriterSetIndent(writer, 1))
         check(xmlTextWriterSetIndentString(writer, "  "))
         check(xmlTextWriterStartDocument(writer, "1.0", "UTF-8", nil))
-        start(G.root)
+        start(G.gpx)
         attribute(GPXMapping.GPXAttribute.version, "1.1")
         attribute(GPXMapping.GPXAttribute.creator, "detour-report")
         check(xmlTextWriterWriteAttribute(writer, "xmlns", GPXMapping.gpx11.description))
@@ -110,8 +110,8 @@ private struct Output {
         if let traveler = trip.traveler, let at = traveler.text.firstIndex(of: "@") {
             start(G.author)
             start(G.email)
-            attribute(GPXMapping.GPXAttribute.emailID, String(traveler.text[..<at]))
-            attribute(GPXMapping.GPXAttribute.emailDomain, String(traveler.text[traveler.text.index(after: at)...]))
+            attribute(GPXMapping.GPXAttribute.id, String(traveler.text[..<at]))
+            attribute(GPXMapping.GPXAttribute.domain, String(traveler.text[traveler.text.index(after: at)...]))
             end()
             end()
         }
@@ -162,12 +162,12 @@ private struct Output {
     }
 
     mutating func coordinates(_ point: Coordinate) {
-        attribute(GPXMapping.GPXAttribute.latitude, "\(point.latitude)")
-        attribute(GPXMapping.GPXAttribute.longitude, "\(point.longitude)")
+        attribute(GPXMapping.GPXAttribute.lat, "\(point.latitude)")
+        attribute(GPXMapping.GPXAttribute.lon, "\(point.longitude)")
     }
 
     mutating func stay(_ destination: Destination, id: String) {
-        start(G.waypoint)
+        start(G.wpt)
         coordinates(destination.location)
         element(G.name, text: destination.name)
         element(G.type, text: "destination")
@@ -209,7 +209,7 @@ private struct Output {
     }
 
     mutating func route(_ path: RoutePath, name: String, destination: String, task: String) {
-        start(G.route)
+        start(G.rte)
         element(G.name, text: name)
         start(G.extensions)
         startTrip(E.path)
@@ -218,7 +218,7 @@ private struct Output {
         end()
         end()
         for point in path.points {
-            start(G.routePoint)
+            start(G.rtept)
             coordinates(point)
             end()
         }
@@ -233,7 +233,7 @@ private struct Output {
 
     mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?, id: String?) {
         guard let location = task.location else { return }
-        start(G.waypoint)
+        start(G.wpt)
         coordinates(location)
         element(G.name, text: task.name)
         element(G.type, text: "task")

@@ -17,15 +17,6 @@ public struct JSONParser {
         public var code: DiagnosticCode = .jsonSyntax
     }
 
-    /// The deepest nesting of arrays and objects accepted.
-    public static let defaultMaximumDepth = 64
-
-    /// Parses a whole document; the bytes must already be valid UTF-8 without a BOM.
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = defaultMaximumDepth) throws(SyntaxError) -> JSONNode
-    {
-        try read(bytes, maximumDepth: maximumDepth) { cursor throws(SyntaxError) in try cursor.value(depth: 0) }
-    }
-
     /// Reads one whole document with `body`, which reads the value at the cursor: leading and
     /// trailing white space are skipped, and anything after the value is an error.
     static func read<Value>(
@@ -73,8 +64,7 @@ private let backslash = UInt8(ascii: "\\")
 ///
 /// Objects and arrays are read a member or an element at a time (``beginObject(depth:)``,
 /// ``nextMember(_:known:)``, ``beginArray(depth:)``, ``nextElement(_:)`` in `JSONPull.swift`):
-/// the trip reader pulls values that way, and ``JSONParser/parse(_:maximumDepth:)`` builds a tree
-/// with the same steps through ``value(depth:)``.
+/// the trip reader pulls values that way (and the tests build a tree with the same steps).
 struct JSONCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
@@ -106,27 +96,20 @@ struct JSONCursor {
         }
     }
 
-    mutating func value(depth: Int) throws(JSONParser.SyntaxError) -> JSONNode {
+    /// A literal at the cursor (`true`, `false`, `null`), read past; its kind's name for
+    /// messages, or the error for anything else that is no value.
+    mutating func literal() throws(JSONParser.SyntaxError) -> String {
         guard index < bytes.count else { throw error("unexpected end of input, a value was expected") }
-        let start = index
         switch bytes[index] {
-        case UInt8(ascii: "{"):
-            return JSONNode(value: try object(depth: depth + 1), offset: start)
-        case UInt8(ascii: "["):
-            return JSONNode(value: try array(depth: depth + 1), offset: start)
-        case quote:
-            return JSONNode(value: .string(try string()), offset: start)
         case UInt8(ascii: "t"):
             try literal("true")
-            return JSONNode(value: .bool(true), offset: start)
+            return JSONKindName.boolean
         case UInt8(ascii: "f"):
             try literal("false")
-            return JSONNode(value: .bool(false), offset: start)
+            return JSONKindName.boolean
         case UInt8(ascii: "n"):
             try literal("null")
-            return JSONNode(value: .null, offset: start)
-        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return JSONNode(value: .number(try number()), offset: start)
+            return JSONKindName.null
         default:
             throw error("unexpected \(describeCurrent()), a value was expected\(hintForCurrent())")
         }
@@ -159,28 +142,6 @@ struct JSONCursor {
             throw error(
                 "nesting is too deep: more than \(maximumDepth) levels of arrays and objects", code: .jsonTooDeep)
         }
-    }
-
-    /// The object at the cursor, at nesting `depth`, read member by member with the same
-    /// ``nextMember(_:known:)`` the trip reader uses (see `JSONPull.swift`).
-    mutating func object(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        var object = try beginObject(depth: depth)
-        var members: [JSONMember] = []
-        while let key = try nextMember(&object, known: .none) {
-            members.append(JSONMember(key: key.other, keyOffset: key.offset, value: try value(depth: object.depth)))
-        }
-        return .object(members)
-    }
-
-    /// The array at the cursor, at nesting `depth`, read element by element with the trip
-    /// reader's ``nextElement(_:)``.
-    mutating func array(depth: Int) throws(JSONParser.SyntaxError) -> JSONValue {
-        var array = try beginArray(depth: depth)
-        var elements: [JSONNode] = []
-        while try nextElement(&array) {
-            elements.append(try value(depth: array.depth))
-        }
-        return .array(elements)
     }
 
     /// After a member or an element: `true` past a comma (another follows), `false` past `close`

@@ -193,7 +193,7 @@ extension JSONCursor {
             _ = try number()
             return JSONKindName.number
         default:
-            return try value(depth: depth).kindName  // a literal, or the error the tree would report
+            return try literal()
         }
     }
 }

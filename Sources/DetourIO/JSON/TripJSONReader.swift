@@ -12,11 +12,6 @@ public enum TripJSONReader {
             return .failed(ReadLimits.tooLarge("trip JSON", limit: limits.maxJSONBytes))
         }
         let start = TextEncoding.bomLength(bytes)
-        if bytes[start...].allSatisfy({ [0x20, 0x09, 0x0A, 0x0D].contains($0) }) {
-            return .failed(
-                Diagnostic(.emptyFile, "the file is empty: a trip needs at least {\"title\": …, \"destinations\": […]}")
-            )
-        }
         if let problem = TextEncoding.compressionProblem(bytes) {
             return .failed(Diagnostic(.compressedFile, problem))
         }
@@ -181,11 +176,11 @@ private struct DraftReader {
         let here = position(cursor.index)
         guard var object = try object(&cursor, depth: 0, what: "a trip", path: { "" }) else { return nil }
         var draft = TripDraft(
-            position: here, title: .missing(here), traveler: .missing(here), destinations: [], travel: .missing(here))
+            position: here, title: .missing(here), traveler: .missing(here), destinations: .missing(here),
+            travel: .missing(here))
         draft.currency = .missing(here)
         draft.budget = .missing(here)
         draft.dayHours = .missing(here)
-        var listed = false
         let depth = object.depth
         while let key = try nextKnown(&cursor, &object, Self.tripKeys, path: { "" }) {
             switch key {
@@ -200,21 +195,16 @@ private struct DraftReader {
             case .budget: draft.budget = try money(&cursor, depth: depth, key: "budget", optional: true, in: { "" })
             case .dayHours: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { "day_hours" })
             case .destinations:
-                listed = true
-                draft.destinations = try destinations(&cursor, depth: depth)
+                let start = position(cursor.index)
+                draft.destinations = try destinations(&cursor, depth: depth).map { .present($0, start) } ?? .invalid
             }
-        }
-        if !listed {
-            diagnostics.append(
-                Diagnostic(
-                    .missingField, path: "destinations", at: here,
-                    "a trip needs a list of destinations (it may be empty)"))
         }
         return draft
     }
 
-    mutating func destinations(_ cursor: inout JSONCursor, depth: Int) throws(SyntaxError) -> [DestinationDraft] {
-        guard var list = try list(&cursor, depth: depth, optional: false, path: { "destinations" }) else { return [] }
+    /// The list of destinations; `nil` when it is not a list (reported).
+    mutating func destinations(_ cursor: inout JSONCursor, depth: Int) throws(SyntaxError) -> [DestinationDraft]? {
+        guard var list = try list(&cursor, depth: depth, optional: false, path: { "destinations" }) else { return nil }
         var destinations: [DestinationDraft] = []
         var index = 0
         while try cursor.nextElement(&list) {

@@ -18,24 +18,17 @@ struct MarkupGuard {
         case utf16(bigEndian: Bool)
     }
 
+    /// Where the scan is: in text, in a tag (a start tag's quoted value), or in markup where `<`,
+    /// `>` and `=` mean nothing; `skipToClose` is a declaration, and `bang` counts the `-` or `[`
+    /// seen after `<!`.
     private enum State {
-        case text
-        case tagOpen
-        case startTag
+        case text, tagOpen, startTag, endTag, skipToClose, comment, cdata, instruction
         case quoted(UInt16)
-        case endTag
-        case skipToClose  // a declaration
-        case bang(Int)  // after "<!": how many "-" or "[" seen so far
-        case comment
-        case cdata
-        case instruction
+        case bang(Int)
     }
 
     /// Which limit a start tag went past.
-    enum Overflow: Equatable {
-        case attributes
-        case depth
-    }
+    enum Overflow: Equatable { case attributes, depth }
 
     let limit: Int
     let maxDepth: Int

@@ -17,9 +17,19 @@ import Darwin
 final class XMLStream {
     /// One error libxml2 reported.
     struct Problem {
+        /// libxml2's `xmlParserErrors` number, such as `XML_ERR_INVALID_CHAR`.
+        var code: Int32
         var message: String
         var line: Int
         var column: Int
+
+        /// The bytes are not in the encoding the document declares (or UTF-8).
+        var isEncoding: Bool {
+            code == Int32(XML_ERR_INVALID_CHAR.rawValue) || code == Int32(XML_ERR_INVALID_ENCODING.rawValue)
+        }
+
+        /// Entities that refer to each other in a loop.
+        var isEntityLoop: Bool { code == Int32(XML_ERR_ENTITY_LOOP.rawValue) }
     }
 
     /// The kinds of node the reader stops at, as libxml2 numbers them.
@@ -42,16 +52,14 @@ final class XMLStream {
 
     private let reader: xmlTextReaderPtr
     private let input: InputBox
-    private let errors: Unmanaged<ErrorBox>
 
     /// Opens a reader over `source`; `prefix` holds bytes already read from it.
-    init?(source: any ByteSource, prefix: [UInt8], name: String, maxBytes: Int, maxAttributes: Int) {
+    init?(source: any ByteSource, prefix: [UInt8], name: String, limits: ReadLimits) {
         XMLStream.guards
         clibxml2_quiet_generic_errors()
         let input = InputBox(
-            source: source, pending: prefix, maxBytes: maxBytes,
-            guardian: AttributeGuard(limit: maxAttributes, prefix: prefix))
-        let errors = ErrorBox()
+            source: source, pending: prefix, maxBytes: limits.maxGPXBytes,
+            guardian: MarkupGuard(limit: limits.maxAttributes, maxDepth: limits.maxDepth, prefix: prefix))
         let inputPointer = Unmanaged.passRetained(input)
         guard
             let reader = xmlReaderForIO(
@@ -61,17 +69,15 @@ final class XMLStream {
             inputPointer.release()
             return nil
         }
-        // The reader holds one reference to the input and drops it in closeCallback.
+        // The reader holds one reference to the input and drops it in closeCallback; errors
+        // reach the input too, through the reference this stream holds.
         self.reader = reader
         self.input = input
-        self.errors = Unmanaged.passRetained(errors)
-        xmlTextReaderSetStructuredErrorHandler(reader, XMLStream.errorCallback, self.errors.toOpaque())
+        xmlTextReaderSetStructuredErrorHandler(
+            reader, XMLStream.errorCallback, Unmanaged.passUnretained(input).toOpaque())
     }
 
-    deinit {
-        xmlFreeTextReader(reader)
-        errors.release()
-    }
+    deinit { xmlFreeTextReader(reader) }
 
     /// Moves to the next node: 1 if there is one, 0 at the end, -1 on an error.
     func read() -> Int32 { xmlTextReaderRead(reader) }
@@ -83,14 +89,15 @@ final class XMLStream {
     var nodeType: NodeType? { NodeType(rawValue: xmlTextReaderNodeType(reader)) }
 
     /// The current node's local name.
-    var localName: String { string(xmlTextReaderConstLocalName(reader)) ?? "" }
+    var localName: String { xmlTextReaderConstLocalName(reader).map { String(cString: $0) } ?? "" }
 
-    /// Whether the current node's local name is `name`, compared without making a String.
-    func localNameIs(_ name: StaticString) -> Bool {
+    /// Whether the current node's local name is `name`, compared in libxml2's own buffer: no String
+    /// is made for an element that is read past.
+    func localNameIs(_ name: some RawRepresentable<String>) -> Bool {
         guard let current = xmlTextReaderConstLocalName(reader) else { return false }
-        return strcmp(
-            UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self),
-            UnsafeRawPointer(name.utf8Start).assumingMemoryBound(to: CChar.self)) == 0
+        return name.rawValue.withCString {
+            strcmp(UnsafeRawPointer(current).assumingMemoryBound(to: CChar.self), $0) == 0
+        }
     }
 
     /// Whether the current node's namespace URI is `uri` (`""` for none), compared without a String.
@@ -102,10 +109,10 @@ final class XMLStream {
     }
 
     /// The current node's namespace URI, or `""`.
-    var namespaceURI: String { string(xmlTextReaderConstNamespaceUri(reader)) ?? "" }
+    var namespaceURI: String { xmlTextReaderConstNamespaceUri(reader).map { String(cString: $0) } ?? "" }
 
     /// The current node's text, for text nodes.
-    var value: String { string(xmlTextReaderConstValue(reader)) ?? "" }
+    var value: String { xmlTextReaderConstValue(reader).map { String(cString: $0) } ?? "" }
 
     /// Whether the current element is written `<x/>`.
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
@@ -125,51 +132,33 @@ final class XMLStream {
     /// Whether the source gave more bytes than allowed.
     var exceededLimit: Bool { input.exceeded }
 
-    /// The line of a start tag with more attributes than allowed, if the input had one.
-    var attributeOverflowLine: Int? { input.guardian.overflowLine }
+    /// The line of a start tag past the attribute or depth limit, and which, if the input had one.
+    var overflow: (line: Int, kind: MarkupGuard.Overflow)? { input.guardian.overflow }
 
     /// Calls `body` with the local name of each attribute of the current element that is in no
     /// namespace, or in `namespace`, with whether it is in `namespace`; namespace declarations
     /// and attributes of other vocabularies are left alone.
-    func forEachAttribute(in namespace: StaticString, _ body: (_ localName: String, _ namespaced: Bool) -> Void) {
+    func forEachAttribute(
+        in namespace: StaticString, _ body: (_ localName: String, _ namespaced: Bool, _ value: String) -> Void
+    ) {
         guard xmlTextReaderMoveToFirstAttribute(reader) == 1 else { return }
         repeat {
             let inNone = namespaceIs("")
             let inOurs = !inNone && namespaceIs(namespace)
-            if inNone || inOurs { body(localName, inOurs) }
+            if inNone || inOurs { body(localName, inOurs, value) }
         } while xmlTextReaderMoveToNextAttribute(reader) == 1
         xmlTextReaderMoveToElement(reader)
     }
 
     /// The value of the current element's attribute `name` (with no namespace), if it has one.
-    func attribute(_ name: StaticString) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name.utf8Start) else { return nil }
+    func attribute(_ name: some RawRepresentable<String>) -> String? {
+        guard let value = xmlTextReaderGetAttribute(reader, name.rawValue) else { return nil }
         defer { clibxml2_free(value) }
         return String(cString: value)
     }
 
-    /// The value of attribute `name` with XML Schema's white-space rule for tokens and numbers
-    /// (`xsd:decimal`, `xsd:token`) applied: no white space at either end.
-    func tokenAttribute(_ name: StaticString) -> String? {
-        attribute(name).map(XMLStream.collapsed)
-    }
-
-    /// `text` without XML white space (space, tab, CR, LF) at either end.
-    static func collapsed(_ text: String) -> String {
-        let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        guard let first = text.utf8.first, let last = text.utf8.last, isSpace(first) || isSpace(last) else {
-            return text
-        }
-        let bytes = text.utf8.drop(while: isSpace)
-        return String(decoding: bytes.reversed().drop(while: isSpace).reversed(), as: UTF8.self)
-    }
-
     /// The errors libxml2 reported, in order.
-    var problems: [Problem] { errors.takeUnretainedValue().problems }
-
-    private func string(_ pointer: UnsafePointer<xmlChar>?) -> String? {
-        pointer.map { String(cString: $0) }
-    }
+    var problems: [Problem] { input.problems }
 
     // MARK: - Callbacks (C function pointers: no captures; state travels in the context pointer)
 
@@ -187,17 +176,19 @@ final class XMLStream {
 
     private static let errorCallback: xmlStructuredErrorFunc = { context, error in
         guard let context, let error else { return }
-        let errors = Unmanaged<ErrorBox>.fromOpaque(context).takeUnretainedValue()
+        let input = Unmanaged<InputBox>.fromOpaque(context).takeUnretainedValue()
         let message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
-        errors.problems.append(
+        input.problems.append(
             Problem(
-                message: message.trimmingCharacters(in: "\n "), line: Int(error.pointee.line),
+                code: error.pointee.code, message: TokenText.trimmed(message), line: Int(error.pointee.line),
                 column: Int(error.pointee.int2)))
     }
 }
 
-/// The byte source, seen from libxml2's read callback.
+/// The byte source, seen from libxml2's read callback, and where its error handler puts what it
+/// is told.
 private final class InputBox {
+    var problems: [XMLStream.Problem] = []
     var source: any ByteSource
     var pending: [UInt8]
     var pendingOffset = 0
@@ -205,9 +196,9 @@ private final class InputBox {
     var failure: (any Error)?
     let maxBytes: Int
     var exceeded = false
-    var guardian: AttributeGuard
+    var guardian: MarkupGuard
 
-    init(source: any ByteSource, pending: [UInt8], maxBytes: Int, guardian: AttributeGuard) {
+    init(source: any ByteSource, pending: [UInt8], maxBytes: Int, guardian: MarkupGuard) {
         self.source = source
         self.pending = pending
         self.maxBytes = maxBytes
@@ -235,25 +226,9 @@ private final class InputBox {
             }
         }
         total += count
-        // libxml2 must never see a start tag with too many attributes: it checks them for
-        // duplicates pair by pair, so 50,000 of them take seconds.
+        // libxml2 must never see a start tag past a limit: it checks attributes for duplicates
+        // pair by pair, so 50,000 of them take seconds.
         guard guardian.scan(UnsafeRawBufferPointer(rebasing: buffer[0..<count])) else { return -1 }
         return count
-    }
-}
-
-/// Where the structured error handler puts what it is told.
-private final class ErrorBox {
-    var problems: [XMLStream.Problem] = []
-}
-
-extension String {
-    /// The string without any of `characters` at either end.
-    func trimmingCharacters(in characters: String) -> String {
-        let set = Set(characters)
-        var slice = Substring(self)
-        while let first = slice.first, set.contains(first) { slice = slice.dropFirst() }
-        while let last = slice.last, set.contains(last) { slice = slice.dropLast() }
-        return String(slice)
     }
 }

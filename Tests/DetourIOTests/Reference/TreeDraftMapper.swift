@@ -97,15 +97,7 @@ struct TreeDraftMapper {
 
     /// An array field's elements; null and absence are an empty list when `optional`.
     mutating func array(_ object: Members, _ key: String, in path: String, optional: Bool) -> [JSONNode] {
-        guard let node = object[key] else {
-            if !optional {
-                diagnostics.append(
-                    Diagnostic(
-                        .missingField, path: TripPath.member(path, key), at: position(object.node),
-                        "a trip needs a list of destinations (it may be empty)"))
-            }
-            return []
-        }
+        guard let node = object[key] else { return [] }
         switch node.value {
         case .array(let elements): return elements
         case .null where optional: return []
@@ -133,7 +125,12 @@ struct TreeDraftMapper {
             destinations[index] = JSONNode(value: .null, offset: node.offset)
             if let destination = destination(node, path: "destinations[\(index)]") { mapped.append(destination) }
         }
-        draft.trip.destinations = mapped
+        // Absent, the list is missing (the validator says so); of the wrong type, it is invalid.
+        switch draft.list {
+        case nil: draft.trip.destinations = .missing(position(root))
+        case .some(let list) where list.isArray: draft.trip.destinations = .present(mapped, list.position)
+        case .some: draft.trip.destinations = .invalid
+        }
         draft.trip.travel = string(draft.object, "travel", in: "", optional: true)
         draft.trip.currency = string(draft.object, "currency", in: "", optional: true)
         draft.trip.budget = money(draft.object, "budget", in: "", optional: true)
@@ -149,18 +146,22 @@ struct TreeDraftMapper {
     /// destinations (so the list's only reference is the one handed back), in the order their
     /// problems are reported.
     private mutating func tripFields(_ root: JSONNode, known: [String]) -> (
-        trip: TripDraft, object: Members, destinationNodes: [JSONNode]
+        trip: TripDraft, object: Members, destinationNodes: [JSONNode], list: (isArray: Bool, position: SourcePosition)?
     )? {
         guard let object = members(root, path: "", known: known, what: "a trip") else { return nil }
         let destinations = array(object, "destinations", in: "", optional: false)
+        let list = object["destinations"].map { node -> (isArray: Bool, position: SourcePosition) in
+            if case .array = node.value { return (true, position(node)) }
+            return (false, position(node))
+        }
         let trip = TripDraft(
             position: position(root),
             title: string(object, "title", in: ""),
             traveler: string(object, "traveler", in: "", optional: true),
-            destinations: [],
+            destinations: .missing(position(root)),
             travel: .missing(position(root)))
         let rest = object.members.filter { !JSONKey.equal($0.key, "destinations") }
-        return (trip, Members(node: JSONNode(value: .null, offset: root.offset), members: rest), destinations)
+        return (trip, Members(node: JSONNode(value: .null, offset: root.offset), members: rest), destinations, list)
     }
 
     /// `"rates": {"SEK": 0.0871, …}`: each key a currency, each value a number.

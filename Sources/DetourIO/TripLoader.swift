@@ -1,0 +1,92 @@
+import DetourCore
+
+/// Reads and validates a trip in one call.
+public enum TripLoader {
+    /// Reads `bytes` in `format` and validates the result.
+    ///
+    /// The diagnostics hold everything the reader and the validator found; the trip is there
+    /// only when none of them is an error.
+    public static func load(_ bytes: [UInt8], format: TripFormat, limits: ReadLimits = .standard)
+        -> TripValidator.Outcome
+    {
+        switch format {
+        case .json:
+            if bytes.count <= limits.maxJSONBytes, TextEncoding.isBlank(bytes) { return empty(.json) }
+            return validate(TripJSONReader.read(bytes, limits: limits), limits: limits.trip)
+        case .gpx:
+            return loadGPX(BufferSource(bytes), name: "trip.gpx", limits: limits)
+        }
+    }
+
+    /// Reads a GPX trip from a stream (memory stays flat) and validates it.
+    public static func loadGPX(_ source: some ByteSource, name: String, limits: ReadLimits = .standard)
+        -> TripValidator.Outcome
+    {
+        let watched = BlankWatch(source)
+        let read = TripGPXReader.read(watched, name: name, limits: limits)
+        if watched.sawOnlyBlanks { return empty(.gpx) }
+        return validate(read, limits: limits.trip)
+    }
+
+    /// A file of nothing but white space (after a byte-order mark), in either format: the one
+    /// place an empty file is told, whatever reads it.
+    static func empty(_ format: TripFormat) -> TripValidator.Outcome {
+        let needs =
+            switch format {
+            case .json: "a trip needs at least {\"title\": …, \"destinations\": […]}"
+            case .gpx: "a GPX trip needs a <gpx> element with waypoints"
+            }
+        return TripValidator.Outcome(trip: nil, diagnostics: [Diagnostic(.emptyFile, "the file is empty: \(needs)")])
+    }
+
+    /// Validates what a reader found, merging its diagnostics with the validator's in file order.
+    static func validate(_ read: ReadResult, limits: TripLimits) -> TripValidator.Outcome {
+        var outcome =
+            read.draft.map { TripValidator.validate($0, limits: limits) }
+            ?? TripValidator.Outcome(trip: nil, diagnostics: [])
+        var diagnostics = read.diagnostics + outcome.diagnostics
+        if let lines = read.lines {
+            let positions = lines.positions(of: diagnostics.compactMap { $0.position?.offset })
+            diagnostics = diagnostics.map { diagnostic in
+                var resolved = diagnostic
+                resolved.position = diagnostic.position?.resolvingPosition { positions[$0] ?? (1, 1) }
+                return resolved
+            }
+        }
+        outcome.diagnostics = sortedByPosition(diagnostics)
+        if read.diagnostics.containsErrors { outcome.trip = nil }
+        return outcome
+    }
+
+    /// Diagnostics in file order (line, then column); those without a position keep their place
+    /// at the front, and equal positions keep the order they were found in.
+    static func sortedByPosition(_ diagnostics: [Diagnostic]) -> [Diagnostic] {
+        diagnostics.enumerated().sorted { a, b in
+            let left = (a.element.position?.line ?? 0, a.element.position?.column ?? 0, a.offset)
+            let right = (b.element.position?.line ?? 0, b.element.position?.column ?? 0, b.offset)
+            return left < right
+        }.map(\.element)
+    }
+}
+
+/// A source that notes whether everything read through it was white space.
+private final class BlankWatch<Source: ByteSource>: ByteSource {
+    private var source: Source
+    private var atStart = true
+    private(set) var sawOnlyBlanks = true
+
+    init(_ source: Source) {
+        self.source = source
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let count = try source.read(into: buffer)
+        if sawOnlyBlanks, count > 0 {
+            var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])[...]
+            if atStart, bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }
+            sawOnlyBlanks = TextEncoding.isBlank(bytes)
+            atStart = false
+        }
+        return count
+    }
+}
