@@ -19,7 +19,14 @@ enum Output {
         to path: String?, printer: DiagnosticPrinter, flush: Bool = true,
         _ produce: (@escaping ReportSink) throws(Delivery.Failure) -> Void
     ) throws(ExitCode) {
-        let target = path.flatMap { $0 == "-" ? nil : FilePath($0) }
+        try write(toFile: path.flatMap { $0 == "-" ? nil : FilePath($0) }, printer: printer, flush: flush, produce)
+    }
+
+    /// Writes what `produce` hands its sink to the file `target` (standard output for `nil`).
+    static func write(
+        toFile target: FilePath?, printer: DiagnosticPrinter, flush: Bool = true,
+        _ produce: (@escaping ReportSink) throws(Delivery.Failure) -> Void
+    ) throws(ExitCode) {
         do {
             try Delivery.deliver(to: target, store: fileStore, flush: flush, produce)
         } catch {
@@ -35,6 +42,12 @@ enum Output {
     static func write(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
         let bytes = Array(text.utf8)
         try write(to: path, printer: printer) { sink in sink(bytes) }
+    }
+
+    /// Writes `text` to the file `target`.
+    static func write(_ text: String, toFile target: FilePath, printer: DiagnosticPrinter) throws(ExitCode) {
+        let bytes = Array(text.utf8)
+        try write(toFile: target, printer: printer) { sink in sink(bytes) }
     }
 
     /// 73 for an output that could not be created, 74 for one cut off.

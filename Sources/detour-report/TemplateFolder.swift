@@ -37,6 +37,6 @@ enum TemplateFolder {
     /// A template file's path as the user would name it: inside the `--templates` folder.
     private static func path(of name: String, in folder: String?) -> String {
         guard let folder, !name.hasPrefix(folder) else { return name }
-        return folder.hasSuffix("/") ? folder + name : folder + "/" + name
+        return FilePath(folder).appending(name).string
     }
 }

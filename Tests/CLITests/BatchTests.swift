@@ -253,6 +253,25 @@ import Testing
         #expect(names == (Fixtures.sampleTrips().map { String($0.dropLast(5)) } + ["LOUD", "sub/inner"]).sorted())
     }
 
+    /// A trip whose file name is not UTF-8 (`caf` and a Latin-1 `é`, the byte E9) is opened by
+    /// its own bytes; its reports are named by the name as shown, with U+FFFD for that byte.
+    @Test func aFileNameThatIsNotUTF8IsReadByItsOwnBytes() throws {
+        let folder = scratch.appendingPathComponent("latin1-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let lisbon = try Data(contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"))
+        let name = Array(folder.path.utf8) + Array("/caf".utf8) + [0xE9] + Array(".json".utf8) + [0]
+        let descriptor = open(name.map { CChar(bitPattern: $0) }, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        try #require(descriptor >= 0, "cannot create a file with a name that is not UTF-8 here")
+        let written = lisbon.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        close(descriptor)
+        try #require(written == lisbon.count)
+        let output = out()
+        let result = try cli.run([folder.path, "-d", output.path, "--quiet"] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try index(in: output).compactMap { $0["name"] as? String } == ["caf\u{FFFD}"])
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("caf\u{FFFD}.html").path))
+    }
+
     @Test func batchOptionsNeedAnOutputFolder() throws {
         let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
         let cases: [([String], String)] = [

@@ -7,8 +7,9 @@ import SystemPackage
 struct BatchInputs {
     /// One trip to render.
     struct Job: Sendable, Equatable {
-        /// The trip file, as given or as found in a folder given (`trips/oslo.json`).
-        var source: String
+        /// The trip file, as given or as found in a folder given (`trips/oslo.json`), with the
+        /// bytes of its name as the folder lists them, UTF-8 or not.
+        var source: FilePath
         /// Its reports' name without extension, relative to the output folder: the file's name
         /// for a file given, its path inside the folder for a folder given (`europe/oslo`).
         var name: String
@@ -24,16 +25,17 @@ struct BatchInputs {
     init(_ inputs: [String], recursive: Bool) {
         var jobs: [Job] = []
         for input in inputs {
-            if input != "-", (try? fileStore.info(FilePath(input), followLinks: true))?.kind == .directory {
-                let root = input.hasSuffix("/") ? String(input.dropLast()) : input
-                BatchInputs.collect(folder: root, relative: "", recursive: recursive, into: &jobs)
+            // FilePath drops the `/` a shell's completion leaves at the end of a folder.
+            let path = FilePath(input)
+            if input != "-", (try? fileStore.info(path, followLinks: true))?.kind == .directory {
+                BatchInputs.collect(folder: path, relative: FilePath(), recursive: recursive, into: &jobs)
             } else {
-                jobs.append(Job(source: input, name: BatchInputs.stem(of: BatchInputs.lastComponent(input))))
+                jobs.append(Job(source: path, name: BatchInputs.stem(of: path.lastComponent?.string ?? input)))
             }
         }
-        var seen: Set<String> = []
+        var seen: Set<FilePath> = []
         self.jobs = jobs.filter { seen.insert($0.source).inserted }.sorted {
-            $0.source.utf8.lexicographicallyPrecedes($1.source.utf8)
+            BatchInputs.bytes(of: $0.source).lexicographicallyPrecedes(BatchInputs.bytes(of: $1.source))
         }
     }
 
@@ -54,12 +56,12 @@ struct BatchInputs {
             let key = job.name.lowercased()
             if reserved.contains(key) {
                 messages.append(
-                    "\(BatchInputs.named(job.source)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses"
+                    "\(BatchInputs.named(job.source.string)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses"
                 )
             } else if let owner = owners[key] {
                 let same = owner.name == job.name ? "the same name" : "names that differ only in case"
                 messages.append(
-                    "\(BatchInputs.named(owner.source)) and \(BatchInputs.named(job.source)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders"
+                    "\(BatchInputs.named(owner.source.string)) and \(BatchInputs.named(job.source.string)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders"
                 )
             } else {
                 owners[key] = job
@@ -71,7 +73,7 @@ struct BatchInputs {
     /// A file name in a message: quoted whole (file names are not cut short, unlike user text),
     /// control characters made visible.
     static func named(_ path: String) -> String {
-        "\"" + Quoting.printable(path) + "\""
+        Quoting.quoted(path, limit: nil)
     }
 
     /// `--shard K/N`.
@@ -117,19 +119,20 @@ struct BatchInputs {
 
     // MARK: - Files
 
-    private static func collect(folder: String, relative: String, recursive: Bool, into jobs: inout [Job]) {
-        let path = relative.isEmpty ? folder : folder + "/" + relative
-        let entries = (try? fileStore.entries(in: FilePath(path))) ?? []
-        for entry in entries.sorted(by: { $0.name.string.utf8.lexicographicallyPrecedes($1.name.string.utf8) })
-        where !entry.name.string.hasPrefix(".") {
+    /// Joins names with `FilePath`, never as text, so a name that is not UTF-8 is opened by its
+    /// own bytes; its reports are named by the name as shown (`bad\u{FFFD}.html`).
+    private static func collect(folder: FilePath, relative: FilePath, recursive: Bool, into jobs: inout [Job]) {
+        let path = folder.appending(relative.components)
+        let entries = (try? fileStore.entries(in: path)) ?? []
+        for entry in entries where !entry.name.string.hasPrefix(".") {
             let name = entry.name.string
-            let source = path + "/" + name
-            let inner = relative.isEmpty ? name : relative + "/" + name
+            let source = path.appending(entry.name)
+            let inner = relative.appending(entry.name)
             switch kind(of: source, listed: entry.kind) {
             case .directory where recursive:
                 collect(folder: folder, relative: inner, recursive: recursive, into: &jobs)
             case .regular where isTripName(name):
-                jobs.append(Job(source: source, name: stem(of: inner)))
+                jobs.append(Job(source: source, name: stem(of: inner.string)))
             default:
                 break
             }
@@ -139,12 +142,12 @@ struct BatchInputs {
     /// What `path` is, from the folder's own listing when that says file or folder (no `lstat`
     /// for each of a few hundred trips); a folder reached through a symbolic link is not
     /// descended into, so a link to a parent folder cannot loop.
-    private static func kind(of path: String, listed: FileInfo.Kind?) -> FileInfo.Kind {
+    private static func kind(of path: FilePath, listed: FileInfo.Kind?) -> FileInfo.Kind {
         if let listed, listed == .regular || listed == .directory { return listed }
-        guard let info = try? fileStore.info(FilePath(path), followLinks: false) else { return .other }
+        guard let info = try? fileStore.info(path, followLinks: false) else { return .other }
         switch info.kind {
         case .symbolicLink:
-            return (try? fileStore.info(FilePath(path), followLinks: true))?.kind == .regular ? .regular : .other
+            return (try? fileStore.info(path, followLinks: true))?.kind == .regular ? .regular : .other
         default:
             return info.kind
         }
@@ -156,17 +159,22 @@ struct BatchInputs {
         return lowered.hasSuffix(".json") || lowered.hasSuffix(".gpx")
     }
 
-    /// `trips/oslo.json` → `oslo.json`; a path ending in `/` keeps its last name (`trips/` →
-    /// `trips`).
-    private static func lastComponent(_ path: String) -> String {
-        let trimmed = path.utf8.reversed().drop { $0 == UInt8(ascii: "/") }
-        let name = trimmed.prefix { $0 != UInt8(ascii: "/") }
-        return name.isEmpty ? path : String(decoding: name.reversed(), as: UTF8.self)
+    /// A path's bytes, as the file system has them: the order in which trips are listed.
+    private static func bytes(of path: FilePath) -> [UInt8] {
+        path.withPlatformString { start in
+            var bytes: [UInt8] = []
+            var next = start
+            while next.pointee != 0 {
+                bytes.append(UInt8(bitPattern: next.pointee))
+                next += 1
+            }
+            return bytes
+        }
     }
 
     /// `europe/oslo.json` → `europe/oslo`: the name without its last extension.
     private static func stem(of name: String) -> String {
-        let last = lastComponent(name)
+        let last = name.split(separator: "/").last ?? Substring(name)
         guard let dot = last.lastIndex(of: "."), dot != last.startIndex else { return name }
         return String(name.dropLast(last.distance(from: dot, to: last.endIndex)))
     }

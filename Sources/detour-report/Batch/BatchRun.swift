@@ -18,7 +18,7 @@ import Darwin
 struct BatchSettings: Sendable {
     var job: RenderJob
     /// The output folder, without a trailing `/`.
-    var folder: String
+    var folder: FilePath
     var diagnostics: DiagnosticPrinter.Format
 }
 
@@ -50,7 +50,7 @@ enum BatchRun {
                 while let index = shared.take(), index < jobs.count {
                     let result = process(jobs[index], settings: settings)
                     shared.store(result, at: index)
-                    console.finished(index, source: jobs[index].source, messages: result.messages)
+                    console.finished(index, source: jobs[index].source.string, messages: result.messages)
                 }
             }
             // Templates render recursively; give workers the main thread's stack, not 512 KiB.
@@ -91,9 +91,8 @@ enum BatchRun {
 
     /// Reads, checks, plans and writes one trip.
     static func process(_ job: BatchInputs.Job, settings: BatchSettings) -> BatchResult {
-        let printer = DiagnosticPrinter(file: job.source, format: settings.diagnostics)
-        let rendered = settings.job.render(
-            FilePath(job.source), name: job.name, into: FilePath(settings.folder), store: fileStore)
+        let printer = DiagnosticPrinter(file: job.source.string, format: settings.diagnostics)
+        let rendered = settings.job.render(job.source, name: job.name, into: settings.folder, store: fileStore)
         let messages = rendered.diagnostics.map { printer.text([$0.diagnostic], file: $0.file) }.joined()
         let code: ExitCode =
             rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success

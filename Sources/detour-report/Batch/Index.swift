@@ -31,11 +31,12 @@ struct Index: ParsableCommand {
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
-        let folder = Render.withoutTrailingSlash(self.folder)
-        let printer = DiagnosticPrinter(file: folder, format: diagnostics)
+        // FilePath drops the `/` a shell's completion leaves at the end of a folder.
+        let folder = FilePath(self.folder)
+        let printer = DiagnosticPrinter(file: folder.string, format: diagnostics)
         let names: [String]
         do {
-            names = try fileStore.entries(in: FilePath(folder)).map(\.name.string).sorted {
+            names = try fileStore.entries(in: folder).map(\.name.string).sorted {
                 $0.utf8.lexicographicallyPrecedes($1.utf8)
             }
         } catch {
@@ -55,18 +56,18 @@ struct Index: ParsableCommand {
         }
         var entries: [TripIndex.Entry] = []
         for name in files {
-            let path = folder + "/" + name
+            let path = folder.appending(name)
             let bytes: [UInt8]?
             do {
-                bytes = try fileStore.contents(of: FilePath(path), limit: 1 << 30)
+                bytes = try fileStore.contents(of: path, limit: 1 << 30)
             } catch {
-                printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path)
+                printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path.string)
                 throw ExitCodes.noInput
             }
             do throws(TripIndex.ReadError) {
                 entries += try TripIndex.read(bytes ?? []).entries
             } catch {
-                printer.report(.indexUnreadable, error.message, file: path)
+                printer.report(.indexUnreadable, error.message, file: path.string)
                 throw ExitCodes.invalidTrip
             }
         }
@@ -84,7 +85,7 @@ struct Index: ParsableCommand {
             self.templates, builtIn: ReportTemplates.indexNames, required: [], optional: ReportTemplates.indexNames,
             printer: printer)
         for (name, text) in IndexPages.render(TripIndex(entries: entries), templates: templates) {
-            try Output.write(text, to: folder + "/" + name, printer: printer)
+            try Output.write(text, toFile: folder.appending(name), printer: printer)
         }
     }
 }

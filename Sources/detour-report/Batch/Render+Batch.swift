@@ -49,7 +49,8 @@ extension Render {
     /// `render TRIP… -d OUT`: every trip into `OUT`, on `-j` threads, then the index and a summary.
     func runBatch() throws {
         guard let outputDir else { return }
-        let folder = Render.withoutTrailingSlash(outputDir)
+        // FilePath drops the `/` a shell's completion leaves at the end of a folder.
+        let folder = FilePath(outputDir)
         let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
         let formats = format?.formats ?? [.html]
         // The index's templates too: HTML always, Markdown with Markdown reports.
@@ -68,10 +69,10 @@ extension Render {
         LocalFileStore.prepareForThreads()
         LibXML2.prepareForThreads()
         do {
-            try Folders.make(FilePath(folder), store: fileStore)
+            try Folders.make(folder, store: fileStore)
         } catch {
             let reason = if case .cannotCreate(let reason) = error { reason } else { "\(error)" }
-            printer.report(.cannotCreateOutput, "cannot create the folder: \(reason)", file: folder)
+            printer.report(.cannotCreateOutput, "cannot create the folder: \(reason)", file: folder.string)
             throw ExitCodes.cannotCreate
         }
 
@@ -89,28 +90,23 @@ extension Render {
         if code != ExitCodes.success { throw code }
     }
 
-    /// A folder as given, without the `/` a shell's completion leaves at its end.
-    static func withoutTrailingSlash(_ folder: String) -> String {
-        folder.count > 1 && folder.hasSuffix("/") ? String(folder.dropLast()) : folder
-    }
-
     /// Reports that would be written over one of the trips being read (`-d` into the trips'
     /// own folder with `--format gpx` or `json`).
-    static func outputsOverInputs(_ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: String) -> [String] {
-        func identity(_ path: String) -> FileIdentity? {
-            (try? fileStore.info(FilePath(path), followLinks: true))?.identity
+    static func outputsOverInputs(_ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: FilePath) -> [String] {
+        func identity(_ path: FilePath) -> FileIdentity? {
+            (try? fileStore.info(path, followLinks: true))?.identity
         }
-        var inputs: [FileIdentity: String] = [:]
+        var inputs: [FileIdentity: FilePath] = [:]
         for job in jobs {
             if let identity = identity(job.source) { inputs[identity] = job.source }
         }
         var messages: [String] = []
         for job in jobs {
             for format in formats {
-                let path = folder + "/" + job.name + "." + format.fileExtension
+                let path = folder.appending(job.name + "." + format.fileExtension)
                 if let identity = identity(path), let source = inputs[identity] {
                     messages.append(
-                        "the \(format.rawValue) report of \(BatchInputs.named(job.source)) would replace the trip \(BatchInputs.named(source)); write into another folder"
+                        "the \(format.rawValue) report of \(BatchInputs.named(job.source.string)) would replace the trip \(BatchInputs.named(source.string)); write into another folder"
                     )
                 }
             }
@@ -121,7 +117,7 @@ extension Render {
     /// Writes `index.json`, `index.html` and, when Markdown reports were written, `index.md`; a
     /// shard writes only its part, `index.K-of-N.json`, for `detour-report index` to join.
     static func writeIndex(
-        _ index: TripIndex, shard: BatchInputs.Shard?, folder: String, templates: ReportTemplates,
+        _ index: TripIndex, shard: BatchInputs.Shard?, folder: FilePath, templates: ReportTemplates,
         printer: DiagnosticPrinter
     ) -> ExitCode {
         let files =
@@ -130,7 +126,7 @@ extension Render {
         var codes: [Int32] = []
         for (name, text) in files {
             do {
-                try Output.write(text, to: folder + "/" + name, printer: printer)
+                try Output.write(text, toFile: folder.appending(name), printer: printer)
             } catch {
                 codes.append(error.rawValue)
             }
