@@ -30,14 +30,11 @@ import Testing
     }
 
     /// Every file from another app ends in a report or a clear error: exit 0 or 65, never a crash,
-    /// an error line that names the file, and well under a second.
+    /// and an error line that names the file. (How fast is `bench/`'s to say.)
     @Test(arguments: realWorld)
     func aRealWorldGPXFileEndsInAReportOrAClearError(_ path: String) throws {
-        let started = ContinuousClock.now
         let result = try cli.run([path, "--today", "2026-11-22"])
-        let elapsed = ContinuousClock.now - started
         #expect([0, 65].contains(result.status), "exit \(result.status): \(result.stderr)")
-        #expect(elapsed < .seconds(1), "took \(elapsed)")
         if result.status == 65 {
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.hasPrefix("\(path)"))
@@ -46,12 +43,10 @@ import Testing
     }
 
     @Test(arguments: ["g03-xxe-file-passwd.gpx", "g05-external-dtd-http.gpx", "g06-billion-laughs-text.gpx"])
-    func entityAttacksAreRefusedFastWithoutReadingAnything(_ name: String) throws {
+    func entityAttacksAreRefusedWithoutReadingAnything(_ name: String) throws {
         let path = Fixtures.corpus.appendingPathComponent("hostile/\(name)").path
         #expect(FileManager.default.fileExists(atPath: path))
-        let started = ContinuousClock.now
         let result = try cli.run([path, "--format", "json"])
-        #expect(ContinuousClock.now - started < .seconds(1))
         #expect(result.status == 65)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("a DOCTYPE is not allowed"))

@@ -44,14 +44,13 @@ import Testing
         #expect(Self.rows.filter { $0.verdict == "reject" }.allSatisfy { !$0.needle.isEmpty })
     }
 
-    /// Runs the binary under a 10 s limit and a 1 GiB address-space limit, in the scratch folder.
+    /// Runs the binary under a 1 GiB address-space limit, in the scratch folder, and stops it
+    /// after 60 s: a guard against a hang, far above any run's time (which `bench/` measures).
     func run(_ arguments: [String]) throws -> CommandRunner.Result {
-        let started = ContinuousClock.now
         let result = try cli.run(
-            ["-c", "ulimit -v 1048576; exec timeout 10 \"$0\" \"$@\"", cli.executable.path] + arguments,
+            ["-c", "ulimit -v 1048576; exec timeout 60 \"$0\" \"$@\"", cli.executable.path] + arguments,
             directory: scratch, viaShell: true)
-        #expect(ContinuousClock.now - started < .seconds(10))
-        #expect(result.status != 124, "timed out")
+        #expect(result.status != 124, "hung: stopped after 60 s")
         #expect(result.status < 128, "killed by a signal: \(result.status)")
         for (name, bytes) in [("stdout", result.stdout), ("stderr", Data(result.stderr.utf8))] {
             let text = String(validating: bytes, as: UTF8.self)
