@@ -3,7 +3,8 @@ import PackageDescription
 
 // Data flows one way through these targets:
 // bytes -> DetourIO (readers) -> DetourCore (validated Trip -> Plan) -> DetourRender (report model
-// -> template) -> bytes. Only the `detour-report` executable touches files, streams and exit codes.
+// -> template) -> bytes, run for every front end by DetourJob. Only DetourFiles and the executables
+// touch files, streams and exit codes. docs/ARCHITECTURE.md is the map.
 let package = Package(
     name: "detour-report",
     platforms: [.macOS(.v15)],
