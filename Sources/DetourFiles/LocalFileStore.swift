@@ -18,8 +18,9 @@ public struct LocalFileStore: FileStore {
     public init() {}
 
     public func openForReading(_ path: FilePath) throws(FileError) -> any ReadableFile {
+        let owned = path != .standardStream
         let descriptor: FileDescriptor
-        if path == "-" {
+        if !owned {
             descriptor = .standardInput
         } else {
             do {
@@ -28,7 +29,6 @@ public struct LocalFileStore: FileStore {
                 throw failure(error)
             }
         }
-        let owned = path != "-"
         let info: Stat
         do {
             info = try descriptor.stat()
@@ -84,10 +84,17 @@ public struct LocalFileStore: FileStore {
     }
 
     public func createTemporary(beside path: FilePath) throws(FileError) -> any TemporaryFile {
-        let folder = path.removingLastComponent()
-        let name = "." + (path.lastComponent?.string ?? "report") + ".XXXXXX"
-        var template = (folder.isEmpty ? FilePath(".") : folder).appending(name).withPlatformString { pointer in
-            Array(UnsafeBufferPointer(start: pointer, count: strlen(pointer) + 1))
+        // `dir/.name.XXXXXX` from `dir/name`, made in one buffer: a batch makes one per report.
+        var template = path.withPlatformString { pointer in
+            let whole = UnsafeBufferPointer(start: pointer, count: strlen(pointer))
+            let name = whole.lastIndex(of: CChar(UInt8(ascii: "/"))).map { $0 + 1 } ?? 0
+            var bytes: [CChar] = []
+            bytes.reserveCapacity(whole.count + 9)
+            bytes.append(contentsOf: whole[..<name])
+            bytes.append(CChar(UInt8(ascii: ".")))
+            bytes.append(contentsOf: whole[name...])
+            for byte in ".XXXXXX\0".utf8 { bytes.append(CChar(bitPattern: byte)) }
+            return bytes
         }
         let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
             guard let base = buffer.baseAddress else { return -1 }

@@ -39,7 +39,7 @@ public enum Delivery {
     ///
     /// Symbolic links are followed: the file they end at is replaced, and the links stay.
     public static func destination(of path: FilePath?, store: some FileStore) throws(Failure) -> Destination {
-        guard let path, path != "-" else { return .standardOutput }
+        guard let path, path != .standardStream else { return .standardOutput }
         let info: FileInfo
         do {
             info = try store.info(path, followLinks: true)

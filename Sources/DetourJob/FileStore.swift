@@ -81,19 +81,24 @@ public protocol TemporaryFile: WritableFile {
 public struct FileError: Error, Sendable, Equatable {
     /// `errno`, as `Errno`.
     public var errno: Errno
+    /// A reason of our own, if any.
+    private var ownReason: String?
+
     /// A sentence for the user: `No such file or directory`, or a reason of our own.
-    public var reason: String
+    ///
+    /// The system's sentence is looked up only when asked for: most errors (a report that does
+    /// not exist yet, a trip's output checked in a batch) are handled without a word.
+    public var reason: String { ownReason ?? errno.description }
 
     /// The error for `errno`, with the system's own sentence.
     public init(_ errno: Errno) {
         self.errno = errno
-        reason = errno.description
     }
 
     /// An error with a reason of its own.
     public init(_ errno: Errno, reason: String) {
         self.errno = errno
-        self.reason = reason
+        ownReason = reason
     }
 
     /// Whether the file does not exist.
@@ -168,4 +173,11 @@ extension FileStore {
             throw FileError(.ioError, reason: "\(error)")
         }
     }
+}
+
+extension FilePath {
+    /// `-`, which names standard input (to read) or standard output (to write).
+    ///
+    /// Made once: comparing with the literal `"-"` would build and normalise a path each time.
+    public static let standardStream: FilePath = "-"
 }

@@ -74,16 +74,14 @@ public struct RenderJob: Sendable {
     /// Plans a validated trip and prepares its outputs.
     func plan(_ validated: TripValidator.Outcome) -> RenderResult {
         guard let trip = validated.trip else {
-            return RenderResult(outcome: .invalid, diagnostics: validated.diagnostics)
+            return RenderResult(outcome: .invalid, found: validated.diagnostics)
         }
         let plan = Planner.plan(trip, today: options.today, options: options.planner)
         let tripWarnings = validated.diagnostics.warnings
         let outputs = options.formats.map { format in
             Output(format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer)
         }
-        return RenderResult(
-            outcome: .written, diagnostics: validated.diagnostics + plan.warnings, trip: trip, plan: plan,
-            outputs: outputs)
+        return RenderResult(outcome: .written, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
     }
 }
 
@@ -100,9 +98,17 @@ public struct RenderResult: Sendable {
     }
 
     public var outcome: Outcome
+    /// What the reader and the validator found, in file order.
+    public var found: [Diagnostic]
     /// Everything found, to print in this order: the reader's and the validator's findings in
     /// file order, then the planner's warnings.
-    public var diagnostics: [Diagnostic]
+    ///
+    /// Joined only when both have some: a large trip's tens of thousands of planner warnings are
+    /// not copied to be listed.
+    public var diagnostics: [Diagnostic] {
+        guard let warnings = plan?.warnings, !warnings.isEmpty else { return found }
+        return found.isEmpty ? warnings : found + warnings
+    }
     /// The valid trip.
     public var trip: Trip?
     /// Its plan.
@@ -112,7 +118,7 @@ public struct RenderResult: Sendable {
 
     /// A trip whose file could not be read.
     public static func unreadable(_ diagnostic: Diagnostic) -> RenderResult {
-        RenderResult(outcome: .unreadable, diagnostics: [diagnostic])
+        RenderResult(outcome: .unreadable, found: [diagnostic])
     }
 
     /// The first error, for a trip that has no outputs.

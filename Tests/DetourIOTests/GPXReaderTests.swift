@@ -177,6 +177,26 @@ import Testing
         #expect(trip.destinations[0].detours.map(\.title) == ["B1 or B2", "A1 or undecided"])
     }
 
+    /// A task may come before its stay's waypoint: it waits for it and then takes its place in
+    /// file order, before the tasks that came after the stay; detours keep their first
+    /// appearance (a declared one, its declaration's), and a path may name a task that waited.
+    @Test func tasksBeforeTheirStayKeepFileOrder() throws {
+        func task(_ name: String, _ detour: String, lon: String) -> String {
+            "<wpt lat=\"0\" lon=\"\(lon)\"><name>\(name)</name><extensions><dr:task destination=\"h\" detour=\"\(detour)\" duration=\"1h\" cost=\"1\" currency=\"EUR\"/></extensions></wpt>"
+        }
+        let text = Self.gpx(
+            task("C1", "c", lon: "0.01") + task("B1", "b", lon: "0.02") + task("A1", "a", lon: "0.03")
+                + "<wpt lat=\"0\" lon=\"0\"><name>Home</name><extensions><dr:stay id=\"h\" arrival=\"2026-12-01\" departure=\"2026-12-02\"/><dr:detour id=\"a\"/><dr:detour id=\"d\"/></extensions></wpt>"
+                + task("B2", "b", lon: "0.04") + task("A2", "a", lon: "0.05") + task("E1", "e", lon: "0.06")
+                + "<rte><extensions><dr:path destination=\"h\" task=\"B1\"/></extensions><rtept lat=\"0\" lon=\"0\"/><rtept lat=\"0\" lon=\"0.02\"/></rte>"
+        )
+        let trip = try #require(load(text).trip)
+        #expect(
+            trip.destinations[0].detours.map(\.title)
+                == ["C1 or undecided", "B1 or B2", "A1 or A2", "Undecided detour", "E1 or undecided"])
+        #expect(trip.destinations[0].detours[1].tasks[0].path?.points.count == 2)
+    }
+
     @Test func aTaskForAnUnknownStayIsAnError() {
         let text = Self.lisbon.replacingOccurrences(
             of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"",

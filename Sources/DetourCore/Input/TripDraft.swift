@@ -135,14 +135,20 @@ public struct CoordinateDraft: Sendable {
 public struct DetourDraft: Sendable {
     /// The detour as a whole.
     public var position: SourcePosition
-    /// Its tasks, in the file's order: the first is the left side, unless tasks name their sides
-    /// (``TaskDraft/side``).
+    /// Its tasks, in the file's order: the first is the left side, unless tasks name their sides.
     public var tasks: [TaskDraft]
+    /// The side each task names, in the order of ``tasks``.
+    ///
+    /// `1` is left and `2` right, as GPX's `side` writes it; empty when the file names none, as
+    /// trip JSON never does. The validator places the tasks by it. It is kept here, not on each task, so that a check of a million tasks without sides never
+    /// looks for one in each.
+    public var sides: [Field<String>] = []
 
     /// Creates a detour draft.
-    public init(position: SourcePosition, tasks: [TaskDraft]) {
+    public init(position: SourcePosition, tasks: [TaskDraft], sides: [Field<String>] = []) {
         self.position = position
         self.tasks = tasks
+        self.sides = sides
     }
 }
 
@@ -166,9 +172,6 @@ public struct TaskDraft: Sendable {
     public var travel: Field<String>
     /// The way there, if the file gives one.
     public var path: Field<PathDraft>
-    /// Which side of its detour the task is, `1` (left) or `2` (right), when the file says
-    /// (GPX's `side`); the validator places the tasks by it.
-    public var side: Field<String> = .missing(.unknown)
 
     /// Creates a task draft.
     public init(

@@ -349,10 +349,12 @@ private struct Checker {
                 "a detour is a choice between two tasks, this one has \(draft.tasks.count)")
         }
         var tasks: [DetourTask] = []
-        for (index, taskDraft) in inSideOrder(draft.tasks, place).enumerated() {
+        // Without sides (as in any JSON trip), the file's order is the side order.
+        let order = draft.sides.isEmpty ? nil : inSideOrder(draft.sides, place)
+        for index in draft.tasks.indices {
             var taskPlace = place
             taskPlace.task = index
-            if let task = task(taskDraft, taskPlace, origin: origin) { tasks.append(task) }
+            if let task = task(draft.tasks[order?[index] ?? index], taskPlace, origin: origin) { tasks.append(task) }
         }
         guard !diagnostics[before...].containsErrors else { return nil }
         return Detour(tasks: tasks)
@@ -363,12 +365,15 @@ private struct Checker {
     /// Each task that names its side (`1` left, `2` right) goes to that place, the others fill the
     /// free places in the file's order. A side that is not 1 or 2, or that another task has
     /// already, is an error, and that task fills a free place.
-    mutating func inSideOrder(_ tasks: [TaskDraft], _ place: Place) -> [TaskDraft] {
-        var placed: [Int?] = Array(repeating: nil, count: max(tasks.count, Detour.sides))
+    ///
+    /// `sides` are the tasks' sides as written, in the file's order; returns the tasks' indexes
+    /// in side order, so that no task is copied to be put in order.
+    mutating func inSideOrder(_ sides: [Field<String>], _ place: Place) -> [Int] {
+        var placed: [Int?] = Array(repeating: nil, count: max(sides.count, Detour.sides))
         var unsided: [Int] = []
         var problems: [(index: Int, code: DiagnosticCode, position: SourcePosition, message: String)] = []
-        for (index, task) in tasks.enumerated() {
-            guard case .present(let written, let position) = task.side else {
+        for (index, side) in sides.enumerated() {
+            guard case .present(let written, let position) = side else {
                 unsided.append(index)
                 continue
             }
@@ -397,7 +402,7 @@ private struct Checker {
             taskPlace.task = order.firstIndex(of: problem.index)
             report(problem.code, taskPlace, "side", problem.position, problem.message)
         }
-        return order.map { tasks[$0] }
+        return order
     }
 
     /// Checks a task; with its destination's location, a path of its own is checked against it.

@@ -68,11 +68,13 @@ struct GPXReading {
         /// Its place among the mapping's elements, in document order: detours are in the order
         /// their keys first appear.
         var order: Int
-        var values: [String: String] = [:]
+        /// Name and value pairs: an element has a handful, so a list is searched faster than a
+        /// dictionary is built.
+        var values: [(name: String, value: String)] = []
         var pros: [Field<String>] = []
         var cons: [Field<String>] = []
 
-        subscript(_ name: A) -> String? { values[name.rawValue] }
+        subscript(_ name: A) -> String? { values.first { $0.name == name.rawValue }?.value }
     }
 
     /// What was found in one `<wpt>`, until it ends and its label is known.
@@ -111,6 +113,8 @@ struct GPXReading {
     var firstPlainWaypointLine = 0
     var counts = (waypoints: 0, routes: 0, tracks: 0, points: 0, elements: 0)
     var stopped = false
+    /// The current waypoint's label, once made: its pros, cons and fields all share it.
+    var cachedLabel: String??
 
     init(stream: XMLStream, limits: ReadLimits) {
         self.stream = stream
@@ -192,7 +196,7 @@ struct GPXReading {
                 waypoint = Waypoint(
                     index: counts.waypoints, line: stream.line, latitude: stream.attribute(GPXMapping.GPXAttribute.lat),
                     longitude: stream.attribute(GPXMapping.GPXAttribute.lon))
-                names = []
+                (names, cachedLabel) = ([], nil)
                 return .waypoint
             }
             if `is`(G.metadata) { return .metadata }
@@ -315,7 +319,7 @@ struct GPXReading {
             if namespaced || !known.contains(attribute) {
                 unknown.append((namespaced ? "dr:" : "") + attribute)
             } else {
-                element.values[attribute] = value
+                element.values.append((attribute, value))
             }
         }
         for attribute in unknown {
@@ -343,14 +347,20 @@ struct GPXReading {
 
     /// Reports a problem; one inside a waypoint names the waypoint, as far as it is known.
     mutating func report(_ code: DiagnosticCode, _ message: String, line: Int) {
-        diagnostics.append(Diagnostic(code, at: SourcePosition(line: line, element: label), message))
+        diagnostics.append(Diagnostic(code, at: SourcePosition(line: line, element: label()), message))
     }
 
     /// How messages name the current waypoint: `wpt 2 "Ride Tram 28"`; `nil` outside one.
-    var label: String? {
+    ///
+    /// Made once a waypoint (and again when its name comes), not for each of its fields.
+    mutating func label() -> String? {
+        if let cachedLabel { return cachedLabel }
         guard let waypoint else { return nil }
-        guard let name = names.first?.value else { return "wpt \(waypoint.index)" }
-        return "wpt \(waypoint.index) \(Quoting.quoted(TextRules.foldedForLabel(name)))"
+        let made =
+            names.first?.value.map { "wpt \(waypoint.index) \(Quoting.quoted(TextRules.foldedForLabel($0)))" }
+            ?? "wpt \(waypoint.index)"
+        cachedLabel = .some(made)
+        return made
     }
 
     /// The root element: `<gpx>` in GPX 1.1's or 1.0's namespace, or in none.
@@ -399,7 +409,8 @@ struct GPXReading {
     mutating func leave(_ frame: Frame) {
         switch frame {
         case .text(_, let list):
-            self[keyPath: list].append(.present(text, SourcePosition(line: textLine, element: label)))
+            self[keyPath: list].append(.present(text, SourcePosition(line: textLine, element: label())))
+            if list == \GPXReading.names { cachedLabel = nil }
         case .task:
             if var task {
                 (task.pros, task.cons) = (pros, cons)
@@ -409,6 +420,7 @@ struct GPXReading {
         case .waypoint:
             if let waypoint { finish(waypoint) }
             waypoint = nil
+            cachedLabel = nil
         case .route:
             if let path { references.paths.append(path) }
             path = nil
@@ -432,7 +444,7 @@ struct GPXReading {
 
     /// A finished waypoint: its stay and its tasks, handed to the references.
     mutating func finish(_ waypoint: Waypoint) {
-        let label = self.label
+        let label = label()
         func at(_ line: Int) -> SourcePosition { SourcePosition(line: line, element: label) }
         let here = at(waypoint.line)
         let name = names.first ?? .missing(here)
@@ -450,7 +462,7 @@ struct GPXReading {
                 waypoint.stayBudget, .amount, at: waypoint.stayBudget.map { at($0.line) } ?? there)
             references.addStay(
                 id: stay[.id] ?? name.value.map(TextRules.foldedForLabel) ?? "", label: label ?? "", at: there, draft,
-                declaring: waypoint.detours.map { ($0[.id] ?? "", $0.order, at($0.line)) })
+                declaring: waypoint.detours.map { ($0[.id] ?? "", $0.order, at($0.line)) }, into: &diagnostics)
         } else if waypoint.tasks.isEmpty {
             plainWaypoints += 1
             if plainWaypoints == 1 { firstPlainWaypointLine = waypoint.line }
@@ -460,14 +472,15 @@ struct GPXReading {
             let located = waypoint.stay == nil
             let there = at(element.line)
             let priced = element[.cost] != nil || element[.currency] != nil
-            var draft = TaskDraft(
+            let draft = TaskDraft(
                 position: there, name: located ? name : Self.field(element, .name, at: there),
                 duration: Self.field(element, .duration, at: there),
                 cost: Self.money(priced ? element : nil, .cost, at: there),
                 coordinate: located ? coordinate : .missing(there), pros: element.pros, cons: element.cons,
                 travel: Self.field(element, .travel, at: there))
-            draft.side = Self.field(element, .side, at: there)
-            references.addTask(element, name: draft.name.value, at: there, draft, into: &diagnostics)
+            references.addTask(
+                element, name: draft.name.value, at: there, draft, side: Self.field(element, .side, at: there),
+                into: &diagnostics)
         }
     }
 

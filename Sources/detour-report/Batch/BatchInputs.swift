@@ -34,9 +34,9 @@ struct BatchInputs {
             }
         }
         var seen: Set<FilePath> = []
-        self.jobs = jobs.filter { seen.insert($0.source).inserted }.sorted {
-            BatchInputs.bytes(of: $0.source).lexicographicallyPrecedes(BatchInputs.bytes(of: $1.source))
-        }
+        // Each path's bytes are taken once, not at every comparison.
+        self.jobs = jobs.filter { seen.insert($0.source).inserted }.map { (BatchInputs.bytes(of: $0.source), $0) }
+            .sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
     }
 
     /// The K-th of N parts of the sorted list (K from 0): every N-th trip from the K-th, so each
