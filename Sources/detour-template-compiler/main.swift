@@ -1,4 +1,3 @@
-import DetourTemplateSchema
 import Foundation
 
 // detour-template-compiler OUTPUT.swift TEMPLATE.mustache…
@@ -18,71 +17,19 @@ let arguments = CommandLine.arguments.dropFirst()
 guard let output = arguments.first, arguments.count > 1 else {
     fail("detour-template-compiler", 0, 0, "usage: detour-template-compiler OUTPUT.swift TEMPLATE.mustache…")
 }
-
-var emitter = SwiftEmitter()
-var functions: [(file: String, function: String, root: TemplateScope)] = []
-var code = ""
-for path in arguments.dropFirst().sorted() {
-    let file = URL(fileURLWithPath: path).lastPathComponent
-    guard let root = TemplateRoots.builtIn[file] else {
-        fail(path, 1, 1, "a built-in template needs its root scope and content type in TemplateRoots.builtIn")
-    }
+var templates: [TemplateCompiler.Template] = []
+for path in arguments.dropFirst() {
     guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8) else {
         fail(path, 1, 1, "cannot read the template as UTF-8")
     }
-    do throws(MustacheSyntaxError) {
-        let nodes = try MustacheParser.parse(text)
-        let declared = nodes.contains { node in
-            if case .contentType(let type, _) = node { return type == root.contentType }
-            return false
-        }
-        guard declared else {
-            fail(path, 1, 1, "the template must declare {{% CONTENT_TYPE: \(root.contentType)}}")
-        }
-        let name = file.replacingOccurrences(of: ".mustache", with: "").replacingOccurrences(of: ".", with: "_")
-        code += "\n" + (try emitter.function(named: name, root: root.scope, nodes: nodes))
-        functions.append((file, name, root.scope))
-    } catch {
-        fail(path, error.line, error.column, error.reason)
-    }
+    templates.append(.init(path: path, file: URL(fileURLWithPath: path).lastPathComponent, text: text))
 }
-
-var dispatch = ""
-for rootName in Set(functions.map(\.root.name)).sorted() {
-    dispatch += """
-
-            /// Renders the built-in template `name` of a `\(rootName)`; `false` when there is none.
-            static func render(_ model: \(rootName), template name: String, into out: inout TemplateOutput) -> Bool {
-                switch name {
-
-        """
-    for entry in functions where entry.root.name == rootName {
-        dispatch += "        case \(SwiftEmitter.literal(entry.file)): \(entry.function)(model, into: &out)\n"
-    }
-    dispatch += "        default: return false\n        }\n        return true\n    }\n"
+let source: String
+do throws(TemplateCompiler.Failure) {
+    source = try TemplateCompiler.compile(templates)
+} catch {
+    fail(error.path, error.line, error.column, error.reason)
 }
-
-// The template engine's lookups (`--templates`), from the same schema the compiled templates
-// are checked against: each key is declared once, in TemplateSchema.swift.
-var lookups = ""
-for scope in TemplateScope.reachable(from: TemplateRoots.builtIn.sorted { $0.key < $1.key }.map(\.value.scope)) {
-    lookups += SwiftEmitter.lookup(scope)
-}
-
-let source = """
-    // Generated at build time by detour-template-compiler from Templates/*.mustache and
-    // TemplateSchema.swift. Do not edit: change the templates or the schema, which stay the source.
-
-    import Mustache
-
-    /// The built-in templates, compiled to Swift.
-    enum CompiledTemplates {
-        /// The file names of the compiled templates.
-        static let names: Set<String> = [\(functions.map { SwiftEmitter.literal($0.file) }.joined(separator: ", "))]
-    \(dispatch)\(code)}
-    \(lookups)
-    """
-
 // Rewrite only on change, so an unchanged template does not rebuild the module.
 if FileManager.default.contents(atPath: output) != Data(source.utf8) {
     do {

@@ -106,6 +106,26 @@ import Testing
         }
     }
 
+    /// Every currency no rate converts is named, in the order of their codes, whatever order
+    /// the detours list them in.
+    @Test func everyUnconvertedCurrencyIsNamedInOrder() throws {
+        let detours = [
+            Detour(tasks: [
+                Self.side("A", minutes: 60, cost: "100", "SEK"), Self.side("B", minutes: 90, cost: "0", "SEK"),
+            ]),
+            Detour(tasks: [
+                Self.side("C", minutes: 60, cost: "100", "NOK"), Self.side("D", minutes: 90, cost: "0", "NOK"),
+            ]),
+        ]
+        let plan = Planner.plan(
+            Self.trip(detours, budget: Build.money("100", "USD"), rates: try Self.rates(["USD": "0.9"])),
+            today: Self.today)
+        let budget = try #require(plan.budget)
+        #expect(budget.unconverted.map(\.code) == ["NOK", "SEK"])
+        #expect(budget.spent == nil)
+        #expect(plan.warnings.first?.message.contains("no declared rate converts NOK, SEK into USD") == true)
+    }
+
     /// The law, with currencies: over random trips whose costs are in EUR, USD and SEK and whose
     /// budget is in any of them, the chosen sides take the least total time of every combination
     /// within the budget, the budget and the costs converted exactly into EUR.

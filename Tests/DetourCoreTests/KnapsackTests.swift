@@ -120,6 +120,29 @@ import Testing
         #expect(proven.value == optimum || proven.method == .bestFound)
     }
 
+    /// However early the node limit stops the search (after 1, 2, … nodes, inside a branch that
+    /// takes an item or one that leaves it), the best found is a choice that fits, no worse than
+    /// the ratio fill it started from, under a bound that holds; with room, it finishes.
+    @Test func aSearchStoppedAtAnyNodeKeepsAChoiceThatFits() {
+        let (whole, items, capacity) = Self.closeRatios(45)
+        let optimum = Self.dynamicProgramming(whole, capacity: capacity)
+        let greedy = Knapsack.solve(items, capacity: Decimal(capacity), nodeLimit: 0).value
+        var values: Set<Int> = []
+        for nodeLimit in [1, 2, 3, 5, 10, 20, 45, 46, 47, 100, 1_000, 10_000, 100_000] {
+            let solution = Knapsack.solve(items, capacity: Decimal(capacity), nodeLimit: nodeLimit)
+            expectConsistent(solution, items, capacity: Decimal(capacity), "node limit \(nodeLimit)")
+            #expect(greedy <= solution.value && solution.value <= optimum && optimum <= solution.bound)
+            if solution.method == .bestFound {
+                values.insert(solution.value)
+            } else {
+                // Given enough nodes, the search ends and proves its answer.
+                #expect(solution.method == .branchAndBound && solution.value == optimum)
+            }
+        }
+        // Some limits stopped the search, and the largest let it finish.
+        #expect(!values.isEmpty)
+    }
+
     /// Weights that do not scale to 64-bit whole numbers (more than 18 decimals, or too large)
     /// are searched as Decimals, with the same answers.
     @Test(arguments: [

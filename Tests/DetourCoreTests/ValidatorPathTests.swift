@@ -52,6 +52,19 @@ import Testing
         #expect(lines(draft) == ["error rates.SEK: a rate needs a value [missing-field]"])
     }
 
+    /// A GPX `dr:rate` may leave out its currency: an error, never a rate quietly dropped.
+    ///
+    /// One the reader already reported (`.invalid`) is not reported again.
+    @Test func aRateWithoutACurrencyIsNamed() {
+        var draft = Self.trip(currency: Draft.text("EUR"))
+        draft.rates = [
+            RateDraft(currency: .missing(Draft.here), value: Draft.text("0.1")),
+            RateDraft(currency: .invalid, value: Draft.text("0.2")),
+            RateDraft(currency: Draft.text("SEK"), value: Draft.text("0.0871")),
+        ]
+        #expect(lines(draft) == ["error rates: a rate needs a currency [missing-field]"])
+    }
+
     @Test func ratesWithoutACurrencyAreAnErrorButNotWhenTheCurrencyIsMerelyInvalid() {
         #expect(
             lines(Self.trip(rates: [("SEK", "0.1")])) == [

@@ -197,6 +197,18 @@ import Testing
         #expect(trip.destinations[0].detours[1].tasks[0].path?.points.count == 2)
     }
 
+    /// A `dr:rate` without its currency is named, not dropped (a JSON rate is keyed by it).
+    @Test func aRateWithoutItsCurrencyIsAnError() {
+        let text = Self.lisbon.replacingOccurrences(
+            of: "<metadata>",
+            with: "<metadata><extensions><dr:trip currency=\"EUR\"><dr:rate value=\"0.1\"/></dr:trip></extensions>")
+        #expect(
+            lines(load(text)).contains {
+                $0.hasSuffix("error: rates: dr:rate: a rate needs a currency [missing-field]")
+            })
+        #expect(load(text).trip == nil)
+    }
+
     @Test func aTaskForAnUnknownStayIsAnError() {
         let text = Self.lisbon.replacingOccurrences(
             of: "destination=\"lisbon\" detour=\"tram-or-walk\" duration=\"2h\"",

@@ -16,7 +16,7 @@ public struct NumberText: Sendable, Hashable {
 
     /// Reads `text`, or returns `nil` if it is not a number in this grammar.
     public init?(_ text: String) {
-        var bytes = Array(text.utf8)[...]
+        var bytes = ArraySlice(text.utf8)
         var negative = false
         if let sign = bytes.first, sign == UInt8(ascii: "-") || sign == UInt8(ascii: "+") {
             negative = sign == UInt8(ascii: "-")

@@ -166,7 +166,7 @@ private struct Scaled {
     let capacity: Int64
 
     init?(_ weights: [Decimal], capacity: Decimal) {
-        let places = (weights + [capacity]).map { max(0, -$0.exponent) }.max() ?? 0
+        let places = weights.reduce(max(0, -capacity.exponent)) { max($0, -$1.exponent) }
         guard places <= 18 else { return nil }
         var factor = Decimal(1)
         for _ in 0..<places { factor *= 10 }

@@ -75,10 +75,10 @@ public struct BudgetOutcome: Sendable, Hashable {
     public var chose: Bool
     /// By how much the chosen sides exceed the budget, in its currency, rounded once; `nil`
     /// when within it or unknown.
-    public var over: Money? = nil
+    public var over: Money?
     /// The currencies of chosen sides that no declared rate converts into the budget's currency:
     /// while there are any, the verdict is unknown.
-    public var unconverted: [CurrencyCode] = []
+    public var unconverted: [CurrencyCode]
 }
 
 /// One day of a stay and the chosen sides placed on it.

@@ -160,7 +160,7 @@ private struct Checker {
         case .invalid:
             break
         case .present(let list, _):
-            drafts = list[...]
+            drafts = ArraySlice(list)
         }
         if drafts.count > limits.maxDestinations {
             report(
@@ -501,7 +501,17 @@ extension Checker {
         let currency = self.currency(draft.currency, top, "currency")
         var rates: [CurrencyCode: Decimal] = [:]
         for rate in draft.rates {
-            let key = rate.currency.value ?? ""
+            // A JSON rate is a key and its value; a GPX dr:rate may leave its currency out.
+            let key: String
+            switch rate.currency {
+            case .present(let text, _):
+                key = text
+            case .missing(let position):
+                report(.missingField, top, "rates", position, "a rate needs a currency")
+                continue
+            case .invalid:
+                continue
+            }
             let code = self.currency(rate.currency, top, TripPath.member("rates", key))
             guard
                 let (text, position) = token(

@@ -25,14 +25,11 @@ public enum TokenText {
     /// `text` without spaces, tabs, carriage returns and line feeds at either end.
     public static func trimmed(_ text: String) -> String {
         let isSpace: (UInt8) -> Bool = { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
-        // Nearly every value has no such space: its two ends are read in place (a native string's
-        // bytes are contiguous), without walking the string's index to its last byte.
-        let ends = text.utf8.withContiguousStorageIfAvailable { bytes in
-            bytes.first.map { isSpace($0) || isSpace(bytes[bytes.count - 1]) } ?? false
-        }
-        guard ends ?? (text.utf8.first.map(isSpace) == true || text.utf8.last.map(isSpace) == true) else {
-            return text
-        }
+        // Nearly every value has no such space: its two ends are read in place (`withUTF8` makes
+        // a bridged string contiguous first), without walking the string's index to its end.
+        var text = text
+        let padded = text.withUTF8 { bytes in bytes.first.map(isSpace) == true || bytes.last.map(isSpace) == true }
+        guard padded else { return text }
         let bytes = text.utf8.drop(while: isSpace)
         return String(decoding: bytes.reversed().drop(while: isSpace).reversed(), as: UTF8.self)
     }

@@ -140,13 +140,11 @@ public struct ReportTemplates: Sendable {
         var library = MustacheLibrary()
         var parsed: [String: [MustacheNode]] = [:]
         for (name, text) in files.sorted(by: { $0.key < $1.key }) {
-            // The one reader of templates first: the engine parses recursively, so a template
-            // nested too deeply must be refused before the engine sees it. A template the reader
-            // refuses otherwise goes to the engine, whose words for it are the ones shown.
+            // The one reader of templates first, whose words say what to fix: the engine parses
+            // recursively, so a template nested too deeply must be refused before it sees it.
             do throws(MustacheSyntaxError) {
                 parsed[name] = try MustacheParser.parse(text)
             } catch {
-                if !error.isTooDeep { _ = try ReportTemplates.compile(text, named: name) }
                 throw .invalid(name: name, line: error.line, column: error.column, reason: error.reason)
             }
             library.register(try ReportTemplates.compile(text, named: name), named: name)
@@ -169,7 +167,8 @@ public struct ReportTemplates: Sendable {
             _ = CompiledTemplates.render(model, template: name, into: &output)
             output.flush()
         case .interpreted(let library):
-            sink(Array((library.render(model, withTemplate: name) ?? "").utf8))
+            // Every name asked for is registered: a report needs its template to load at all.
+            if let text = library.render(model, withTemplate: name) { sink(Array(text.utf8)) }
         }
     }
 
@@ -187,7 +186,8 @@ public struct ReportTemplates: Sendable {
             _ = CompiledTemplates.render(IndexModel(index), template: name, into: &output)
             return String(decoding: output.bytes, as: UTF8.self)
         case .interpreted(let library):
-            return library.render(IndexModel(index), withTemplate: name) ?? ""
+            guard let text = library.render(IndexModel(index), withTemplate: name) else { return "" }
+            return text
         }
     }
 }

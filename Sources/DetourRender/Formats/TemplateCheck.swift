@@ -88,8 +88,9 @@ struct TemplateCheck {
         -> Int
     {
         if let known = memo[name] { return known }
+        guard let nodes = templates[name] else { return 0 }
         var height = 0
-        for include in Self.includes(in: templates[name] ?? []) where templates[include.name.name] != nil {
+        for include in Self.includes(in: nodes) where templates[include.name.name] != nil {
             let tag = include.name
             let refusal = ReportTemplates.LoadError.invalid(
                 name: name, line: tag.line, column: tag.column,
@@ -106,7 +107,7 @@ struct TemplateCheck {
     /// The deepest section nesting reached from `name`, through its partials (acyclic by now).
     private func deepest(in name: String, memo: inout [String: Int]) throws(ReportTemplates.LoadError) -> Int {
         if let known = memo[name] { return known }
-        let nodes = templates[name] ?? []
+        guard let nodes = templates[name] else { return 0 }
         var deepest = Self.nesting(of: nodes)
         for include in Self.includes(in: nodes) where templates[include.name.name] != nil {
             let tag = include.name
@@ -126,8 +127,8 @@ struct TemplateCheck {
 
     /// Refuses a partial whose name the trip's data would choose.
     func checkDynamicPartials() throws(ReportTemplates.LoadError) {
-        for name in templates.keys.sorted() {
-            var pending = templates[name] ?? []
+        for (name, nodes) in templates.sorted(by: { $0.key < $1.key }) {
+            var pending = nodes
             while let node = pending.popLast() {
                 switch node {
                 case .partial(let tag, dynamic: true):
@@ -159,8 +160,9 @@ struct TemplateCheck {
     }
 
     private mutating func walk(file: String, frames: [Frame], contentType expected: String) {
+        guard let nodes = templates[file] else { return }
         var current: String? = nil
-        walk(templates[file] ?? [], file: file, frames: frames, expected: expected, current: &current)
+        walk(nodes, file: file, frames: frames, expected: expected, current: &current)
     }
 
     private mutating func walk(

@@ -1,4 +1,5 @@
 import DetourCore
+import Foundation
 
 /// Every number, date and amount a report shows, formatted the same way on every machine.
 ///
@@ -103,7 +104,8 @@ public enum Formatting {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
-        guard scaled < 1e15 else { return value < 0 ? "-\(abs(value))" : "\(value)" }
+        // Past 15 digits a Double has no fraction left to show; Decimal writes it out in full.
+        guard scaled < 1e15 else { return "\(Decimal(value.rounded(.toNearestOrAwayFromZero)))" }
         let units = Int64(scaled)
         let sign = value < 0 && units != 0 ? "-" : ""
         guard digits > 0 else { return sign + String(units) }
