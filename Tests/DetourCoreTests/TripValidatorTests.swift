@@ -49,6 +49,18 @@ import Testing
             messages(sameDay) == ["destinations[0].departure: departure 2026-12-01 is not after arrival 2026-12-01"])
     }
 
+    /// A calendar ends a stay's all-day event the day after its departure: 9999-12-30 is the
+    /// last departure that has one; 9999-12-31 was accepted and exported as ending that day.
+    @Test func aStayEndsByTheLastDayThatHasADayAfterIt() {
+        let last = Draft.trip([Draft.destination(arrival: "9999-12-29", departure: "9999-12-30")])
+        #expect(messages(last) == [])
+        let past = Draft.trip([Draft.destination(arrival: "9999-12-29", departure: "9999-12-31")])
+        #expect(
+            messages(past) == [
+                "destinations[0].departure: departure 9999-12-31 is the last day there is; a stay must end by 9999-12-30, as a calendar ends it the day after"
+            ])
+    }
+
     /// A mistyped year made a stay of 370,000 days, whose report took minutes and 17 MB.
     @Test func aStayOfMoreThan366NightsIsRefused() {
         let year = Draft.trip([Draft.destination(arrival: "2026-01-01", departure: "2027-01-02")])

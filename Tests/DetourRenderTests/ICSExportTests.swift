@@ -205,6 +205,19 @@ import Testing
         #expect(stay["DESCRIPTION"]?.contains("Ride Tram 28 or Walk the Alfama: Ride Tram 28") == true)
     }
 
+    /// The last stay a trip may have ends its event on 9999-12-31, the last day there is, and
+    /// so does a side on its last day.
+    @Test func aStayOnTheLastDaysEndsOnTheLastDay() throws {
+        let trip = """
+            {"title": "T", "destinations": [{"name": "End", "location": {"lat": 0, "lon": 0},
+              "arrival": "9999-12-29", "departure": "9999-12-30", "detours": [{"tasks": [
+               {"name": "A", "duration": "1h", "cost": {"amount": 0, "currency": "EUR"}, "location": {"lat": 0, "lon": 0}},
+               {"name": "B", "duration": "2h", "cost": {"amount": 0, "currency": "EUR"}, "location": {"lat": 0, "lon": 0}}]}]}]}
+            """
+        let events = Self.events(try RenderFixture.export(Array(trip.utf8), as: .ics))
+        #expect(events.map { $0["DTEND;VALUE=DATE"] } == ["99991231", "99991230"])
+    }
+
     @Test func aSideLongerThanADaySpansItsDays() throws {
         let text = try RenderFixture.export(Fixtures.sample("fiji-date-line.json"), as: .ics)
         let ferry = try #require(

@@ -87,14 +87,22 @@ private struct Checker {
         case .invalid:
             return nil
         case .present(let text, let position):
-            guard text.utf8.count <= limits.maxTextBytes else {
-                report(
-                    .textTooLong, place, name(), position,
-                    "the text is longer than \(limits.maxTextBytes) bytes, the limit for any text in a trip")
-                return nil
-            }
+            guard withinLength(text, position, place, name()) else { return nil }
             return (text, position)
         }
+    }
+
+    /// Whether `text` is within the limit on any text; past it, reported at `name`.
+    mutating func withinLength(
+        _ text: String, _ position: SourcePosition, _ place: Place, _ name: @autoclosure () -> String
+    ) -> Bool {
+        guard text.utf8.count <= limits.maxTextBytes else {
+            report(
+                .textTooLong, place, name(), position,
+                "the text is longer than \(limits.maxTextBytes) bytes, the limit for any text in a trip")
+            return false
+        }
+        return true
     }
 
     /// A present token (a day, a code, a duration, a number as text), with the white space
@@ -232,6 +240,14 @@ private struct Checker {
         }
         guard let day = CalendarDay(iso: text) else {
             report(.badDay, place, what, position, "\(what) \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
+            return nil
+        }
+        // A calendar ends a stay's all-day event the day after its departure, which must exist.
+        if what == "departure", day.adding(days: 1) == nil {
+            report(
+                .badDay, place, what, position,
+                "departure \(day) is the last day there is; a stay must end by 9999-12-30, as a calendar ends it the day after"
+            )
             return nil
         }
         return day
@@ -439,7 +455,9 @@ private struct Checker {
     mutating func reasons(_ fields: [Field<String>], _ place: Place, _ key: String, what: String) -> [String] {
         var kept: [String] = []
         for (index, field) in fields.enumerated() {
-            guard let (text, position) = text(field, place, "\(key)[\(index)]") else { continue }
+            // An item of a list is there or the reader has reported it (`.invalid`).
+            guard case .present(let text, let position) = field, withinLength(text, position, place, "\(key)[\(index)]")
+            else { continue }
             do {
                 kept.append(try TextRules.multiLine(text))
             } catch {

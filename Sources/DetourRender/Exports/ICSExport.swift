@@ -39,11 +39,13 @@ public enum ICSExport {
     /// after departure.
     static func stay(_ planned: PlannedDestination, title: String, stamp: String, into lines: inout ContentLines) {
         let destination = planned.destination
+        // The validator refuses a departure with no day after it.
+        guard let end = destination.departure.adding(days: 1) else { return }
         lines.property("BEGIN", "VEVENT")
         lines.property("UID", uid("stay", [title, String(planned.index), destination.name]))
         lines.property("DTSTAMP", stamp)
         lines.property("DTSTART;VALUE=DATE", dateText(destination.arrival))
-        lines.property("DTEND;VALUE=DATE", dateText(destination.departure.adding(days: 1) ?? destination.departure))
+        lines.property("DTEND;VALUE=DATE", dateText(end))
         lines.text("SUMMARY", destination.name)
         lines.property("GEO", geo(destination.location))
         var description = [Formatting.nights(destination.nights)]
@@ -62,8 +64,10 @@ public enum ICSExport {
         _ item: ScheduleItem, on day: CalendarDay, of planned: PlannedDestination, title: String, stamp: String,
         into lines: inout ContentLines
     ) {
+        // A side lies within its stay, which ends by 9999-12-30: its end is a day there is.
         guard planned.detours.indices.contains(item.detour),
-            planned.detours[item.detour].tasks.indices.contains(item.task)
+            planned.detours[item.detour].tasks.indices.contains(item.task),
+            let end = day.adding(days: max(1, item.days))
         else { return }
         let detour = planned.detours[item.detour]
         let side = detour.tasks[item.task]
@@ -75,7 +79,7 @@ public enum ICSExport {
         lines.property("UID", uid("side", identity))
         lines.property("DTSTAMP", stamp)
         lines.property("DTSTART;VALUE=DATE", dateText(day))
-        lines.property("DTEND;VALUE=DATE", dateText(day.adding(days: max(1, item.days)) ?? day))
+        lines.property("DTEND;VALUE=DATE", dateText(end))
         lines.text("SUMMARY", "\(task.name) (\(detour.title))")
         if let location = task.location {
             lines.property("GEO", geo(location))
