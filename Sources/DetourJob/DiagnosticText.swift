@@ -21,23 +21,27 @@ public enum DiagnosticText {
     ///   - file: the input's name as the user gave it (`-` is written `<stdin>`).
     /// - Returns: the line, without a line break.
     public static func line(_ diagnostic: Diagnostic, file: String) -> String {
-        var head = displayName(file)
-        if let line = diagnostic.position?.line {
-            head += ":\(line)"
-            if let column = diagnostic.position?.column { head += ":\(column)" }
-        }
-        var text = "\(head): \(diagnostic.severity.rawValue): "
-        if let path = diagnostic.path, !path.isEmpty { text += "\(path): " }
-        text += "\(diagnostic.fullMessage) [\(diagnostic.code.rawValue)]"
-        return Quoting.printable(text)
+        Quoting.printable(displayName(file) + place(diagnostic) + ": " + body(diagnostic))
     }
 
     /// The diagnostic as a line without the file's name in front, as the index shows a trip's
-    /// first error beside the file: `3:14: error: …`.
-    public static func lineWithoutFile(_ diagnostic: Diagnostic, file: String) -> String {
-        let line = line(diagnostic, file: file)
-        let name = Quoting.printable(displayName(file)) + ":"
-        return line.hasPrefix(name) ? String(line.dropFirst(name.count)) : line
+    /// first error beside the file: `3:14: error: …`, or `error: …` when it has no place.
+    public static func lineWithoutFile(_ diagnostic: Diagnostic) -> String {
+        let place = place(diagnostic)
+        return Quoting.printable((place.isEmpty ? "" : place.dropFirst() + ": ") + body(diagnostic))
+    }
+
+    /// `:LINE:COLUMN`, `:LINE`, or nothing.
+    private static func place(_ diagnostic: Diagnostic) -> String {
+        guard let line = diagnostic.position?.line else { return "" }
+        return ":\(line)" + (diagnostic.position?.column.map { ":\($0)" } ?? "")
+    }
+
+    /// `SEVERITY: PATH: MESSAGE [CODE]`, the path left out when there is none.
+    private static func body(_ diagnostic: Diagnostic) -> String {
+        var text = "\(diagnostic.severity.rawValue): "
+        if let path = diagnostic.path, !path.isEmpty { text += "\(path): " }
+        return text + "\(diagnostic.fullMessage) [\(diagnostic.code.rawValue)]"
     }
 
     /// The diagnostic as one JSON object.

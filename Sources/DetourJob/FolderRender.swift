@@ -23,14 +23,14 @@ extension RenderJob {
     public func render(
         _ source: FilePath, name: String, into folder: FilePath, store: some FileStore
     ) -> FolderRender {
-        let shown = source.string
+        let shown = source.shown
         let result = run(path: source, store: store)
         var diagnostics = result.diagnostics.map { (diagnostic: $0, file: shown) }
         guard let trip = result.trip else {
             let status: TripIndex.Entry.Status = result.outcome == .unreadable ? .unreadable : .invalid
             let entry = TripIndex.Entry(
                 source: shown, name: name, status: status, warnings: result.diagnostics.warnings.count,
-                firstError: result.firstError.map { DiagnosticText.lineWithoutFile($0, file: shown) })
+                firstError: result.firstError.map(DiagnosticText.lineWithoutFile))
             return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
         }
         var entry = TripIndex.Entry(

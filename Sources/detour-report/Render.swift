@@ -54,7 +54,7 @@ struct Render: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "With -d, render only the K-th (from 0) of N parts of the sorted trips, and write OUT/index.K-of-N.json for 'detour-report index'.",
+            "With -d, render only the K-th (from 0) of N parts (N at most 100000) of the sorted trips, and write OUT/index.K-of-N.json for 'detour-report index'.",
             valueName: "K/N"))
     var shard: String?
 

@@ -152,7 +152,7 @@ import Testing
 /// so the code is checked too.
 @Suite struct ValueLimitTests {
     enum Place: Sendable {
-        case amount, rate, duration, dayHours, arrival, latitude, longitude
+        case amount, rate, duration, dayHours, arrival, departure, latitude, longitude
     }
 
     struct Edge: Sendable, CustomTestStringConvertible {
@@ -223,11 +223,13 @@ import Testing
         Edge(place: .dayHours, text: "0.01", code: .badDayHours),
         Edge(place: .dayHours, text: "100", code: .badDayHours),
         Edge(place: .dayHours, text: "2.4e1", code: nil),
-        // Days: years 1 to 9999.
+        // Days: years 1 to 9999, and a departure with a day after it, for the calendar.
         Edge(place: .arrival, text: "0001-01-01", code: nil),
         Edge(place: .arrival, text: "0000-12-31", code: .badDay),
-        Edge(place: .arrival, text: "9999-12-30", code: nil),
+        Edge(place: .arrival, text: "9999-12-29", code: nil),
         Edge(place: .arrival, text: "10000-01-01", code: .badDay),
+        Edge(place: .departure, text: "9999-12-30", code: nil),
+        Edge(place: .departure, text: "9999-12-31", code: .badDay),
         // Coordinates: their closed ranges.
         Edge(place: .latitude, text: "90", code: nil),
         Edge(place: .latitude, text: "-90", code: nil),
@@ -252,7 +254,8 @@ import Testing
         case .dayHours: stay.dayHours = Draft.text(edge.text)
         case .arrival:
             stay = Draft.destination(
-                arrival: edge.text, departure: edge.text == "9999-12-30" ? "9999-12-31" : "0001-01-02")
+                arrival: edge.text, departure: edge.text == "9999-12-29" ? "9999-12-30" : "0001-01-02")
+        case .departure: stay = Draft.destination(arrival: "9999-12-29", departure: edge.text)
         case .latitude: stay = Draft.destination(lat: edge.text)
         case .longitude: stay = Draft.destination(lon: edge.text)
         case .rate: break

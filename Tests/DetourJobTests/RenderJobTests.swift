@@ -121,7 +121,7 @@ import Testing
                 == "1:33: error: destinations[0].location: a destination needs a location [missing-field]")
         let missing = Self.job().render("/trips/gone.json", name: "gone", into: "/out", store: store)
         #expect(missing.entry.status == .unreadable)
-        #expect(missing.entry.firstError == " error: cannot read the trip: No such file or directory [read-failed]")
+        #expect(missing.entry.firstError == "error: cannot read the trip: No such file or directory [read-failed]")
         #expect(store.paths == ["/trips/bad.json", "/trips/lisbon.json"])
     }
 }
@@ -136,7 +136,11 @@ import Testing
             DiagnosticText.line(diagnostic, file: "trip.json")
                 == "trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]")
         #expect(DiagnosticText.line(diagnostic, file: "-").hasPrefix("<stdin>:3:14: error:"))
-        #expect(DiagnosticText.lineWithoutFile(diagnostic, file: "trip.json").hasPrefix("3:14: error:"))
+        #expect(DiagnosticText.lineWithoutFile(diagnostic).hasPrefix("3:14: error:"))
+        // Without a place, the line starts at its severity (it once started with a space).
+        #expect(
+            DiagnosticText.lineWithoutFile(Diagnostic(.readFailed, "cannot read the trip: gone"))
+                == "error: cannot read the trip: gone [read-failed]")
         let bare = Diagnostic(.readFailed, "cannot read the trip: gone")
         #expect(
             DiagnosticText.line(bare, file: "a\u{1B}b.json")

@@ -13,6 +13,12 @@ struct BatchInputs {
         /// Its reports' name without extension, relative to the output folder: the file's name
         /// for a file given, its path inside the folder for a folder given (`europe/oslo`).
         var name: String
+        /// Why a folder of the input could not be listed: it is then an unreadable trip of the
+        /// run, named by its path, never a folder quietly left out.
+        var unlisted: String? = nil
+
+        /// How messages and the index name the trip file.
+        var shown: String { source.shown }
     }
 
     /// Every trip, sorted by source path (byte order), each once.
@@ -21,14 +27,18 @@ struct BatchInputs {
     /// Expands `inputs`: a file is one trip; a folder is every `*.json` and `*.gpx` directly in it (and in its
     /// subfolders with `recursive`), hidden files left out.
     ///
-    /// A name that does not exist stays a trip, which will be reported unreadable.
-    init(_ inputs: [String], recursive: Bool) {
+    /// A name that does not exist stays a trip, which will be reported unreadable. The folder the
+    /// run writes into, `output`, is never an input: it is not descended into, and when it is a
+    /// folder given, the indexes a run wrote there are left out.
+    init(_ inputs: [String], recursive: Bool, output: FilePath? = nil) {
         var jobs: [Job] = []
+        let written = output.flatMap { try? fileStore.info($0, followLinks: true) }?.identity
         for input in inputs {
             // FilePath drops the `/` a shell's completion leaves at the end of a folder.
             let path = FilePath(input)
             if input != "-", (try? fileStore.info(path, followLinks: true))?.kind == .directory {
-                BatchInputs.collect(folder: path, relative: FilePath(), recursive: recursive, into: &jobs)
+                let walk = Walk(recursive: recursive, output: written)
+                walk.collect(path, relative: FilePath(), into: &jobs)
             } else {
                 jobs.append(Job(source: path, name: BatchInputs.stem(of: path.lastComponent?.string ?? input)))
             }
@@ -45,29 +55,62 @@ struct BatchInputs {
         jobs.enumerated().filter { $0.offset % shard.count == shard.index }.map(\.element)
     }
 
-    /// Reports that would land on the same file, or on the index: each pair once, as a message.
+    /// Reports that would land on the same file, on a folder another report needs, or on the
+    /// run's indexes (`index.*`, `index.K-of-N.json`): each pair once, as a message.
     ///
-    /// Names are compared without regard to case as well: a folder of reports written here may
-    /// be checked out on a disk that does not tell `Oslo.html` from `oslo.html`.
-    func clashes(reserved: Set<String>) -> [String] {
+    /// Names are compared without regard to case or to how their letters are encoded (`é` as one
+    /// code point or two): a folder of reports written here may be checked out on a disk that
+    /// tells neither `Oslo.html` from `oslo.html` nor the two spellings of `café.html` apart.
+    func clashes(extensions: [String]) -> [String] {
+        let named = jobs.filter { $0.unlisted == nil }
         var owners: [String: Job] = [:]
         var messages: [String] = []
-        for job in jobs {
+        for job in named {
             let key = job.name.lowercased()
-            if reserved.contains(key) {
+            if BatchInputs.isIndexName(key) {
                 messages.append(
-                    "\(BatchInputs.named(job.source.string)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses"
+                    "\(BatchInputs.named(job.shown)) would write reports named \(BatchInputs.named(job.name)), which the run's index uses"
                 )
             } else if let owner = owners[key] {
-                let same = owner.name == job.name ? "the same name" : "names that differ only in case"
+                let same =
+                    Array(owner.name.utf8) == Array(job.name.utf8)
+                    ? "the same name"
+                    : owner.name == job.name
+                        ? "names that differ only in how their letters are encoded (Unicode NFC and NFD)"
+                        : "names that differ only in case"
                 messages.append(
-                    "\(BatchInputs.named(owner.source.string)) and \(BatchInputs.named(job.source.string)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders"
+                    "\(BatchInputs.named(owner.shown)) and \(BatchInputs.named(job.shown)) would write reports of \(same), \(BatchInputs.named(job.name)); rename one or render them into different folders"
                 )
             } else {
                 owners[key] = job
             }
         }
+        // A report where another trip's reports need a folder (`x.html` beside `x.html/a.json`).
+        var folders: [String: Job] = [:]
+        for job in named {
+            var parent = FilePath(job.name).removingLastComponent()
+            while !parent.isEmpty {
+                let key = parent.string.lowercased()
+                if folders[key] == nil { folders[key] = job }
+                parent = parent.removingLastComponent()
+            }
+        }
+        for job in named {
+            for fileExtension in extensions {
+                let file = "\(job.name).\(fileExtension)"
+                guard let other = folders[file.lowercased()] else { continue }
+                messages.append(
+                    "\(BatchInputs.named(job.shown)) would write \(BatchInputs.named(file)), which \(BatchInputs.named(other.shown)) needs as a folder; rename one or render them into different folders"
+                )
+            }
+        }
         return messages
+    }
+
+    /// Whether a report name (lowercased) is one of the run's indexes: `index`, or a shard's
+    /// `index.K-of-N`.
+    static func isIndexName(_ name: String) -> Bool {
+        name == "index" || Shard(indexFileName: name + ".json") != nil
     }
 
     /// A file name in a message: quoted whole (file names are not cut short, unlike user text),
@@ -83,11 +126,15 @@ struct BatchInputs {
         /// N, at least 1.
         var count: Int
 
-        /// Parses `K/N` with `0 <= K < N`.
+        /// The most parts a job may be cut into: far more than machines anyone runs it on, and few
+        /// enough that listing the parts is cheap.
+        static let maxCount = 100_000
+
+        /// Parses `K/N` with `0 <= K < N <= 100,000`.
         init?(_ text: String) {
             let parts = text.split(separator: "/", omittingEmptySubsequences: false)
-            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]), count >= 1,
-                (0..<count).contains(index)
+            guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]),
+                (1...Shard.maxCount).contains(count), (0..<count).contains(index)
             else { return nil }
             self.index = index
             self.count = count
@@ -106,12 +153,28 @@ struct BatchInputs {
             guard fileName == indexFileName else { return nil }
         }
 
-        /// `K/N` for every shard of each job among `shards` whose part is missing.
-        static func missing(from shards: [Shard]) -> [String] {
+        /// For each job among `shards` whose parts are not all there, a sentence that says how
+        /// many are missing and which: `3 of 8 shards (0/8, 5/8, 7/8) have not …`, the list cut
+        /// after `shown` parts.
+        static func missing(from shards: [Shard], shown: Int = 10) -> [String] {
             var missing: [String] = []
             for count in Set(shards.map(\.count)).sorted() {
                 let present = Set(shards.filter { $0.count == count }.map(\.index))
-                missing += (0..<count).filter { !present.contains($0) }.map { "\($0)/\(count)" }
+                let absent = count - present.count
+                guard absent > 0 else { continue }
+                // Only the first few are listed, so a job of 100,000 parts costs no more.
+                var first: [String] = []
+                var index = 0
+                while first.count < min(absent, shown) {
+                    if !present.contains(index) { first.append("\(index)/\(count)") }
+                    index += 1
+                }
+                let more = absent > shown ? ", …" : ""
+                missing.append(
+                    absent == 1
+                        ? "shard \(first[0]) has not written its index; its trips are not listed"
+                        : "\(absent) of \(count) shards (\(first.joined(separator: ", "))\(more)) have not written "
+                            + "their index; their trips are not listed")
             }
             return missing
         }
@@ -119,23 +182,48 @@ struct BatchInputs {
 
     // MARK: - Files
 
+    /// The trips in a folder given, and (with `-r`) in the folders inside it.
+    ///
     /// Joins names with `FilePath`, never as text, so a name that is not UTF-8 is opened by its
-    /// own bytes; its reports are named by the name as shown (`bad\u{FFFD}.html`).
-    private static func collect(folder: FilePath, relative: FilePath, recursive: Bool, into jobs: inout [Job]) {
-        let path = folder.appending(relative.components)
-        let entries = (try? fileStore.entries(in: path)) ?? []
-        for entry in entries where !entry.name.string.hasPrefix(".") {
-            let name = entry.name.string
-            let source = path.appending(entry.name)
-            let inner = relative.appending(entry.name)
-            switch kind(of: source, listed: entry.kind) {
-            case .directory where recursive:
-                collect(folder: folder, relative: inner, recursive: recursive, into: &jobs)
-            case .regular where isTripName(name):
-                jobs.append(Job(source: source, name: stem(of: inner.string)))
-            default:
-                break
+    /// own bytes; its reports are named by the name as text (`bad\u{FFFD}.html`).
+    private struct Walk {
+        let recursive: Bool
+        /// The identity of the folder the run writes into, when it exists.
+        let output: FileIdentity?
+
+        /// The trips in the folder at `path`, which is `relative` inside the folder given.
+        func collect(_ path: FilePath, relative: FilePath, into jobs: inout [Job]) {
+            let entries: [FolderEntry]
+            do {
+                entries = try fileStore.entries(in: path)
+            } catch {
+                let name = relative.isEmpty ? path.lastComponent?.string ?? path.string : relative.string
+                jobs.append(Job(source: path, name: name, unlisted: error.reason))
+                return
             }
+            // Where the run writes, its indexes are not trips of the next run.
+            let isOutput = output != nil && identity(of: path) == output
+            for entry in entries where !entry.name.string.hasPrefix(".") {
+                let name = entry.name.string
+                let source = path.appending(entry.name)
+                let inner = relative.appending(entry.name)
+                switch BatchInputs.kind(of: source, listed: entry.kind) {
+                case .directory where recursive:
+                    // The output folder inside an input folder is never descended into.
+                    if output != nil, identity(of: source) == output { continue }
+                    collect(source, relative: inner, into: &jobs)
+                case .regular where BatchInputs.isTripName(name):
+                    let stem = BatchInputs.stem(of: inner.string)
+                    if isOutput, relative.isEmpty, BatchInputs.isIndexName(stem.lowercased()) { continue }
+                    jobs.append(Job(source: source, name: stem))
+                default:
+                    break
+                }
+            }
+        }
+
+        private func identity(of path: FilePath) -> FileIdentity? {
+            (try? fileStore.info(path, followLinks: true))?.identity
         }
     }
 

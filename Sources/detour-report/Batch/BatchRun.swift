@@ -50,7 +50,7 @@ enum BatchRun {
                 while let index = shared.take(), index < jobs.count {
                     let result = process(jobs[index], settings: settings)
                     shared.store(result, at: index)
-                    console.finished(index, source: jobs[index].source.string, messages: result.messages)
+                    console.finished(index, source: jobs[index].shown, messages: result.messages)
                 }
             }
             // Templates render recursively; give workers the main thread's stack, not 512 KiB.
@@ -91,7 +91,17 @@ enum BatchRun {
 
     /// Reads, checks, plans and writes one trip.
     static func process(_ job: BatchInputs.Job, settings: BatchSettings) -> BatchResult {
-        let printer = DiagnosticPrinter(file: job.source.string, format: settings.diagnostics)
+        let printer = DiagnosticPrinter(file: job.shown, format: settings.diagnostics)
+        if let reason = job.unlisted {
+            // A folder of the input that could not be listed is a trip of the run that could not be read.
+            let diagnostic = Diagnostic(.readFailed, "cannot list the folder: \(reason)")
+            let entry = TripIndex.Entry(
+                source: job.shown, name: job.name, status: .unreadable,
+                firstError: DiagnosticText.lineWithoutFile(diagnostic))
+            return BatchResult(
+                entry: entry, messages: printer.text([diagnostic], file: job.shown),
+                exitCode: ExitCodes.noInput.rawValue)
+        }
         let rendered = settings.job.render(job.source, name: job.name, into: settings.folder, store: fileStore)
         let messages = rendered.diagnostics.map { printer.text([$0.diagnostic], file: $0.file) }.joined()
         let code: ExitCode =

@@ -52,7 +52,7 @@ struct Index: ParsableCommand {
             throw ExitCodes.noInput
         }
         for missing in BatchInputs.Shard.missing(from: parts) {
-            printer.report(.indexShardMissing, "shard \(missing) has not written its index; its trips are not listed")
+            printer.report(.indexShardMissing, missing)
         }
         var entries: [TripIndex.Entry] = []
         for name in files {
@@ -78,7 +78,8 @@ struct Index: ParsableCommand {
                     .outputNameClash,
                     "\(BatchInputs.named(other)) and \(BatchInputs.named(entry.source)) are both listed as \(BatchInputs.named(entry.name)); were two jobs rendered into one folder?"
                 )
-                throw ExitCodes.invalidTrip
+                // A clash is the run's set-up, as for `render -d`: the usage exit code.
+                throw ExitCodes.usage
             }
         }
         let templates = try TemplateFolder.load(

@@ -42,7 +42,7 @@ extension Render {
             throw ValidationError("-j must be between 1 and 1024")
         }
         if let shard, BatchInputs.Shard(shard) == nil {
-            throw ValidationError("--shard must be K/N with 0 <= K < N, such as 0/4; got '\(shard)'")
+            throw ValidationError("--shard must be K/N with 0 <= K < N <= 100000, such as 0/4; got '\(shard)'")
         }
     }
 
@@ -56,11 +56,11 @@ extension Render {
         // The index's templates too: HTML always, Markdown with Markdown reports.
         let indexTemplates = formats.contains(.markdown) ? ReportTemplates.indexNames : [ReportTemplates.indexHTMLName]
         let (job, templates) = try job(formats: formats, alsoLoading: indexTemplates)
-        let inputs = BatchInputs(trip.inputs, recursive: recursive)
+        let inputs = BatchInputs(trip.inputs, recursive: recursive, output: folder)
         let shard = shard.flatMap { BatchInputs.Shard($0) }
 
         // Every shard checks the whole list, so a clash stops each part of a job the same way.
-        var clashes = inputs.clashes(reserved: ["index"])
+        var clashes = inputs.clashes(extensions: formats.map(\.fileExtension))
         clashes += Render.outputsOverInputs(inputs.jobs, formats: formats, folder: folder)
         if !clashes.isEmpty {
             for message in clashes { printer.report(.outputNameClash, message) }
@@ -98,15 +98,15 @@ extension Render {
         }
         var inputs: [FileIdentity: FilePath] = [:]
         for job in jobs {
-            if let identity = identity(job.source) { inputs[identity] = job.source }
+            if job.unlisted == nil, let identity = identity(job.source) { inputs[identity] = job.source }
         }
         var messages: [String] = []
-        for job in jobs {
+        for job in jobs where job.unlisted == nil {
             for format in formats {
                 let path = folder.appending(job.name + "." + format.fileExtension)
                 if let identity = identity(path), let source = inputs[identity] {
                     messages.append(
-                        "the \(format.rawValue) report of \(BatchInputs.named(job.source.string)) would replace the trip \(BatchInputs.named(source.string)); write into another folder"
+                        "the \(format.rawValue) report of \(BatchInputs.named(job.shown)) would replace the trip \(BatchInputs.named(source.shown)); write into another folder"
                     )
                 }
             }
