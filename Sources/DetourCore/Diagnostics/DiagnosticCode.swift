@@ -81,6 +81,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case blankText = "blank-text"
     /// Text holds a control character.
     case controlCharacter = "control-character"
+    /// Text with U+FFFE or U+FFFF, which are not characters.
+    case noncharacter = "noncharacter"
     /// Text is longer than the limit for any text.
     case textTooLong = "text-too-long"
     /// The traveller is not an email address.

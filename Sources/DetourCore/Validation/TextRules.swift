@@ -1,6 +1,8 @@
 /// The rules every piece of user text follows, whatever field it is in.
 ///
-/// Control characters are refused (they can recolour a terminal or hide text in a report). Tab,
+/// Control characters are refused (they can recolour a terminal or hide text in a report), and so
+/// are U+FFFE and U+FFFF, which are not characters: XML cannot hold them, so a trip that had them
+/// could not be written as GPX, nor read by other programs. Tab,
 /// CR and LF are white space: a one-line field (a name, a title) folds each run of white space
 /// into one space and trims the ends; a field where a line break can stand (pros, cons) keeps
 /// line breaks as LF.
@@ -14,6 +16,8 @@ public enum TextRules {
     public enum Problem: Error, Sendable, Equatable {
         /// A control character other than tab, CR and LF, with its code point.
         case controlCharacter(UInt32)
+        /// U+FFFE or U+FFFF, which Unicode sets aside as not characters and XML refuses.
+        case noncharacter(UInt32)
         /// Nothing but white space and invisible characters.
         case blank
     }
@@ -74,6 +78,8 @@ public enum TextRules {
             return "\(what) must not be blank"
         case .controlCharacter(let value):
             return "\(what) contains the control character \(Quoting.codePoint(value)), which is not allowed"
+        case .noncharacter(let value):
+            return "\(what) contains \(Quoting.codePoint(value)), which is not a character (XML and GPX cannot hold it)"
         }
     }
 
@@ -93,6 +99,8 @@ public enum TextRules {
             case 0x20 where previous == 0x20: return false
             case 0x80...0x9F where previous == 0xC2: return false
             case 0xA8...0xA9 where previous == 0x80 && beforePrevious == 0xE2: return false
+            // U+FFFE and U+FFFF are EF BF BE and EF BF BF.
+            case 0xBE...0xBF where previous == 0xBF && beforePrevious == 0xEF: return false
             default: break
             }
             beforePrevious = previous
@@ -114,11 +122,14 @@ public enum TextRules {
             || properties.generalCategory == .format
     }
 
-    private static func check(_ text: String) throws(Problem) {
+    /// Refuses control characters other than tab, CR and LF, and U+FFFE and U+FFFF, in any text,
+    /// without folding it: what a traveller's email address or any other text passes first.
+    public static func check(_ text: String) throws(Problem) {
         for scalar in text.unicodeScalars {
             switch scalar.value {
             case 0x09, 0x0A, 0x0D: continue
             case 0x00...0x1F, 0x7F...0x9F: throw .controlCharacter(scalar.value)
+            case 0xFFFE, 0xFFFF: throw .noncharacter(scalar.value)
             default: continue
             }
         }

@@ -147,12 +147,18 @@ private struct Checker {
         let title = line(draft.title, top, "title", what: "the title", required: "a trip needs a title")
         var traveler: EmailAddress?
         if let (text, position) = text(draft.traveler, top, "traveler") {
-            traveler = EmailAddress(text)
-            if traveler == nil {
-                report(
-                    .badEmail, top, "traveler", position,
-                    "\(Quoting.quoted(text)) is not an email address: it needs one character "
-                        + "either side of an \"@\", and a \".\" between two characters after it")
+            do throws(TextRules.Problem) {
+                // Any text's characters first: an address is printed and written into GPX.
+                try TextRules.check(text)
+                traveler = EmailAddress(text)
+                if traveler == nil {
+                    report(
+                        .badEmail, top, "traveler", position,
+                        "\(Quoting.quoted(text)) is not an email address: it needs one character "
+                            + "either side of an \"@\", and a \".\" between two characters after it")
+                }
+            } catch {
+                report(error.code, top, "traveler", position, TextRules.message(error, what: "the traveler"))
             }
         }
         let travel = mode(draft.travel, top, "travel") ?? .walk
@@ -570,6 +576,7 @@ extension TextRules.Problem {
         switch self {
         case .blank: return .blankText
         case .controlCharacter: return .controlCharacter
+        case .noncharacter: return .noncharacter
         }
     }
 }
