@@ -66,6 +66,22 @@ import Testing
                           "errors": str(collection.errors()), "problems": problems, "features": raw["features"]}))
         """
 
+    /// A trip with no stays has no event, and RFC 5545 (§3.6) wants a calendar to hold at least
+    /// one component: it holds a journal entry, which icalendar reads and calendars do not show.
+    @Test(
+        .enabled(
+            if: Tool.pythonModuleUsable("icalendar"), "needs Python's icalendar (python3 -m pip install icalendar)"))
+    func aTripWithNoStaysIsStillAValidCalendar() throws {
+        let (plan, _) = try RenderFixture.plan(Array(#"{"title": "Someday", "destinations": []}"#.utf8))
+        let bytes = ICSExport.bytes(plan: plan)
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("\r\nBEGIN:VJOURNAL\r\n"))
+        #expect(text.contains("\r\nSUMMARY:Someday: no stays yet\r\n"))
+        let parsed = try Self.python(Self.readCalendar, on: bytes)
+        #expect(parsed["errors"] as? [String] == [])
+        #expect((parsed["events"] as? [Any])?.isEmpty == true)
+    }
+
     /// Every stay and every scheduled side, as the parser reads them, says what the plan says.
     @Test(
         .enabled(

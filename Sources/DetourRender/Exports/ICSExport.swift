@@ -4,7 +4,7 @@ import DetourCore
 ///
 /// One all-day event per stay, from the arrival day to the departure day included, and one
 /// all-day event per chosen side that the plan's schedule places on a day (over several days for
-/// a side longer than a day). The bytes depend on the plan alone: `DTSTAMP` is the plan's day
+/// a side longer than a day); a trip with no stays has a journal entry that says so instead. The bytes depend on the plan alone: `DTSTAMP` is the plan's day
 /// and each `UID` is made from the trip's content, so exporting again, anywhere, gives the same
 /// file, and a calendar that imports it again updates its events instead of doubling them.
 public enum ICSExport {
@@ -31,6 +31,7 @@ public enum ICSExport {
                 }
             }
         }
+        if plan.destinationsInFileOrder.isEmpty { note(title: plan.title, stamp: stamp, into: &lines) }
         lines.property("END", "VCALENDAR")
         return lines.bytes
     }
@@ -97,6 +98,19 @@ public enum ICSExport {
         ]
         lines.text("DESCRIPTION", description.joined(separator: "\n"))
         lines.property("END", "VEVENT")
+    }
+
+    /// A journal entry saying the trip has no stays yet.
+    ///
+    /// RFC 5545 (§3.6) wants a calendar to hold at least one component, and a trip with no stays
+    /// has no event: a journal entry keeps the file valid while calendar programs, which show
+    /// events, show nothing.
+    static func note(title: String, stamp: String, into lines: inout ContentLines) {
+        lines.property("BEGIN", "VJOURNAL")
+        lines.property("UID", uid("note", [title]))
+        lines.property("DTSTAMP", stamp)
+        lines.text("SUMMARY", "\(title): no stays yet")
+        lines.property("END", "VJOURNAL")
     }
 
     /// `20261201`: a DATE value (RFC 5545 §3.3.4).
