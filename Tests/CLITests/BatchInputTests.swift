@@ -163,3 +163,38 @@ import Darwin
         #expect(result.stderr.contains("[output-name-clash]"))
     }
 }
+
+extension BatchInputTests {
+    /// A control character in a trip's file name reaches neither the index pages nor standard
+    /// error raw: it is shown escaped, as everywhere else.
+    @Test func aControlCharacterInAFileNameReachesNoIndexRaw() throws {
+        let input = try folder("escape", trips: ["red\u{1B}[31m.json"])
+        let output = scratch.appendingPathComponent("escape-out")
+        let result = try cli.run([input.path, "-d", output.path, "--format", "html,markdown"] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        for page in ["index.html", "index.md", "index.json"] {
+            let bytes = try Data(contentsOf: output.appendingPathComponent(page))
+            #expect(!bytes.contains(0x1B), "\(page) holds a raw ESC")
+        }
+        let markdown = String(decoding: try Data(contentsOf: output.appendingPathComponent("index.md")), as: UTF8.self)
+        #expect(markdown.contains("\\\\u\\{1B\\}"), "\(markdown)")
+    }
+}
+
+extension BatchInputTests {
+    /// A whole run leaves only the indexes it wrote: a shard's part from an earlier job would be
+    /// joined over the new index by `index`, and an `index.md` from a run with Markdown would
+    /// stay beside an index that lists none.
+    @Test func aWholeRunRemovesTheIndexesItDidNotWrite() throws {
+        let output = scratch.appendingPathComponent("stale")
+        _ = try cli.run([Self.lisbon.path, "-d", output.path, "--shard", "0/2"] + Self.today)
+        _ = try cli.run([Self.lisbon.path, "-d", output.path, "--format", "html,markdown"] + Self.today)
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("index.md").path))
+        let result = try cli.run([Self.lisbon.path, "-d", output.path] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: output.path).filter { $0.hasPrefix("index") }
+        #expect(names.sorted() == ["index.html", "index.json"])
+        // The Markdown report itself is the trip's, and stays.
+        #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("lisbon-city-break.md").path))
+    }
+}

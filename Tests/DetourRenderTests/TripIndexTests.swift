@@ -25,15 +25,6 @@ import Testing
         #expect(failed.summary == "0 written, 1 invalid, 1 unreadable, 1 failed")
     }
 
-    @Test func theJSONReadsBackToTheSameIndex() throws {
-        let text = Self.index.json()
-        #expect(try TripIndex.read(Array(text.utf8)) == Self.index)
-        #expect(throws: TripIndex.ReadError.self) {
-            try TripIndex.read(Array("{\"format\": \"x\", \"trips\": []}".utf8))
-        }
-        #expect(throws: TripIndex.ReadError.self) { try TripIndex.read(Array("[]".utf8)) }
-    }
-
     @Test func linksArePercentEncodedAndUserTextEscaped() throws {
         let templates = try ReportTemplates.bundled.get()
         let html = templates.renderIndex(Self.index, as: .html)

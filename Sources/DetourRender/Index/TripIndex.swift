@@ -1,5 +1,4 @@
 import DetourCore
-import Foundation
 
 /// What a batch run did with each trip: the data behind `OUT/index.html`, `index.md` and
 /// `index.json`.
@@ -127,67 +126,6 @@ extension TripIndex {
         }
         json.newline()
         return String(decoding: json.bytes, as: UTF8.self)
-    }
-
-    /// Why an `index.json` could not be read back.
-    public struct ReadError: Error, Sendable, Equatable {
-        public var message: String
-    }
-
-    /// Reads an index written by ``json()``.
-    public static func read(_ bytes: [UInt8]) throws(ReadError) -> TripIndex {
-        let document: StoredIndex
-        do {
-            document = try JSONDecoder().decode(StoredIndex.self, from: Data(bytes))
-        } catch {
-            throw ReadError(message: "not an index written by detour-report (\(TripIndex.format))")
-        }
-        guard document.format == TripIndex.format else {
-            throw ReadError(message: "its format is \(Quoting.quoted(document.format)), not \(TripIndex.format)")
-        }
-        var entries: [Entry] = []
-        for trip in document.trips {
-            guard let status = Entry.Status(rawValue: trip.status) else {
-                throw ReadError(
-                    message: "trip \(Quoting.quoted(trip.name)) has an unknown status \(Quoting.quoted(trip.status))")
-            }
-            entries.append(
-                Entry(
-                    source: trip.source, name: trip.name, status: status, title: trip.title, firstDay: trip.firstDay,
-                    lastDay: trip.lastDay, stays: trip.stays, warnings: trip.warnings, firstError: trip.firstError,
-                    reports: trip.reports.map { Entry.Report(format: $0.format, file: $0.file) }))
-        }
-        return TripIndex(entries: entries)
-    }
-
-    /// The shape of `index.json`, for reading it back.
-    private struct StoredIndex: Decodable {
-        struct StoredReport: Decodable {
-            var format: String
-            var file: String
-        }
-        // The JSON spelling, as written.
-        struct StoredEntry: Decodable {
-            var source: String
-            var name: String
-            var status: String
-            var title: String?
-            var firstDay: String?
-            var lastDay: String?
-            var stays: Int?
-            var warnings: Int
-            var firstError: String?
-            var reports: [StoredReport]
-
-            enum CodingKeys: String, CodingKey {
-                case source, name, status, title, stays, warnings, reports
-                case firstDay = "first_day"
-                case lastDay = "last_day"
-                case firstError = "first_error"
-            }
-        }
-        var format: String
-        var trips: [StoredEntry]
     }
 }
 

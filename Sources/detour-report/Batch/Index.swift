@@ -61,13 +61,18 @@ struct Index: ParsableCommand {
             do {
                 bytes = try fileStore.contents(of: path, limit: 1 << 30)
             } catch {
-                printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path.string)
+                printer.report(.readFailed, "cannot read the index: \(error.reason)", file: path.shown)
                 throw ExitCodes.noInput
             }
-            do throws(TripIndex.ReadError) {
-                entries += try TripIndex.read(bytes ?? []).entries
+            do throws(IndexFiles.Failure) {
+                entries += try IndexFiles.read(bytes ?? [])
             } catch {
-                printer.report(.indexUnreadable, error.message, file: path.string)
+                printer.print(
+                    [
+                        Diagnostic(
+                            .indexUnreadable, at: SourcePosition(line: error.line, column: error.column), error.message)
+                    ],
+                    file: path.shown)
                 throw ExitCodes.invalidTrip
             }
         }

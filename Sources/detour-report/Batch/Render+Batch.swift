@@ -131,7 +131,21 @@ extension Render {
                 codes.append(error.rawValue)
             }
         }
+        if shard == nil, codes.isEmpty { removeStaleIndexes(in: folder, keeping: Set(files.map(\.name))) }
         return BatchRun.mostSerious(codes)
+    }
+
+    /// After a whole run, the index pages it did not write (an `index.md` of a run with Markdown
+    /// before) and the shards' parts (which `index` would join over the new index) are removed:
+    /// what is left in the folder says what this run did.
+    static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>) {
+        let names = ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string)
+        for name in names where !written.contains(name) {
+            let page = name == "index.md" || name == "index.html" || name == "index.json"
+            if page || BatchInputs.Shard(indexFileName: name) != nil {
+                fileStore.remove(folder.appending(name))
+            }
+        }
     }
 
     /// `198 written, 2 invalid, 0 unreadable` on standard error; with `--diagnostics json`, the
