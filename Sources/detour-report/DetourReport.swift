@@ -1,6 +1,7 @@
 import ArgumentParser
 import DetourIO
 import DetourRender
+import Foundation
 
 /// `detour-report`: plans a trip and writes its itinerary.
 @main
@@ -22,4 +23,26 @@ struct DetourReport: ParsableCommand {
         subcommands: [Render.self, Validate.self, Index.self],
         defaultSubcommand: Render.self
     )
+
+    /// Runs the command as ArgumentParser does, except that with `--diagnostics json` a usage
+    /// error (an unknown option, a bad value, a missing argument) is one JSON object with the
+    /// code `usage`, like every other problem, instead of ArgumentParser's text.
+    static func main() {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        do {
+            var command = try parseAsRoot(arguments)
+            try command.run()
+        } catch {
+            // A command that has printed its problem ends with an `ExitCode` and nothing to add.
+            if !(error is ExitCode), exitCode(for: error) == ExitCodes.usage,
+                DiagnosticPrinter.Format.requested(in: arguments) == .json
+            {
+                // ArgumentParser lists a bad value's choices on lines of their own: one line here.
+                let message = message(for: error).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+                DiagnosticPrinter(file: "detour-report", format: .json).report(.usage, message.joined(separator: " "))
+                Foundation.exit(ExitCodes.usage.rawValue)
+            }
+            exit(withError: error)
+        }
+    }
 }

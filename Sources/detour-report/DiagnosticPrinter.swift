@@ -12,6 +12,24 @@ struct DiagnosticPrinter {
     enum Format: String, CaseIterable, ExpressibleByArgument {
         case text
         case json
+
+        /// The format `--diagnostics` asks for in `arguments`, read before ArgumentParser has
+        /// (which may have failed): the last one given before `--`, or text.
+        static func requested(in arguments: [String]) -> Format {
+            var format = Format.text
+            var index = 0
+            while index < arguments.count, arguments[index] != "--" {
+                let argument = arguments[index]
+                if argument == "--diagnostics", index + 1 < arguments.count {
+                    format = Format(rawValue: arguments[index + 1]) ?? format
+                    index += 1
+                } else if argument.hasPrefix("--diagnostics=") {
+                    format = Format(rawValue: String(argument.dropFirst("--diagnostics=".count))) ?? format
+                }
+                index += 1
+            }
+            return format
+        }
     }
 
     /// The input's name as the user gave it.

@@ -149,6 +149,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
 
     // MARK: Running detour-report
 
+    /// The command line is wrong: an unknown option, a bad value, a missing argument.
+    case usage = "usage"
     /// `--today` is not a calendar day.
     case badToday = "bad-today"
     /// `SOURCE_DATE_EPOCH` is not a number of seconds.

@@ -155,11 +155,14 @@ extension Render {
         case .text:
             StandardStreams.writeError(index.summary + "\n")
         case .json:
-            var fields: [(String, JSONOutput)] = [("summary", .string(index.summary))]
-            for status in TripIndex.Entry.Status.allCases {
-                fields.append((status.rawValue, .int(index.count(status))))
-            }
-            StandardStreams.writeError(JSONOutput.object(fields).serializedLine() + "\n")
+            // The keys every diagnostic line has, so the stream stays one shape, and the counts.
+            let counts = TripIndex.Entry.Status.allCases.map { ($0.rawValue, JSONOutput.int(index.count($0))) }
+            let summary = JSONOutput.object([
+                ("severity", .string("info")), ("code", .string("summary")), ("path", .string(nil)),
+                ("file", .string("detour-report")), ("line", .int(nil)), ("column", .int(nil)),
+                ("message", .string(index.summary)), ("counts", .object(counts)),
+            ])
+            StandardStreams.writeError(summary.serializedLine() + "\n")
         }
     }
 }
