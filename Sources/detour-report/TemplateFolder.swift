@@ -8,7 +8,8 @@ enum TemplateFolder {
     /// The templates from `folder`; without one, only the built-in templates `builtIn`, compiled
     /// without checks (compiling a template costs more than rendering a small trip).
     ///
-    /// `required` must be in the folder; `optional` may be, else the built-in ones serve.
+    /// `required` must be in the folder; `optional` may be, else the built-in ones serve. Every
+    /// other `NAME.mustache` in the folder is a partial, `{{> NAME}}`: at most ``maxPartials``.
     static func load(
         _ folder: String?, builtIn: [String], required: [String], optional: [String], printer: DiagnosticPrinter
     ) throws(ExitCode) -> ReportTemplates {
@@ -23,6 +24,7 @@ enum TemplateFolder {
                 }
                 files[name] = String(decoding: bytes, as: UTF8.self)
             }
+            for (name, text) in try partials(in: folder, besides: Set(required + optional)) { files[name] = text }
             let loaded = try ReportTemplates.bundled(replacing: files)
             for warning in loaded.warnings {
                 printer.print([warning.diagnostic], file: path(of: warning.file, in: folder))
@@ -32,6 +34,35 @@ enum TemplateFolder {
             printer.print([error.diagnostic], file: path(of: error.file, in: folder))
             throw ExitCodes.badTemplates
         }
+    }
+
+    /// The most partials a `--templates` folder may hold: far more than a report needs, few
+    /// enough that reading them all costs nothing.
+    static let maxPartials = 100
+
+    /// The folder's other templates, `NAME.mustache` read as the partial `NAME` (hidden files
+    /// left out), each at most 1 MiB.
+    private static func partials(in folder: String, besides known: Set<String>) throws(ReportTemplates.LoadError)
+        -> [(String, String)]
+    {
+        let suffix = ".mustache"
+        let entries = (try? fileStore.entries(in: FilePath(folder))) ?? []
+        let names = entries.map(\.name.string).filter {
+            $0.hasSuffix(suffix) && !$0.hasPrefix(".") && !known.contains($0)
+        }.sorted()
+        guard names.count <= maxPartials else {
+            throw .invalid(
+                name: folder, line: 0, column: 0,
+                reason: "the folder holds \(names.count) templates besides the reports', more than \(maxPartials)")
+        }
+        var partials: [(String, String)] = []
+        for name in names {
+            guard let bytes = try? fileStore.contents(of: FilePath(folder).appending(name), limit: 1 << 20) else {
+                throw .missing(name)
+            }
+            partials.append((String(name.dropLast(suffix.count)), String(decoding: bytes, as: UTF8.self)))
+        }
+        return partials
     }
 
     /// A template file's path as the user would name it: inside the `--templates` folder.

@@ -123,3 +123,23 @@ import Testing
         }
     }
 }
+
+extension TemplateOptionTests {
+    /// `{{> footer}}` includes the folder's `footer.mustache`, as Templates/README.md says.
+    ///
+    /// It rendered nothing. A partial with no file is a template error, exit 78, at its tag.
+    @Test func aPartialIsTheFolderFileOfItsName() throws {
+        let html = "{{% CONTENT_TYPE: DETOUR_HTML}}\n<h1>{{title}}</h1>\n{{> footer}}\n"
+        let templates = try folder(html: html)
+        let missing = try render(templates)
+        #expect(missing.status == 78)
+        #expect(
+            missing.stderr.contains("report.html.mustache:3:1: error: no template footer.mustache"), "\(missing.stderr)"
+        )
+        try Data("{{% CONTENT_TYPE: DETOUR_HTML}}<footer>for {{title}}</footer>".utf8).write(
+            to: URL(fileURLWithPath: templates).appendingPathComponent("footer.mustache"))
+        let result = try render(templates)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self).contains("<footer>for Lisbon in December</footer>"))
+    }
+}

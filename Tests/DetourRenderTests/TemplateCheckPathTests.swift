@@ -70,3 +70,19 @@ import Testing
         #expect(try warnings("{{> p1}}", with: others).allSatisfy { !$0.contains("error") })
     }
 }
+
+extension TemplateCheckPathTests {
+    /// A partial that names no template rendered nothing, without a word; it is refused at its tag.
+    @Test func aPartialThatNamesNoTemplateIsRefused() throws {
+        #expect(
+            throws: ReportTemplates.LoadError.invalid(
+                name: ReportTemplates.htmlName, line: 1, column: 35,
+                reason:
+                    "no template footer.mustache for {{> footer}} in the folder: a partial names a file there, without .mustache"
+            )
+        ) {
+            try warnings("<p>{{> footer}}</p>")
+        }
+        #expect(try warnings("<p>{{> footer}}</p>", with: ["footer": "{{% CONTENT_TYPE: DETOUR_HTML}}{{title}}"]) == [])
+    }
+}

@@ -117,7 +117,10 @@ import Testing
         for level in 1...TemplateCheck.maxIncludeDepth {
             files["p\(level)"] = "{{% CONTENT_TYPE: DETOUR_HTML}}{{title}}{{> p\(level + 1)}}"
         }
+        files["p\(TemplateCheck.maxIncludeDepth)"] = "{{% CONTENT_TYPE: DETOUR_HTML}}{{title}}"
         #expect(try ReportTemplates(files: files).warnings == [])
+        files["p\(TemplateCheck.maxIncludeDepth)"] =
+            "{{% CONTENT_TYPE: DETOUR_HTML}}{{title}}{{> p\(TemplateCheck.maxIncludeDepth + 1)}}"
         files["p\(TemplateCheck.maxIncludeDepth + 1)"] = "{{title}}"
         #expect(throws: ReportTemplates.LoadError.self) { try ReportTemplates(files: files) }
     }

@@ -73,6 +73,17 @@ struct TemplateCheck {
     /// Refuses partials that include each other too deeply, and sections nested too deeply
     /// across partials.
     func checkIncludes() throws(ReportTemplates.LoadError) {
+        // A partial that names no template would render nothing, without a word.
+        for (name, nodes) in templates.sorted(by: { $0.key < $1.key }) {
+            for include in Self.includes(in: nodes) where templates[include.name.name] == nil {
+                let tag = include.name
+                throw .invalid(
+                    name: name, line: tag.line, column: tag.column,
+                    reason:
+                        "no template \(tag.name).mustache for {{> \(tag.name)}} in the folder: a partial names a file there, without .mustache"
+                )
+            }
+        }
         var heights: [String: Int] = [:]
         var nesting: [String: Int] = [:]
         for name in templates.keys.sorted() {
