@@ -370,3 +370,33 @@ import Testing
         #expect(foreign.isEmpty, "lines not from detour-report's printer: \(foreign.prefix(5))")
     }
 }
+
+extension BatchTests {
+    /// Names of CJK characters take two columns each: the progress line is cut by columns, so
+    /// it stays on one line of a 30-column terminal, as Python's East Asian Width counts them.
+    @Test(
+        .enabled(if: Tool.usable("script"), "needs script (util-linux) to give the run a terminal"),
+        .enabled(if: Tool.path("python3") != nil, "needs python3 to count display columns"))
+    func theProgressLineCountsColumnsNotCharacters() throws {
+        let lisbon = try String(
+            contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
+        let folder = try trips(extra: ["東京大阪京都名古屋札幌福岡.json": lisbon, "ソウルと釜山と済州島の旅.json": lisbon])
+        let run = "'\(cli.executable.path)' '\(folder.path)' -d '\(out().path)' -j 1 --today 2026-11-22 2>&1"
+        let command = "stty cols 30 rows 10 && unset COLUMNS && \(run)"
+        let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
+        let result = try script.run(["-qec", command, "/dev/null"], removing: ["SOURCE_DATE_EPOCH", "COLUMNS"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let progress = result.output.components(separatedBy: "\r\u{1B}[K").map {
+            $0.components(separatedBy: "\n").last ?? ""
+        }.filter { $0.hasPrefix("[") }
+        let wide = progress.filter { $0.unicodeScalars.contains { $0.value >= 0x3000 } }
+        #expect(!wide.isEmpty, "\(progress)")
+        let python = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("python3"))))
+        let measure =
+            "import sys, unicodedata; print(max(sum(2 if unicodedata.east_asian_width(c) in 'WF' else 1 for c in l) for l in sys.argv[1:]))"
+        let widest = try python.run(["-c", measure] + wide)
+        #expect(
+            Int(String(decoding: widest.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 99
+                <= 29)
+    }
+}

@@ -167,14 +167,13 @@ final class BatchConsole: Sendable {
         if showsProgress { StandardStreams.writeError("\r\u{1B}[K") }
     }
 
-    /// `[ 37/200] trips/oslo.json`, cut from the left to fit the terminal.
+    /// `[ 37/200] trips/oslo.json`, cut from the left to fit the terminal, counted in the columns
+    /// the terminal gives each character (two for `東`), not in characters.
     private func progressLine(done: Int, source: String) -> String {
         let width = String(total).count
         let count = String(repeating: " ", count: max(0, width - String(done).count)) + String(done)
         let prefix = "[\(count)/\(total)] "
-        var name = Quoting.printable(source)
         let room = columns - 1 - prefix.count
-        if name.count > room { name = "…" + name.suffix(max(0, room - 1)) }
-        return prefix + name
+        return prefix + TerminalWidth.fitted(Quoting.printable(source), room: room)
     }
 }
