@@ -198,3 +198,16 @@ extension BatchInputTests {
         #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("lisbon-city-break.md").path))
     }
 }
+
+extension BatchInputTests {
+    /// `-d` under a file says what is in the way: "Not a directory", not "File exists".
+    @Test func anOutputFolderUnderAFileSaysNotADirectory() throws {
+        let file = scratch.appendingPathComponent("afile")
+        try Data("x".utf8).write(to: file)
+        let result = try cli.run([Self.lisbon.path, "-d", file.appendingPathComponent("sub").path] + Self.today)
+        #expect(result.status == 73)
+        #expect(
+            result.stderr.hasSuffix("error: cannot create the folder: Not a directory [cannot-create-output]\n"),
+            "\(result.stderr)")
+    }
+}

@@ -275,3 +275,21 @@ import Testing
         #expect(errors.map(\.code) == (edge.code.map { [$0] } ?? []), "\(errors.map(\.message))")
     }
 }
+
+extension ValueLimitTests {
+    /// The README and docs/diagnostics.md state the limits on amounts and rates; the numbers they
+    /// give are the code's.
+    @Test func theDocumentedLimitsOnAmountsAndRatesAreTheCodes() throws {
+        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let guide = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("docs/diagnostics.md"), encoding: .utf8)
+        #expect(Money.maximumAmount == 1_000_000_000_000)
+        #expect(readme.contains("at most 1,000,000,000,000") && guide.contains("at most 1,000,000,000,000"))
+        #expect(ExchangeRates.maximumFractionDigits == 10)
+        #expect(readme.contains("below 1,000,000,000, at most 10 decimals"))
+        #expect(guide.contains("at most 10 digits after the point, is 1,000,000,000 (a billion)"))
+        // The edges themselves are in the table above: 10^12 passes, a millionth more does not.
+        #expect(
+            Self.edges.contains { $0.place == .amount && $0.text == "1000000000000.000001" && $0.code == .badAmount })
+    }
+}
