@@ -82,7 +82,7 @@ private final class BlankWatch<Source: ByteSource>: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let count = try source.read(into: buffer)
         if sawOnlyBlanks, count > 0 {
-            var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])[...]
+            var bytes = UnsafeRawBufferPointer(buffer)[0..<count]
             if atStart, bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }
             sawOnlyBlanks = TextEncoding.isBlank(bytes)
             atStart = false

@@ -17,7 +17,7 @@ public struct LineTable: Sendable {
 
     /// The lines and columns of many byte offsets, found in one pass over the text.
     public func positions(of offsets: [Int]) -> [Int: (line: Int, column: Int)] {
-        var wanted = Array(Set(offsets.map { min(max($0, 0), bytes.count) })).sorted()[...]
+        var wanted = ArraySlice(Set(offsets.map { min(max($0, 0), bytes.count) }).sorted())
         var found: [Int: (line: Int, column: Int)] = [:]
         var line = 1
         var column = 1
