@@ -46,11 +46,14 @@ public enum TripLoader {
             ?? TripValidator.Outcome(trip: nil, diagnostics: [])
         var diagnostics = read.diagnostics + outcome.diagnostics
         if let lines = read.lines {
-            let positions = lines.positions(of: diagnostics.compactMap { $0.position?.offset })
-            diagnostics = diagnostics.map { diagnostic in
-                var resolved = diagnostic
-                resolved.position = diagnostic.position?.resolvingPosition { positions[$0] ?? (1, 1) }
-                return resolved
+            // Each diagnostic that has an offset, and where that offset is: one pass for them all.
+            let placed = diagnostics.indices.compactMap { index in
+                diagnostics[index].position?.offset.map { (index: index, offset: $0) }
+            }
+            let positions = lines.positions(of: placed.map(\.offset))
+            for (diagnostic, position) in zip(placed, positions) {
+                let written = diagnostics[diagnostic.index].position
+                diagnostics[diagnostic.index].position = written?.resolvingPosition { _ in position }
             }
         }
         outcome.diagnostics = sortedByPosition(diagnostics)
