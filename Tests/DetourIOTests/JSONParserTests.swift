@@ -42,6 +42,8 @@ import Testing
         (#"{"a": 1.}"#, "a digit was expected after the decimal point"),
         (#"{"a": 0x10}"#, "unexpected \"x\""),
         (#"{"a": 1, "a": 2}"#, "duplicate key \"a\""),
+        // A key's control characters are not written into the message as they are.
+        (#"{"a\u0001\u007f": 1, "a\u0001\u007f": 2}"#, "duplicate key \"a??\" in one object"),
         (#"{'a': 1}"#, "JSON strings use double quotes"),
         (#"{"a": "\ud800"}"#, "lone high surrogate"),
         (#"{"a": "\udc00"}"#, "lone low surrogate"),

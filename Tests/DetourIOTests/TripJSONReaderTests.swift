@@ -119,6 +119,31 @@ import Testing
         #expect(outcome.trip?.traveler == nil)
     }
 
+    /// Null is absent for the optional numbers, budgets and rates too, at the trip and at a
+    /// destination: the trip is the one without them.
+    @Test func nullMeansAbsentForOptionalNumbersBudgetsAndRates() throws {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"day_hours\": null, \"budget\": null, \"rates\": null"
+        )
+        .replacingOccurrences(
+            of: "\"departure\": \"2026-12-05\"",
+            with: "\"departure\": \"2026-12-05\", \"day_hours\": null, \"budget\": null")
+        let outcome = load(text)
+        #expect(outcome.diagnostics.isEmpty)
+        let trip = try #require(outcome.trip)
+        #expect(trip == load(Self.minimal).trip)
+    }
+
+    @Test(arguments: [("5", "a number"), ("[1]", "an array"), ("\"SEK\"", "a string")])
+    func ratesThatAreNotAnObjectAreAWrongType(_ value: String, _ kind: String) {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"rates\": \(value)")
+        #expect(
+            lines(load(text)) == [
+                "trip.json:1:25: error: rates: must be an object of rates, not \(kind) [wrong-type]"
+            ])
+    }
+
     @Test func amountsKeepEveryDigit() throws {
         let text = """
             {"title": "T", "destinations": [{"name": "L", "location": {"lat": 0, "lon": 0},
