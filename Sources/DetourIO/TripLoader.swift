@@ -76,6 +76,8 @@ public enum TripLoader {
 private final class BlankWatch<Source: ByteSource>: ByteSource {
     private var source: Source
     private var atStart = true
+    /// Whether every byte read was white space and no read failed: a file that cannot be read
+    /// is not known to be empty.
     private(set) var sawOnlyBlanks = true
 
     init(_ source: Source) {
@@ -83,7 +85,13 @@ private final class BlankWatch<Source: ByteSource>: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = try source.read(into: buffer)
+        let count: Int
+        do {
+            count = try source.read(into: buffer)
+        } catch {
+            sawOnlyBlanks = false
+            throw error
+        }
         if sawOnlyBlanks, count > 0 {
             var bytes = UnsafeRawBufferPointer(buffer)[0..<count]
             if atStart, bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }

@@ -34,6 +34,25 @@ import Testing
         return "\(line):\(column) \(diagnostic.code.rawValue): \(diagnostic.fullMessage)"
     }
 
+    /// The source fails before it gives a byte, after only white space, before the reader has
+    /// its first 4,096 bytes, or after it has begun to parse: the trip cannot be read, and the
+    /// message says why (a file that cannot be read is not known to be empty).
+    @Test(arguments: [("trip", 0), ("blank", 5000), ("trip", 100), ("trip", 4096), ("trip", 10_000)])
+    func aSourceThatFailsIsAReadFailure(_ kind: String, _ count: Int) {
+        let good =
+            kind == "blank" ? Array(repeating: UInt8(ascii: " "), count: count) : Array(Self.padded.prefix(count))
+        let outcome = TripLoader.loadGPX(FailingSource(bytes: good), name: "t.gpx")
+        #expect(outcome.trip == nil)
+        #expect(
+            outcome.diagnostics.map(Self.described) == ["-:- read-failed: cannot read the trip: the disk went away"])
+    }
+
+    /// The Lisbon trip with 10,000 spaces inside its root, so it is longer than the first read.
+    static let padded = Array(
+        GPXReaderTests.lisbon.replacingOccurrences(
+            of: "</gpx>", with: String(repeating: " ", count: 10_000) + "</gpx>"
+        ).utf8)
+
     @Test func aRootThatIsNotGPXIsNotAGPXFile() {
         let kml = "<?xml version=\"1.0\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>"
         #expect(found(Array(kml.utf8)) == ["2:- not-gpx: this is not a GPX file: its root element is <kml>, not <gpx>"])
