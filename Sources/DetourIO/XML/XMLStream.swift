@@ -30,6 +30,15 @@ final class XMLStream {
 
         /// Entities that refer to each other in a loop.
         var isEntityLoop: Bool { code == Int32(XML_ERR_ENTITY_LOOP.rawValue) }
+
+        /// The problem libxml2 reports in `error`: its number, its message trimmed (a stand-in
+        /// when it has none) and where it was found.
+        init(_ error: xmlError) {
+            code = error.code
+            message = error.message.map { TokenText.trimmed(String(cString: $0)) } ?? "unknown XML error"
+            line = Int(error.line)
+            column = Int(error.int2)
+        }
     }
 
     /// The kinds of node the reader stops at, as libxml2 numbers them.
@@ -176,12 +185,7 @@ final class XMLStream {
 
     private static let errorCallback: xmlStructuredErrorFunc = { context, error in
         guard let context, let error else { return }
-        let input = Unmanaged<InputBox>.fromOpaque(context).takeUnretainedValue()
-        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
-        input.problems.append(
-            Problem(
-                code: error.pointee.code, message: TokenText.trimmed(message), line: Int(error.pointee.line),
-                column: Int(error.pointee.int2)))
+        Unmanaged<InputBox>.fromOpaque(context).takeUnretainedValue().problems.append(Problem(error.pointee))
     }
 }
 
