@@ -63,6 +63,43 @@ import Testing
         #expect(small.outcome == (sample.hasSuffix(".gpx") ? .written : .invalid))
     }
 
+    /// A trip shorter than the bytes looked at to tell its format is told all the same.
+    @Test func aTripShorterThanTheSniffIsToldByItsBytes() {
+        let result = Self.job([.json]).run(bytes: Array(#"{"title": "T", "destinations": []}"#.utf8), name: "-")
+        #expect(result.outcome == .written)
+        #expect(result.trip?.title == "T")
+    }
+
+    /// A file that fails part-way cannot be read, in either format; the message gives the
+    /// store's reason.
+    @Test(arguments: ["t.json"])
+    func aTripThatFailsPartWayIsUnreadable(_ name: String) throws {
+        let store = FakeFileStore(faults: FakeFileStore.Faults(read: FileError(.ioError), readFailsAfter: 10))
+        let sample = name.hasSuffix(".gpx") ? "lisbon-city-break.gpx" : "lisbon-city-break.json"
+        store.put("/" + name, String(decoding: try Fixtures.sample(sample), as: UTF8.self))
+        let result = Self.job().run(path: FilePath("/" + name), store: store)
+        #expect(result.outcome == .unreadable)
+        #expect(result.diagnostics.map(\.message) == ["cannot read the trip: Input/output error"])
+        #expect(result.diagnostics.map(\.code) == [.readFailed])
+    }
+
+    /// A trip from a pipe, whose size is not known before, is read up to the JSON limit and no
+    /// further.
+    @Test func aTripFromAPipeIsReadUpToTheLimit() throws {
+        let store = FakeFileStore(faults: FakeFileStore.Faults(sizeUnknown: true))
+        let bytes = try Fixtures.sample("lisbon-city-break.json")
+        store.put("/t.json", String(decoding: bytes, as: UTF8.self))
+        #expect(
+            Self.job(limits: ReadLimits(maxJSONBytes: bytes.count)).run(path: "/t.json", store: store).outcome
+                == .written)
+        let refused = Self.job(limits: ReadLimits(maxJSONBytes: bytes.count - 1)).run(path: "/t.json", store: store)
+        #expect(refused.outcome == .invalid)
+        #expect(
+            refused.diagnostics.map { "\($0.code.rawValue): \($0.message)" } == [
+                "file-too-large: the file is larger than the 0 MiB limit for a trip read whole (JSON)"
+            ])
+    }
+
     @Test func planWarningsFollowTheTripsDiagnostics() throws {
         let overlapping = """
             {"title": "T", "destinations": [
