@@ -21,23 +21,22 @@ public enum DiagnosticText {
     ///   - file: the input's name as the user gave it (`-` is written `<stdin>`).
     /// - Returns: the line, without a line break.
     public static func line(_ diagnostic: Diagnostic, file: String) -> String {
-        var head = displayName(file)
-        if let line = diagnostic.position?.line {
-            head += ":\(line)"
-            if let column = diagnostic.position?.column { head += ":\(column)" }
-        }
-        var text = "\(head): \(diagnostic.severity.rawValue): "
-        if let path = diagnostic.path, !path.isEmpty { text += "\(path): " }
-        text += "\(diagnostic.fullMessage) [\(diagnostic.code.rawValue)]"
-        return Quoting.printable(text)
+        Quoting.printable(displayName(file)) + ":" + lineWithoutFile(diagnostic)
     }
 
     /// The diagnostic as a line without the file's name in front, as the index shows a trip's
-    /// first error beside the file: `3:14: error: …`.
-    public static func lineWithoutFile(_ diagnostic: Diagnostic, file: String) -> String {
-        let line = line(diagnostic, file: file)
-        let name = Quoting.printable(displayName(file)) + ":"
-        return line.hasPrefix(name) ? String(line.dropFirst(name.count)) : line
+    /// first error beside the file: `3:14: error: …` (` error: …` without a place).
+    public static func lineWithoutFile(_ diagnostic: Diagnostic) -> String {
+        var text = ""
+        if let line = diagnostic.position?.line {
+            text += "\(line)"
+            if let column = diagnostic.position?.column { text += ":\(column)" }
+            text += ":"
+        }
+        text += " \(diagnostic.severity.rawValue): "
+        if let path = diagnostic.path, !path.isEmpty { text += "\(path): " }
+        text += "\(diagnostic.fullMessage) [\(diagnostic.code.rawValue)]"
+        return Quoting.printable(text)
     }
 
     /// The diagnostic as one JSON object.

@@ -30,7 +30,7 @@ extension RenderJob {
             let status: TripIndex.Entry.Status = result.outcome == .unreadable ? .unreadable : .invalid
             let entry = TripIndex.Entry(
                 source: shown, name: name, status: status, warnings: result.diagnostics.warnings.count,
-                firstError: result.firstError.map { DiagnosticText.lineWithoutFile($0, file: shown) })
+                firstError: result.firstError.map { DiagnosticText.lineWithoutFile($0) })
             return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
         }
         var entry = TripIndex.Entry(

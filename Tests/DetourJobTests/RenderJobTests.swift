@@ -173,11 +173,14 @@ import Testing
             DiagnosticText.line(diagnostic, file: "trip.json")
                 == "trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]")
         #expect(DiagnosticText.line(diagnostic, file: "-").hasPrefix("<stdin>:3:14: error:"))
-        #expect(DiagnosticText.lineWithoutFile(diagnostic, file: "trip.json").hasPrefix("3:14: error:"))
+        #expect(
+            DiagnosticText.lineWithoutFile(diagnostic)
+                == "3:14: error: destinations[0].name: the name must not be blank [blank-text]")
         let bare = Diagnostic(.readFailed, "cannot read the trip: gone")
         #expect(
             DiagnosticText.line(bare, file: "a\u{1B}b.json")
                 == "a\\u{1B}b.json: error: cannot read the trip: gone [read-failed]")
+        #expect(DiagnosticText.lineWithoutFile(bare) == " error: cannot read the trip: gone [read-failed]")
         let element = Diagnostic(.badDuration, at: SourcePosition(line: 7, element: "wpt 2"), "bad")
         #expect(
             DiagnosticText.line(element, file: "t.gpx")
@@ -190,5 +193,13 @@ import Testing
             DiagnosticText.json(diagnostic, file: "-").serializedLine()
                 == #"{"severity":"warning","code":"unknown-key","path":"x","file":"<stdin>","line":2,"column":null,"message":"unknown key"}"#
         )
+        // An empty path is no path; control characters in one are made visible.
+        let pathless = Diagnostic(.readFailed, path: "", at: SourcePosition(line: 1, column: 1), "gone")
+        #expect(
+            DiagnosticText.json(pathless, file: "t.json").serializedLine()
+                == #"{"severity":"error","code":"read-failed","path":null,"file":"t.json","line":1,"column":1,"message":"gone"}"#
+        )
+        let escaped = Diagnostic(.unknownKey, path: "a\u{7}b", "x")
+        #expect(DiagnosticText.json(escaped, file: "t.json").serializedLine().contains(#""path":"a\\u{7}b""#))
     }
 }
