@@ -203,3 +203,26 @@ import Testing
         #expect(DiagnosticText.json(escaped, file: "t.json").serializedLine().contains(#""path":"a\\u{7}b""#))
     }
 }
+
+/// What a file name or a user's word makes of an output format.
+@Suite struct OutputFormatTests {
+    @Test(arguments: [
+        ("plan.html", OutputFormat.html), ("plan.HTM", .html), ("plan.md", .markdown), ("plan.markdown", .markdown),
+        ("plan.json", .json), ("plan.ics", .ics), ("plan.geojson", .geojson), ("trip.GPX", .gpx),
+    ])
+    func aFileNameTellsItsFormat(_ name: String, _ format: OutputFormat) {
+        #expect(OutputFormat(fileName: name) == format)
+    }
+
+    @Test(arguments: ["plan.txt", "plan", "html", "plan.html.bak"])
+    func aFileNameThatTellsNoFormatHasNone(_ name: String) {
+        #expect(OutputFormat(fileName: name) == nil)
+    }
+
+    @Test func aUserNamesAFormatInAnyCaseAndMarkdownAsMd() {
+        #expect(OutputFormat(name: "MD") == .markdown)
+        #expect(OutputFormat(name: "GeoJSON") == .geojson)
+        #expect(OutputFormat(name: "pdf") == nil)
+        #expect(OutputFormat.allCases.map(\.fileExtension) == ["html", "md", "json", "gpx", "ics", "geojson"])
+    }
+}
