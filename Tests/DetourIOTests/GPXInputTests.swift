@@ -53,6 +53,31 @@ import Testing
             of: "</gpx>", with: String(repeating: " ", count: 10_000) + "</gpx>"
         ).utf8)
 
+    /// libxml2 keeps an element's line in 16 bits; past line 65,535 a problem still names its own
+    /// line, after a track read past unopened and inside a path that is read point by point.
+    @Test func problemsPastLine65535NameTheirOwnLines() {
+        let shape = GPXShapeTests.self
+        let track =
+            "<trk><name>t</name><trkseg>" + String(repeating: "<trkpt lat=\"1\"\n lon=\"2\"/>\n", count: 1000)
+            + "</trkseg></trk>\n"
+        let route =
+            "<rte><extensions><dr:path destination=\"l\" task=\"Tram\"/></extensions>"
+            + "<rtept lat=\"38.7\" lon=\"-9.1\"/>\n<rtept lat=\"138.71\" lon=\"-9.13\"/></rte>"
+        let body =
+            String(repeating: "\n", count: 70_000) + track + shape.stay(" colour=\"red\"") + "\n" + shape.task("Tram")
+            + shape.task("Walk") + "\n" + route
+        let text = GPXReaderTests.gpx(body)
+        func line(of marker: String) -> Int {
+            text.components(separatedBy: marker)[0].count { $0 == "\n" } + 1
+        }
+        #expect(
+            found(Array(text.utf8)) == [
+                "\(line(of: "colour")):- unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored",
+                "\(line(of: "138.71")):- coordinate-out-of-range: rte 1: latitude 138.71 is outside [-90, 90]",
+            ])
+        #expect(line(of: "colour") > 70_000)
+    }
+
     @Test func aRootThatIsNotGPXIsNotAGPXFile() {
         let kml = "<?xml version=\"1.0\"?>\n<kml xmlns=\"http://www.opengis.net/kml/2.2\"><Document/></kml>"
         #expect(found(Array(kml.utf8)) == ["2:- not-gpx: this is not a GPX file: its root element is <kml>, not <gpx>"])

@@ -31,6 +31,54 @@ import Testing
         #expect(stream.nodeType == nil)
     }
 
+    /// A document with every construct the guard steps over, multi-line start tags, CRLF and
+    /// lone CR line ends, a subtree longer than libxml2 reads ahead, and more elements than the
+    /// guard keeps lines for at once.
+    static let varied =
+        "<?xml version=\"1.0\"?>\r\n<?pi <a b=\"1\"> ?>\n<!-- <c d=\"2\"> -->\n<root\n  a=\"x > y\"\n  b='it\"s'\n>\n"
+        + "<p>" + String(repeating: "<q r=\"1\"/>\n", count: 3000) + "</p>"
+        + "<e/><f></f>\r<g><![CDATA[<h>\n</h>]]><i\tj=\"1\"\n/></g>\n<k>é\n<l/></k>\n"
+        + String(repeating: "<m n=\"1\">\n<o/>\n</m>\n", count: 2500) + "</root>\n"
+
+    /// The guard's line for each element's start tag is libxml2's own, read node by node or
+    /// with subtrees read past.
+    @Test(arguments: [false, true])
+    func theGuardCountsEachElementsLineAsLibxml2Does(_ skipping: Bool) throws {
+        let stream = try stream(Self.varied)
+        var (elements, status) = (0, stream.read())
+        var disagreements: [String] = []
+        while status == 1 {
+            if stream.nodeType == .element {
+                elements += 1
+                if stream.tagLine != stream.line {
+                    disagreements.append(
+                        "element \(elements) <\(stream.localName)>: \(stream.tagLine), not \(stream.line)")
+                }
+                if skipping, ["g", "m", "p"].contains(stream.localName) {
+                    status = stream.next()
+                    continue
+                }
+            }
+            status = stream.read()
+        }
+        #expect(status == 0)
+        #expect(disagreements.isEmpty, "\(disagreements.count) elements, the first: \(disagreements.prefix(3))")
+        // root, p, e, f, g, i, k, l, the q's, and an m and an o each time; read past, i, the q's
+        // and the o's are not seen.
+        #expect(elements == (skipping ? 7 + 2500 : 8 + 3000 + 2 * 2500))
+    }
+
+    /// Past line 65,535, where libxml2 stops counting, the line is the guard's.
+    @Test func linesPast65535AreTheGuards() throws {
+        let text = "<root>" + String(repeating: "\n", count: 70_000) + "<a>\n<b\n/></a></root>"
+        let stream = try stream(text)
+        var lines: [String: Int] = [:]
+        while stream.read() == 1 {
+            if stream.nodeType == .element { lines[stream.localName] = stream.line }
+        }
+        #expect(lines == ["root": 1, "a": 70_001, "b": 70_003])
+    }
+
     @Test func aProblemKeepsLibxml2sNumberItsPlaceAndItsMessageTrimmed() {
         var error = xmlError()
         error.code = Int32(XML_ERR_TAG_NAME_MISMATCH.rawValue)
@@ -72,6 +120,17 @@ import Testing
         #expect(!scan(&scanner, "<c><d><e>"))
         #expect(scanner.overflow?.line == 2)
         #expect(scanner.overflow?.kind == .attributes)
+    }
+
+    /// The line of each start tag is taken in document order; with none scanned, the nearest
+    /// answer is the line the scan is on.
+    @Test func startTagLinesAreTakenInOrder() {
+        var scanner = MarkupGuard(limit: 8, maxDepth: 8, prefix: [])
+        #expect(scanner.takeTagLine() == 1)
+        #expect(scan(&scanner, "<a\nb=\"1\">\n<c/><!-- <d> -->\n<e"))
+        #expect(scanner.takeTagLine() == 2)
+        #expect(scanner.takeTagLine() == 3)
+        #expect(scanner.takeTagLine() == 4)
     }
 
     /// `<!>` is over at its own `>`: the start tag after it is counted, not taken for the rest
