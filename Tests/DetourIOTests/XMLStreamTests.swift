@@ -143,3 +143,18 @@ import Testing
         #expect(scan(&declaration, "<!ELEMENT a x=\"1\" y=\"2\">"))
     }
 }
+
+/// Why the GPX reader says a stream stopped, when nothing it knows of explains it.
+@Suite struct GPXReadFailureTests {
+    /// Should libxml2 stop without a word (it reports every error it meets, so only running out
+    /// of memory could), the trip is still refused as XML that is not well-formed.
+    @Test func aStreamThatStopsWithoutAProblemIsNotWellFormed() throws {
+        let stream = try #require(
+            XMLStream(source: BufferSource([]), prefix: Array("<gpx/>".utf8), name: "t.gpx", limits: .standard))
+        #expect(stream.read() == 1)
+        let failure = GPXReading(stream: stream, limits: .standard).readFailure()
+        #expect(failure.code == .xmlSyntax)
+        #expect(failure.position == nil)
+        #expect(failure.message == "XML: not well-formed")
+    }
+}
