@@ -96,10 +96,7 @@ public struct LocalFileStore: FileStore {
             for byte in ".XXXXXX\0".utf8 { bytes.append(CChar(bitPattern: byte)) }
             return bytes
         }
-        let descriptor = template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-            guard let base = buffer.baseAddress else { return -1 }
-            return mkstemp(base)
-        }
+        let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw lastError }
         let created = FilePath(platformString: template)
         return DescriptorTemporary(FileDescriptor(rawValue: descriptor), path: created)
@@ -169,7 +166,7 @@ public struct LocalFileStore: FileStore {
 }
 
 /// An error swift-system threw (an `Errno`, though its calls are untyped), as a ``FileError``.
-private func failure(_ error: any Error) -> FileError {
+func failure(_ error: any Error) -> FileError {
     (error as? Errno).map { FileError($0) } ?? FileError(.ioError, reason: "\(error)")
 }
 

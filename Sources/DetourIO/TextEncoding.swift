@@ -11,7 +11,7 @@ public enum TextEncoding {
     /// Whether `bytes` (after a UTF-8 byte-order mark at the start of a file) are nothing but
     /// spaces, tabs, carriage returns and line feeds: an empty file, in any format.
     public static func isBlank(_ bytes: some Collection<UInt8>) -> Bool {
-        let text = bytes.starts(with: utf8BOM) ? bytes.dropFirst(3) : bytes[...]
+        let text = bytes.starts(with: utf8BOM) ? bytes.dropFirst(3) : bytes[bytes.startIndex...]
         return text.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D }
     }
 
@@ -110,7 +110,7 @@ public enum TextEncoding {
         if prefix.count >= 2, prefix[0] == 0 || prefix[1] == 0 {
             return "the file looks like UTF-16 without a byte-order mark; save it as UTF-8"
         }
-        var bytes = prefix[...]
+        var bytes = ArraySlice(prefix)
         if bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }
         guard let declared = declaredEncoding(bytes) else { return nil }
         let normalized = declared.uppercased()

@@ -46,11 +46,14 @@ public enum TripLoader {
             ?? TripValidator.Outcome(trip: nil, diagnostics: [])
         var diagnostics = read.diagnostics + outcome.diagnostics
         if let lines = read.lines {
-            let positions = lines.positions(of: diagnostics.compactMap { $0.position?.offset })
-            diagnostics = diagnostics.map { diagnostic in
-                var resolved = diagnostic
-                resolved.position = diagnostic.position?.resolvingPosition { positions[$0] ?? (1, 1) }
-                return resolved
+            // Each diagnostic that has an offset, and where that offset is: one pass for them all.
+            let placed = diagnostics.indices.compactMap { index in
+                diagnostics[index].position?.offset.map { (index: index, offset: $0) }
+            }
+            let positions = lines.positions(of: placed.map(\.offset))
+            for (diagnostic, position) in zip(placed, positions) {
+                let written = diagnostics[diagnostic.index].position
+                diagnostics[diagnostic.index].position = written?.resolvingPosition { _ in position }
             }
         }
         outcome.diagnostics = sortedByPosition(diagnostics)
@@ -73,6 +76,8 @@ public enum TripLoader {
 private final class BlankWatch<Source: ByteSource>: ByteSource {
     private var source: Source
     private var atStart = true
+    /// Whether every byte read was white space and no read failed: a file that cannot be read
+    /// is not known to be empty.
     private(set) var sawOnlyBlanks = true
 
     init(_ source: Source) {
@@ -80,9 +85,15 @@ private final class BlankWatch<Source: ByteSource>: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count = try source.read(into: buffer)
+        let count: Int
+        do {
+            count = try source.read(into: buffer)
+        } catch {
+            sawOnlyBlanks = false
+            throw error
+        }
         if sawOnlyBlanks, count > 0 {
-            var bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])[...]
+            var bytes = UnsafeRawBufferPointer(buffer)[0..<count]
             if atStart, bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }
             sawOnlyBlanks = TextEncoding.isBlank(bytes)
             atStart = false

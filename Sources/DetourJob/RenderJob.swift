@@ -74,7 +74,9 @@ public struct RenderJob: Sendable {
     /// Plans a validated trip and prepares its outputs.
     func plan(_ validated: TripValidator.Outcome) -> RenderResult {
         guard let trip = validated.trip else {
-            return RenderResult(outcome: .invalid, found: validated.diagnostics)
+            // GPX streams, so a read that fails part-way is met, and reported, by its reader.
+            let unreadable = validated.diagnostics.contains { $0.code == .readFailed }
+            return RenderResult(outcome: unreadable ? .unreadable : .invalid, found: validated.diagnostics)
         }
         let plan = Planner.plan(trip, today: options.today, options: options.planner)
         let tripWarnings = validated.diagnostics.warnings

@@ -42,6 +42,8 @@ import Testing
         (#"{"a": 1.}"#, "a digit was expected after the decimal point"),
         (#"{"a": 0x10}"#, "unexpected \"x\""),
         (#"{"a": 1, "a": 2}"#, "duplicate key \"a\""),
+        // A key's control characters are not written into the message as they are.
+        (#"{"a\u0001\u007f": 1, "a\u0001\u007f": 2}"#, "duplicate key \"a??\" in one object"),
         (#"{'a': 1}"#, "JSON strings use double quotes"),
         (#"{"a": "\ud800"}"#, "lone high surrogate"),
         (#"{"a": "\udc00"}"#, "lone low surrogate"),
@@ -96,5 +98,14 @@ import Testing
         #expect(table.position(of: 3) == (2, 1))
         #expect(table.position(of: 6) == (2, 3))  // the space after "ü" (2 bytes)
         #expect(table.position(of: 9) == (3, 1))
+    }
+
+    /// Many offsets at once come back in the order asked, repeats and all; one before the text
+    /// or past its end is where the text starts or ends.
+    @Test func manyOffsetsComeBackInTheOrderAsked() {
+        let table = LineTable(Array("ab\nzü x\n".utf8))
+        let found = table.positions(of: [9, 0, 6, 6, -5, 100, 3]).map { "\($0.line):\($0.column)" }
+        #expect(found == ["3:1", "1:1", "2:3", "2:3", "1:1", "3:1", "2:1"])
+        #expect(table.positions(of: []).isEmpty)
     }
 }

@@ -98,6 +98,24 @@ import Testing
         #expect(outcome.diagnostics.map(\.message) == ["the file is UTF-16LE; trip JSON must be UTF-8 (RFC 8259 §8.1)"])
     }
 
+    /// UTF-32 and UTF-16 are named by their byte-order mark, and UTF-16 without one by the NUL
+    /// beside the first character.
+    @Test(
+        arguments: [
+            ([0x00, 0x00, 0xFE, 0xFF], false, "UTF-32BE"), ([0xFF, 0xFE, 0x00, 0x00], false, "UTF-32LE"),
+            ([], true, "UTF-16BE"), ([], false, "UTF-16LE"),
+        ] as [([UInt8], Bool, String)])
+    func otherUnicodeEncodingsAreNamed(_ mark: [UInt8], _ bigEndian: Bool, _ encoding: String) {
+        var bytes = mark
+        for unit in Self.minimal.utf16 {
+            bytes += bigEndian ? [UInt8(unit >> 8), UInt8(unit & 0xFF)] : [UInt8(unit & 0xFF), UInt8(unit >> 8)]
+        }
+        #expect(
+            lines(TripLoader.load(bytes, format: .json)) == [
+                "trip.json: error: the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1) [unsupported-encoding]"
+            ])
+    }
+
     @Test func invalidUTF8IsRefusedWithItsPosition() {
         var bytes = Array(Self.minimal.utf8)
         bytes.insert(0xFC, at: 12)
@@ -117,6 +135,31 @@ import Testing
         let outcome = load(text)
         #expect(outcome.diagnostics.isEmpty)
         #expect(outcome.trip?.traveler == nil)
+    }
+
+    /// Null is absent for the optional numbers, budgets and rates too, at the trip and at a
+    /// destination: the trip is the one without them.
+    @Test func nullMeansAbsentForOptionalNumbersBudgetsAndRates() throws {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"day_hours\": null, \"budget\": null, \"rates\": null"
+        )
+        .replacingOccurrences(
+            of: "\"departure\": \"2026-12-05\"",
+            with: "\"departure\": \"2026-12-05\", \"day_hours\": null, \"budget\": null")
+        let outcome = load(text)
+        #expect(outcome.diagnostics.isEmpty)
+        let trip = try #require(outcome.trip)
+        #expect(trip == load(Self.minimal).trip)
+    }
+
+    @Test(arguments: [("5", "a number"), ("[1]", "an array"), ("\"SEK\"", "a string")])
+    func ratesThatAreNotAnObjectAreAWrongType(_ value: String, _ kind: String) {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"rates\": \(value)")
+        #expect(
+            lines(load(text)) == [
+                "trip.json:1:25: error: rates: must be an object of rates, not \(kind) [wrong-type]"
+            ])
     }
 
     @Test func amountsKeepEveryDigit() throws {

@@ -80,6 +80,27 @@ import Testing
         #expect(store.text("/out/plan.html") == "new report")
     }
 
+    /// A step before the first byte that fails writes nothing (73) and leaves nothing behind.
+    ///
+    /// The steps: looking at the target, opening a device, giving the new file its permissions.
+    @Test(arguments: [
+        (FakeFileStore.Faults(info: .ioError), "/out/plan.html", Errno.ioError),
+        (FakeFileStore.Faults(openStream: .noSuchAddressOrDevice), "/dev/fake", .noSuchAddressOrDevice),
+        (FakeFileStore.Faults(setPermissions: .notPermitted), "/out/plan.html", .notPermitted),
+    ])
+    func aStepBeforeWritingThatFailsWritesNothing(_ faults: FakeFileStore.Faults, _ path: String, _ errno: Errno) {
+        let store = store(faults)
+        store.state.withLock { $0.streams["/dev/fake"] = [] }
+        #expect {
+            try deliver(["new report"], to: path, store)
+        } throws: { error in
+            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            return reason == errno.description
+        }
+        expectOnlyTheOldFile(store)
+        #expect(store.state.withLock { $0.streams["/dev/fake"] } == [])
+    }
+
     @Test func aTemporaryThatCannotBeCreatedWritesNothing() {
         let store = store(FakeFileStore.Faults(createTemporary: .readOnlyFileSystem))
         #expect {
@@ -142,6 +163,15 @@ import Testing
         }
         let refusing = FakeFileStore(faults: FakeFileStore.Faults(makeFolder: .permissionDenied))
         #expect(throws: Delivery.Failure.self) { try Folders.make("/new", store: refusing) }
+        // A folder that cannot even be looked at is not made either.
+        let unreadable = FakeFileStore(faults: FakeFileStore.Faults(info: .permissionDenied))
+        #expect {
+            try Folders.make("/a/b", store: unreadable)
+        } throws: { error in
+            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            return reason == Errno.permissionDenied.description
+        }
+        #expect(unreadable.state.withLock { $0.folders } == ["/"])
     }
 
     @Test func failuresSayWhatWentWrongAndWhere() {

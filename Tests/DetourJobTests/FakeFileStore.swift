@@ -32,6 +32,15 @@ final class FakeFileStore: FileStore, Sendable {
         var close: Errno?
         var createTemporary: Errno?
         var makeFolder: Errno?
+        var openStream: Errno?
+        var setPermissions: Errno?
+        /// What looking at any path fails with, in place of what it is.
+        var info: Errno?
+        /// What reading a file fails with, once its first `readFailsAfter` bytes are read.
+        var read: (any Error & Sendable)?
+        var readFailsAfter = 0
+        /// Files are read as pipes are: their size is not known before.
+        var sizeUnknown = false
     }
 
     let state = Mutex(State())
@@ -76,10 +85,11 @@ final class FakeFileStore: FileStore, Sendable {
             }
             throw FileError(.noSuchFileOrDirectory)
         }
-        return Reader(found)
+        return Reader(found, faults: faults)
     }
 
     func info(_ path: FilePath, followLinks: Bool) throws(FileError) -> FileInfo {
+        if let fault = faults.info { throw FileError(fault) }
         let key = path.string
         return try state.withLock { state throws(FileError) in
             if state.folders.contains(key) {
@@ -136,7 +146,8 @@ final class FakeFileStore: FileStore, Sendable {
     }
 
     func openStream(_ path: FilePath) throws(FileError) -> any WritableFile {
-        Stream(store: self, path: path.string)
+        if let fault = faults.openStream { throw FileError(fault) }
+        return Stream(store: self, path: path.string)
     }
 
     var standardOutput: any WritableFile { Stream(store: self, path: nil) }
@@ -166,14 +177,22 @@ final class FakeFileStore: FileStore, Sendable {
     final class Reader: ReadableFile {
         var source: BufferSource
         let regularFileSize: Int?
+        let faults: Faults
+        var left: Int
 
-        init(_ bytes: [UInt8]) {
+        init(_ bytes: [UInt8], faults: Faults) {
             source = BufferSource(bytes)
-            regularFileSize = bytes.count
+            regularFileSize = faults.sizeUnknown ? nil : bytes.count
+            self.faults = faults
+            left = faults.readFailsAfter
         }
 
         func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-            try source.read(into: buffer)
+            guard let failure = faults.read else { return try source.read(into: buffer) }
+            guard left > 0 else { throw failure }
+            let count = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(left)))
+            left -= count
+            return count
         }
     }
 
@@ -194,6 +213,7 @@ final class FakeFileStore: FileStore, Sendable {
         }
 
         func setPermissions(_ permissions: FilePermissions) throws(FileError) {
+            if let fault = store.faults.setPermissions { throw FileError(fault) }
             store.state.withLock { $0.files[path.string]?.permissions = permissions }
         }
 

@@ -63,6 +63,43 @@ import Testing
         #expect(small.outcome == (sample.hasSuffix(".gpx") ? .written : .invalid))
     }
 
+    /// A trip shorter than the bytes looked at to tell its format is told all the same.
+    @Test func aTripShorterThanTheSniffIsToldByItsBytes() {
+        let result = Self.job([.json]).run(bytes: Array(#"{"title": "T", "destinations": []}"#.utf8), name: "-")
+        #expect(result.outcome == .written)
+        #expect(result.trip?.title == "T")
+    }
+
+    /// A file that fails part-way cannot be read, in either format (GPX, which streams, meets
+    /// the failure in its reader); the message gives the store's reason.
+    @Test(arguments: ["t.json", "t.gpx"])
+    func aTripThatFailsPartWayIsUnreadable(_ name: String) throws {
+        let store = FakeFileStore(faults: FakeFileStore.Faults(read: FileError(.ioError), readFailsAfter: 10))
+        let sample = name.hasSuffix(".gpx") ? "lisbon-city-break.gpx" : "lisbon-city-break.json"
+        store.put("/" + name, String(decoding: try Fixtures.sample(sample), as: UTF8.self))
+        let result = Self.job().run(path: FilePath("/" + name), store: store)
+        #expect(result.outcome == .unreadable)
+        #expect(result.diagnostics.map(\.message) == ["cannot read the trip: Input/output error"])
+        #expect(result.diagnostics.map(\.code) == [.readFailed])
+    }
+
+    /// A trip from a pipe, whose size is not known before, is read up to the JSON limit and no
+    /// further.
+    @Test func aTripFromAPipeIsReadUpToTheLimit() throws {
+        let store = FakeFileStore(faults: FakeFileStore.Faults(sizeUnknown: true))
+        let bytes = try Fixtures.sample("lisbon-city-break.json")
+        store.put("/t.json", String(decoding: bytes, as: UTF8.self))
+        #expect(
+            Self.job(limits: ReadLimits(maxJSONBytes: bytes.count)).run(path: "/t.json", store: store).outcome
+                == .written)
+        let refused = Self.job(limits: ReadLimits(maxJSONBytes: bytes.count - 1)).run(path: "/t.json", store: store)
+        #expect(refused.outcome == .invalid)
+        #expect(
+            refused.diagnostics.map { "\($0.code.rawValue): \($0.message)" } == [
+                "file-too-large: the file is larger than the 0 MiB limit for a trip read whole (JSON)"
+            ])
+    }
+
     @Test func planWarningsFollowTheTripsDiagnostics() throws {
         let overlapping = """
             {"title": "T", "destinations": [
@@ -136,15 +173,15 @@ import Testing
             DiagnosticText.line(diagnostic, file: "trip.json")
                 == "trip.json:3:14: error: destinations[0].name: the name must not be blank [blank-text]")
         #expect(DiagnosticText.line(diagnostic, file: "-").hasPrefix("<stdin>:3:14: error:"))
-        #expect(DiagnosticText.lineWithoutFile(diagnostic).hasPrefix("3:14: error:"))
-        // Without a place, the line starts at its severity (it once started with a space).
         #expect(
-            DiagnosticText.lineWithoutFile(Diagnostic(.readFailed, "cannot read the trip: gone"))
-                == "error: cannot read the trip: gone [read-failed]")
+            DiagnosticText.lineWithoutFile(diagnostic)
+                == "3:14: error: destinations[0].name: the name must not be blank [blank-text]")
         let bare = Diagnostic(.readFailed, "cannot read the trip: gone")
         #expect(
             DiagnosticText.line(bare, file: "a\u{1B}b.json")
                 == "a\\u{1B}b.json: error: cannot read the trip: gone [read-failed]")
+        // Without a place, the line starts at its severity (it once started with a space).
+        #expect(DiagnosticText.lineWithoutFile(bare) == "error: cannot read the trip: gone [read-failed]")
         let element = Diagnostic(.badDuration, at: SourcePosition(line: 7, element: "wpt 2"), "bad")
         #expect(
             DiagnosticText.line(element, file: "t.gpx")
@@ -157,5 +194,36 @@ import Testing
             DiagnosticText.json(diagnostic, file: "-").serializedLine()
                 == #"{"severity":"warning","code":"unknown-key","path":"x","file":"<stdin>","line":2,"column":null,"message":"unknown key"}"#
         )
+        // An empty path is no path; control characters in one are made visible.
+        let pathless = Diagnostic(.readFailed, path: "", at: SourcePosition(line: 1, column: 1), "gone")
+        #expect(
+            DiagnosticText.json(pathless, file: "t.json").serializedLine()
+                == #"{"severity":"error","code":"read-failed","path":null,"file":"t.json","line":1,"column":1,"message":"gone"}"#
+        )
+        let escaped = Diagnostic(.unknownKey, path: "a\u{7}b", "x")
+        #expect(DiagnosticText.json(escaped, file: "t.json").serializedLine().contains(#""path":"a\\u{7}b""#))
+    }
+}
+
+/// What a file name or a user's word makes of an output format.
+@Suite struct OutputFormatTests {
+    @Test(arguments: [
+        ("plan.html", OutputFormat.html), ("plan.HTM", .html), ("plan.md", .markdown), ("plan.markdown", .markdown),
+        ("plan.json", .json), ("plan.ics", .ics), ("plan.geojson", .geojson), ("trip.GPX", .gpx),
+    ])
+    func aFileNameTellsItsFormat(_ name: String, _ format: OutputFormat) {
+        #expect(OutputFormat(fileName: name) == format)
+    }
+
+    @Test(arguments: ["plan.txt", "plan", "html", "plan.html.bak"])
+    func aFileNameThatTellsNoFormatHasNone(_ name: String) {
+        #expect(OutputFormat(fileName: name) == nil)
+    }
+
+    @Test func aUserNamesAFormatInAnyCaseAndMarkdownAsMd() {
+        #expect(OutputFormat(name: "MD") == .markdown)
+        #expect(OutputFormat(name: "GeoJSON") == .geojson)
+        #expect(OutputFormat(name: "pdf") == nil)
+        #expect(OutputFormat.allCases.map(\.fileExtension) == ["html", "md", "json", "gpx", "ics", "geojson"])
     }
 }

@@ -31,6 +31,21 @@ enum GPXMapping {
     /// The mapping's own elements, in ``namespace``.
     enum Element: String {
         case trip, stay, detour, task, pro, con, path, rate, budget
+
+        /// The attributes the element has (none in a namespace); any other is warned about and
+        /// ignored.
+        var attributes: [Attribute] {
+            switch self {
+            case .trip: [.travel, .currency, .dayHours]
+            case .stay: [.id, .arrival, .departure, .dayHours]
+            case .rate: [.currency, .value]
+            case .budget: [.amount, .currency]
+            case .detour: [.id]
+            case .path: [.destination, .task]
+            case .task: [.id, .name, .destination, .detour, .side, .travel, .duration, .cost, .currency]
+            case .pro, .con: []
+            }
+        }
     }
 
     /// The attributes of the mapping's elements (none in a namespace).
@@ -40,10 +55,4 @@ enum GPXMapping {
         case dayHours = "day-hours"
     }
 
-    /// The attributes each mapping element has; any other is warned about and ignored.
-    static let knownAttributes: [Element: Set<String>] = [
-        .trip: [Attribute.travel, .currency, .dayHours], .stay: [.id, .arrival, .departure, .dayHours],
-        .rate: [.currency, .value], .budget: [.amount, .currency], .detour: [.id], .path: [.destination, .task],
-        .task: [.id, .name, .destination, .detour, .side, .travel, .duration, .cost, .currency], .pro: [], .con: [],
-    ].mapValues { Set($0.map(\.rawValue)) }
 }

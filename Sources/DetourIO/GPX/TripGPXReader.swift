@@ -86,7 +86,8 @@ struct GPXReading {
         var stay: Element?
         var stayBudget: Element?
         var tasks: [Element] = []
-        var detours: [Element] = []
+        /// The detours its stay declares ahead: each one's key, place among the elements and line.
+        var detours: [(key: String, order: Int, line: Int)] = []
     }
 
     let stream: XMLStream
@@ -114,7 +115,7 @@ struct GPXReading {
     var counts = (waypoints: 0, routes: 0, tracks: 0, points: 0, elements: 0)
     var stopped = false
     /// The current waypoint's label, once made: its pros, cons and fields all share it.
-    var cachedLabel: String??
+    var cachedLabel: String?
 
     init(stream: XMLStream, limits: ReadLimits) {
         self.stream = stream
@@ -255,13 +256,13 @@ struct GPXReading {
             }
             guard `is`(E.detour) else { return unknown(in: "a waypoint's extensions") }
             let detour = element(.detour)
-            guard detour[.id] != nil else {
+            guard let key = detour[.id] else {
                 report(
                     .gpxMissingAttribute, "dr:detour needs an id attribute: the detour key its tasks name",
                     line: detour.line)
                 return nil
             }
-            waypoint?.detours.append(detour)
+            waypoint?.detours.append((key, detour.order, detour.line))
             return nil
         case .stay:
             guard inMapping else { return nil }
@@ -313,10 +314,10 @@ struct GPXReading {
     mutating func element(_ name: E) -> Element {
         counts.elements += 1
         var element = Element(line: stream.line, order: counts.elements)
-        let known = GPXMapping.knownAttributes[name] ?? []
+        let known = name.attributes
         var unknown: [String] = []
         stream.forEachAttribute(in: GPXMapping.namespace) { attribute, namespaced, value in
-            if namespaced || !known.contains(attribute) {
+            if namespaced || !known.contains(where: { $0.rawValue == attribute }) {
                 unknown.append((namespaced ? "dr:" : "") + attribute)
             } else {
                 element.values.append((attribute, value))
@@ -351,15 +352,20 @@ struct GPXReading {
     }
 
     /// How messages name the current waypoint: `wpt 2 "Ride Tram 28"`; `nil` outside one.
+    mutating func label() -> String? {
+        guard let waypoint else { return nil }
+        return label(of: waypoint)
+    }
+
+    /// How messages name `waypoint`, the current one.
     ///
     /// Made once a waypoint (and again when its name comes), not for each of its fields.
-    mutating func label() -> String? {
+    mutating func label(of waypoint: Waypoint) -> String {
         if let cachedLabel { return cachedLabel }
-        guard let waypoint else { return nil }
         let made =
             names.first?.value.map { "wpt \(waypoint.index) \(Quoting.quoted(TextRules.foldedForLabel($0)))" }
             ?? "wpt \(waypoint.index)"
-        cachedLabel = .some(made)
+        cachedLabel = made
         return made
     }
 
@@ -444,7 +450,7 @@ struct GPXReading {
 
     /// A finished waypoint: its stay and its tasks, handed to the references.
     mutating func finish(_ waypoint: Waypoint) {
-        let label = label()
+        let label = label(of: waypoint)
         func at(_ line: Int) -> SourcePosition { SourcePosition(line: line, element: label) }
         let here = at(waypoint.line)
         let name = names.first ?? .missing(here)
@@ -461,8 +467,8 @@ struct GPXReading {
             draft.budget = Self.money(
                 waypoint.stayBudget, .amount, at: waypoint.stayBudget.map { at($0.line) } ?? there)
             references.addStay(
-                id: stay[.id] ?? name.value.map(TextRules.foldedForLabel) ?? "", label: label ?? "", at: there, draft,
-                declaring: waypoint.detours.map { ($0[.id] ?? "", $0.order, at($0.line)) }, into: &diagnostics)
+                id: stay[.id] ?? name.value.map(TextRules.foldedForLabel) ?? "", label: label, at: there, draft,
+                declaring: waypoint.detours.map { ($0.key, $0.order, at($0.line)) }, into: &diagnostics)
         } else if waypoint.tasks.isEmpty {
             plainWaypoints += 1
             if plainWaypoints == 1 { firstPlainWaypointLine = waypoint.line }

@@ -142,10 +142,11 @@ private struct Output {
         for (destination, id) in zip(trip.destinations, ids) {
             for (number, detour) in destination.detours.enumerated() {
                 let sided = Output.needsSides(detour)
-                for (side, task) in detour.tasks.enumerated() where task.location != nil {
+                for (side, task) in detour.tasks.enumerated() {
+                    guard let location = task.location else { continue }
                     located(
-                        task, destination: id, detour: "\(id)-\(number + 1)", side: sided ? side + 1 : nil,
-                        id: task.path == nil ? nil : Output.taskID(id, number, side))
+                        task, at: location, destination: id, detour: "\(id)-\(number + 1)",
+                        side: sided ? side + 1 : nil, id: task.path == nil ? nil : Output.taskID(id, number, side))
                 }
             }
         }
@@ -231,8 +232,10 @@ private struct Output {
         return located > 0 && located < detour.tasks.count
     }
 
-    mutating func located(_ task: DetourTask, destination: String, detour: String, side: Int?, id: String?) {
-        guard let location = task.location else { return }
+    /// A task with a location of its own: a waypoint of its own, at `location`.
+    mutating func located(
+        _ task: DetourTask, at location: Coordinate, destination: String, detour: String, side: Int?, id: String?
+    ) {
         start(G.wpt)
         coordinates(location)
         element(G.name, text: task.name)

@@ -14,7 +14,7 @@ public struct JSONParser {
         /// The byte offset of the problem.
         public var offset: Int
         /// Which kind of problem: a syntax error, a duplicate key or too deep a nesting.
-        public var code: DiagnosticCode = .jsonSyntax
+        public var code: DiagnosticCode
     }
 
     /// Reads one whole document with `body`, which reads the value at the cursor: leading and
@@ -251,8 +251,8 @@ struct JSONCursor {
             case UInt8(ascii: "r"): buffer.append(0x0D)
             case UInt8(ascii: "t"): buffer.append(0x09)
             case UInt8(ascii: "u"):
-                let scalar = try unicodeEscape(escapeStart: escapeStart)
-                buffer.append(contentsOf: String(scalar).utf8)
+                let units = try unicodeEscape(escapeStart: escapeStart)
+                buffer.append(contentsOf: String(decoding: units, as: UTF16.self).utf8)
             default:
                 throw error("invalid escape \"\\\(describeEscaped(escaped))\" in a string", at: escapeStart)
             }
@@ -269,37 +269,31 @@ struct JSONCursor {
         return error("\(name) inside a string must be escaped (or the string is not closed)")
     }
 
-    /// Reads `XXXX` after `\u` (and a low surrogate's `\uXXXX` after a high one).
-    mutating func unicodeEscape(escapeStart: Int) throws(JSONParser.SyntaxError) -> Unicode.Scalar {
+    /// Reads `XXXX` after `\u` (and a low surrogate's `\uXXXX` after a high one): the UTF-16 of
+    /// one scalar, so a surrogate pair is checked whole and every other unit is a scalar itself.
+    mutating func unicodeEscape(escapeStart: Int) throws(JSONParser.SyntaxError) -> [UInt16] {
         let high = try hex4(escapeStart: escapeStart)
         if (0xDC00...0xDFFF).contains(high) {
-            throw error("lone low surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
+            throw error("lone low surrogate \\u\(Quoting.hex4(UInt32(high))) in a string", at: escapeStart)
         }
-        if (0xD800...0xDBFF).contains(high) {
-            guard index + 1 < bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
-                throw error("lone high surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
-            }
-            let lowStart = index
-            index += 2
-            let low = try hex4(escapeStart: lowStart)
-            guard (0xDC00...0xDFFF).contains(low) else {
-                throw error("lone high surrogate \\u\(Quoting.hex4(high)) in a string", at: escapeStart)
-            }
-            let value = 0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00)
-            guard let scalar = Unicode.Scalar(value) else {
-                throw error("invalid \\u escape", at: escapeStart)
-            }
-            return scalar
+        guard (0xD800...0xDBFF).contains(high) else { return [high] }
+        guard index + 1 < bytes.count, bytes[index] == backslash, bytes[index + 1] == UInt8(ascii: "u") else {
+            throw error("lone high surrogate \\u\(Quoting.hex4(UInt32(high))) in a string", at: escapeStart)
         }
-        guard let scalar = Unicode.Scalar(high) else { throw error("invalid \\u escape", at: escapeStart) }
-        return scalar
+        let lowStart = index
+        index += 2
+        let low = try hex4(escapeStart: lowStart)
+        guard (0xDC00...0xDFFF).contains(low) else {
+            throw error("lone high surrogate \\u\(Quoting.hex4(UInt32(high))) in a string", at: escapeStart)
+        }
+        return [high, low]
     }
 
-    mutating func hex4(escapeStart: Int) throws(JSONParser.SyntaxError) -> UInt32 {
+    mutating func hex4(escapeStart: Int) throws(JSONParser.SyntaxError) -> UInt16 {
         guard index + 4 <= bytes.count else {
             throw error("\\u must be followed by four hex digits", at: escapeStart)
         }
-        var value: UInt32 = 0
+        var value: UInt16 = 0
         for _ in 0..<4 {
             let byte = bytes[index]
             let digit: UInt8
@@ -309,7 +303,7 @@ struct JSONCursor {
             case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
             default: throw error("\\u must be followed by four hex digits", at: escapeStart)
             }
-            value = value << 4 | UInt32(digit)
+            value = value << 4 | UInt16(digit)
             index += 1
         }
         return value

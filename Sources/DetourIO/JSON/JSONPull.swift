@@ -13,7 +13,9 @@ struct KeyNames: Sendable {
     static let none = KeyNames([])
 
     init(_ names: [String]) {
-        precondition(names.count <= 32, "an object's known keys are counted in 32 bits")
+        // An object's known keys are counted in 32 bits (`JSONObjectReading.knownSeen`); the
+        // key sets are the reader's own enums, so only a change to the code can break this.
+        precondition(names.count <= 32)
         self.names = names.map { Array($0.utf8) }
     }
 

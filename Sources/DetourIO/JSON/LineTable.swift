@@ -12,17 +12,18 @@ public struct LineTable: Sendable {
 
     /// The line and column of a byte offset.
     public func position(of offset: Int) -> (line: Int, column: Int) {
-        positions(of: [offset])[offset] ?? (1, 1)
+        positions(of: [offset])[0]
     }
 
-    /// The lines and columns of many byte offsets, found in one pass over the text.
-    public func positions(of offsets: [Int]) -> [Int: (line: Int, column: Int)] {
-        var wanted = Array(Set(offsets.map { min(max($0, 0), bytes.count) })).sorted()[...]
-        var found: [Int: (line: Int, column: Int)] = [:]
+    /// The lines and columns of many byte offsets, in the order given, found in one pass over
+    /// the text; an offset before the text or past its end is where the text starts or ends.
+    public func positions(of offsets: [Int]) -> [(line: Int, column: Int)] {
+        var found = Array(repeating: (line: 1, column: 1), count: offsets.count)
         var line = 1
         var column = 1
         var index = 0
-        while let next = wanted.first {
+        for slot in offsets.indices.sorted(by: { offsets[$0] < offsets[$1] }) {
+            let next = min(max(offsets[slot], 0), bytes.count)
             while index < next {
                 let byte = bytes[index]
                 if byte == UInt8(ascii: "\n") {
@@ -33,11 +34,7 @@ public struct LineTable: Sendable {
                 }
                 index += 1
             }
-            found[next] = (line, column)
-            wanted = wanted.dropFirst()
-        }
-        for offset in offsets where found[offset] == nil {
-            found[offset] = found[min(max(offset, 0), bytes.count)]
+            found[slot] = (line, column)
         }
         return found
     }

@@ -10,6 +10,9 @@
 /// empty-element tags apart, and to step over quoted values, comments, CDATA sections,
 /// declarations and processing instructions, where `<`, `>` and `=` mean nothing. It never
 /// decides well-formedness; libxml2 does that.
+///
+/// It also keeps the line where each start tag ends until libxml2 reads its element: libxml2
+/// numbers elements by that line, but keeps no line past 65,535.
 struct MarkupGuard {
     /// How code units are read: one byte each (UTF-8, ISO-8859-1, ASCII) or UTF-16 with a
     /// byte-order mark; the markup characters are ASCII in every one of them.
@@ -42,6 +45,14 @@ struct MarkupGuard {
     private var carry: UInt8?
     /// The line of the first start tag over a limit, and which.
     private(set) var overflow: (line: Int, kind: Overflow)?
+    /// The line where each start tag scanned ends, and how deep it is, in document order from
+    /// the first whose element libxml2 has not read yet.
+    private var tags: [(line: Int, depth: Int)] = []
+    private var tagsTaken = 0
+    /// The depth of an element whose subtree is read past, `Int.max` when none is.
+    ///
+    /// The start tags deeper than it, to its end, are not kept.
+    private var skipDeeperThan = Int.max
 
     /// A guard for a document whose first bytes are `prefix` (its byte-order mark sets the width).
     init(limit: Int, maxDepth: Int, prefix: [UInt8]) {
@@ -76,6 +87,37 @@ struct MarkupGuard {
         return true
     }
 
+    /// The line where the next start tag kept ends, for the element libxml2 has just read.
+    ///
+    /// libxml2 reads no byte the guard has not scanned, so the tag is always there; were it
+    /// not, the line the scan is on would be the nearest answer.
+    mutating func takeTagLine() -> Int {
+        guard tagsTaken < tags.count else { return line }
+        let taken = tags[tagsTaken].line
+        tagsTaken += 1
+        dropTaken()
+        return taken
+    }
+
+    /// Forgets the start tags inside the element at `depth` whose line was taken last.
+    ///
+    /// Its subtree is read past: the tags in it scanned already go now, and those still to come
+    /// are not kept.
+    mutating func skipSubtree(depth: Int) {
+        while tagsTaken < tags.count, tags[tagsTaken].depth > depth { tagsTaken += 1 }
+        // Had the scan gone past the subtree, a tag after it would be next.
+        if tagsTaken == tags.count { skipDeeperThan = depth }
+        dropTaken()
+    }
+
+    /// Drops the tags taken, now and then: those not taken yet are few (what libxml2 reads
+    /// ahead), so a long document is read in little memory.
+    private mutating func dropTaken() {
+        guard tagsTaken >= 4096 else { return }
+        tags.removeFirst(tagsTaken)
+        tagsTaken = 0
+    }
+
     private mutating func step(_ unit: UInt16) -> Bool {
         if unit == 0x0A { line += 1 }
         defer { recent = (recent.1, unit) }
@@ -99,6 +141,11 @@ struct MarkupGuard {
             case 0x22, 0x27: state = .quoted(unit)
             case 0x3E:  // >, after a / for an empty element
                 state = .text
+                // The first tag after a subtree read past is never deeper than its element.
+                if depth <= skipDeeperThan {
+                    skipDeeperThan = .max
+                    tags.append((line, depth))
+                }
                 guard recent.1 != 0x2F else { break }
                 depth += 1
                 if depth > maxDepth {

@@ -30,6 +30,15 @@ final class XMLStream {
 
         /// Entities that refer to each other in a loop.
         var isEntityLoop: Bool { code == Int32(XML_ERR_ENTITY_LOOP.rawValue) }
+
+        /// The problem libxml2 reports in `error`: its number, its message trimmed (a stand-in
+        /// when it has none) and where it was found.
+        init(_ error: xmlError) {
+            code = error.code
+            message = error.message.map { TokenText.trimmed(String(cString: $0)) } ?? "unknown XML error"
+            line = Int(error.line)
+            column = Int(error.int2)
+        }
     }
 
     /// The kinds of node the reader stops at, as libxml2 numbers them.
@@ -79,11 +88,27 @@ final class XMLStream {
 
     deinit { xmlFreeTextReader(reader) }
 
-    /// Moves to the next node: 1 if there is one, 0 at the end, -1 on an error.
-    func read() -> Int32 { xmlTextReaderRead(reader) }
+    /// Where the start tag of the element last read ends, as the guard counted the lines.
+    private(set) var tagLine = 1
 
-    /// Skips the current node's subtree and moves to the node after it: 1, 0 or -1 as ``read()``.
-    func next() -> Int32 { xmlTextReaderNext(reader) }
+    /// Moves to the next node: 1 if there is one, 0 at the end, -1 on an error.
+    func read() -> Int32 { arrived(xmlTextReaderRead(reader)) }
+
+    /// Skips the current element's subtree and moves to the node after it: 1, 0 or -1 as
+    /// ``read()``.
+    func next() -> Int32 {
+        input.guardian.skipSubtree(depth: Int(xmlTextReaderDepth(reader)))
+        return arrived(xmlTextReaderNext(reader))
+    }
+
+    /// `status`, once the line of the element the reader is on, if it is on one, is taken:
+    /// each element the reader comes to is the next start tag the guard has kept.
+    private func arrived(_ status: Int32) -> Int32 {
+        if status == 1, xmlTextReaderNodeType(reader) == NodeType.element.rawValue {
+            tagLine = input.guardian.takeTagLine()
+        }
+        return status
+    }
 
     /// The current node's type, when it is one we handle.
     var nodeType: NodeType? { NodeType(rawValue: xmlTextReaderNodeType(reader)) }
@@ -117,13 +142,13 @@ final class XMLStream {
     /// Whether the current element is written `<x/>`.
     var isEmptyElement: Bool { xmlTextReaderIsEmptyElement(reader) == 1 }
 
-    /// The line of the current node (where its start tag is), or else the line the parser is on.
+    /// The line of the current element: where its start tag ends.
+    ///
+    /// libxml2 keeps a node's line in 16 bits, 65,535 standing for every line from there on;
+    /// past it (or for a node without a line), the guard's count is the line.
     var line: Int {
-        if let node = xmlTextReaderCurrentNode(reader) {
-            let line = xmlGetLineNo(node)
-            if line > 0 { return Int(line) }
-        }
-        return Int(xmlTextReaderGetParserLineNumber(reader))
+        let line = Int(xmlGetLineNo(xmlTextReaderCurrentNode(reader)))
+        return line > 0 && line < 65535 ? line : tagLine
     }
 
     /// Why the source failed, if it did.
@@ -176,12 +201,7 @@ final class XMLStream {
 
     private static let errorCallback: xmlStructuredErrorFunc = { context, error in
         guard let context, let error else { return }
-        let input = Unmanaged<InputBox>.fromOpaque(context).takeUnretainedValue()
-        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown XML error"
-        input.problems.append(
-            Problem(
-                code: error.pointee.code, message: TokenText.trimmed(message), line: Int(error.pointee.line),
-                column: Int(error.pointee.int2)))
+        Unmanaged<InputBox>.fromOpaque(context).takeUnretainedValue().problems.append(Problem(error.pointee))
     }
 }
 
