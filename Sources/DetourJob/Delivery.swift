@@ -37,9 +37,16 @@ public enum Delivery {
 
     /// Where `path` (`nil` or `-` for standard output) sends an output.
     ///
-    /// Symbolic links are followed: the file they end at is replaced, and the links stay.
-    public static func destination(of path: FilePath?, store: some FileStore) throws(Failure) -> Destination {
+    /// With `followLinks` (what `-o` does), symbolic links are followed: the file they end at is
+    /// replaced, and the links stay. Without (a batch run's reports), a link is replaced by the
+    /// file, so a link planted in the output folder cannot send a report elsewhere.
+    public static func destination(
+        of path: FilePath?, store: some FileStore, followLinks: Bool = true
+    ) throws(Failure) -> Destination {
         guard let path, path != .standardStream else { return .standardOutput }
+        if !followLinks, (try? store.info(path, followLinks: false))?.kind == .symbolicLink {
+            return .file(path, permissions: store.newFilePermissions)
+        }
         let info: FileInfo
         do {
             info = try store.info(path, followLinks: true)
@@ -64,10 +71,10 @@ public enum Delivery {
     /// a flush for each of hundreds of reports was a quarter of the run, and a batch cut short is
     /// run again anyway. Anything else is written through.
     public static func deliver(
-        to path: FilePath?, store: some FileStore, flush: Bool = true,
+        to path: FilePath?, store: some FileStore, flush: Bool = true, followLinks: Bool = true,
         _ produce: (@escaping ReportSink) throws(Failure) -> Void
     ) throws(Failure) {
-        switch try destination(of: path, store: store) {
+        switch try destination(of: path, store: store, followLinks: followLinks) {
         case .standardOutput:
             try writeThrough(produce, to: store.standardOutput)
         case .stream(let stream):

@@ -39,8 +39,10 @@ extension RenderJob {
             let file = name + "." + output.format.fileExtension
             let path = folder.appending(file)
             do throws(Delivery.Failure) {
+                try Folders.checkNoLinks(from: folder, to: path.removingLastComponent(), store: store)
                 try Folders.make(path.removingLastComponent(), store: store)
-                try Delivery.deliver(to: path, store: store, flush: false) { sink throws(Delivery.Failure) in
+                try Delivery.deliver(to: path, store: store, flush: false, followLinks: false) {
+                    sink throws(Delivery.Failure) in
                     try output.write(to: sink)
                 }
             } catch {
@@ -58,6 +60,21 @@ extension RenderJob {
 
 /// Making folders.
 public enum Folders {
+    /// Refuses a symbolic link among the folders between `folder` and `path`.
+    ///
+    /// A link planted inside a batch run's output folder would send its reports outside it.
+    /// `folder` itself may be a link: that is the user's choice.
+    public static func checkNoLinks(from folder: FilePath, to path: FilePath, store: some FileStore)
+        throws(Delivery.Failure)
+    {
+        var current = folder
+        for component in path.components.dropFirst(folder.components.count) {
+            current.append(component)
+            guard (try? store.info(current, followLinks: false))?.kind == .symbolicLink else { continue }
+            throw .cannotCreate("\(current.shown) is a symbolic link; a batch run writes only inside its folder")
+        }
+    }
+
     /// Creates `path` and every folder above it that is missing, as `mkdir -p` does.
     public static func make(_ path: FilePath, store: some FileStore) throws(Delivery.Failure) {
         var missing: [FilePath] = []

@@ -23,12 +23,15 @@ enum Output {
     }
 
     /// Writes what `produce` hands its sink to the file `target` (standard output for `nil`).
+    ///
+    /// `followLinks` as ``Delivery/destination(of:store:followLinks:)`` takes it: `-o` follows
+    /// them, a batch run's index does not.
     static func write(
-        toFile target: FilePath?, printer: DiagnosticPrinter, flush: Bool = true,
+        toFile target: FilePath?, printer: DiagnosticPrinter, flush: Bool = true, followLinks: Bool = true,
         _ produce: (@escaping ReportSink) throws(Delivery.Failure) -> Void
     ) throws(ExitCode) {
         do {
-            try Delivery.deliver(to: target, store: fileStore, flush: flush, produce)
+            try Delivery.deliver(to: target, store: fileStore, flush: flush, followLinks: followLinks, produce)
         } catch {
             if case .cutOff(_, readerWentAway: true) = error {
             } else {
@@ -44,10 +47,10 @@ enum Output {
         try write(to: path, printer: printer) { sink in sink(bytes) }
     }
 
-    /// Writes `text` to the file `target`.
+    /// Writes `text` to the file `target` in a batch run's folder, never through a link there.
     static func write(_ text: String, toFile target: FilePath, printer: DiagnosticPrinter) throws(ExitCode) {
         let bytes = Array(text.utf8)
-        try write(toFile: target, printer: printer) { sink in sink(bytes) }
+        try write(toFile: target, printer: printer, followLinks: false) { sink in sink(bytes) }
     }
 
     /// 73 for an output that could not be created, 74 for one cut off.

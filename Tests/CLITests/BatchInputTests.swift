@@ -211,3 +211,41 @@ extension BatchInputTests {
             "\(result.stderr)")
     }
 }
+
+extension BatchInputTests {
+    /// A symbolic link planted inside the output folder sends no report outside it.
+    ///
+    /// A link in a report's place is replaced by the report, and so is one in the index's place;
+    /// a linked folder under it is refused. `-o` still follows links, as documented.
+    @Test func aLinkInsideTheOutputFolderRedirectsNothing() throws {
+        let outside = scratch.appendingPathComponent("outside")
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let victim = outside.appendingPathComponent("victim.html")
+        try Data("keep".utf8).write(to: victim)
+        let output = scratch.appendingPathComponent("planted")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        for name in ["lisbon-city-break.html", "index.html"] {
+            try FileManager.default.createSymbolicLink(
+                at: output.appendingPathComponent(name), withDestinationURL: victim)
+        }
+        let result = try cli.run([Self.lisbon.path, "-d", output.path] + Self.today)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try Data(contentsOf: victim) == Data("keep".utf8))
+        for name in ["lisbon-city-break.html", "index.html"] {
+            let kind = try FileManager.default.attributesOfItem(atPath: output.appendingPathComponent(name).path)[.type]
+            #expect(kind as? FileAttributeType == .typeRegular, "\(name) is still a link")
+        }
+
+        let input = try folder("linked-in", trips: ["europe/oslo.json"])
+        let linked = scratch.appendingPathComponent("linked-out")
+        try FileManager.default.createDirectory(at: linked, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(
+            at: linked.appendingPathComponent("europe"), withDestinationURL: outside)
+        let refused = try cli.run([input.path, "-r", "-d", linked.path] + Self.today)
+        #expect(refused.status == 73, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("/europe is a symbolic link; a batch run writes only inside its folder"),
+            "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path) == ["victim.html"])
+    }
+}
