@@ -40,7 +40,7 @@ public enum IndexFiles {
         guard !days.contains(where: { $0 == .some(nil) }) else {
             throw refuse("first_day and last_day must be days, YYYY-MM-DD")
         }
-        if let first = days[0] ?? nil, let last = days[1] ?? nil, last < first {
+        if case .some(.some(let first)) = days[0], case .some(.some(let last)) = days[1], last < first {
             throw refuse("its last day is before its first")
         }
         guard trip.warnings >= 0, (trip.stays ?? 0) >= 0 else { throw refuse("a count is negative") }

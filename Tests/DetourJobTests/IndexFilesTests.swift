@@ -40,6 +40,9 @@ import Testing
 
     @Test func theUntamperedTripReads() throws {
         #expect(try IndexFiles.read(Self.tampered(#""title": "T""#)).map(\.name) == ["t"])
+        // A first day without a last, and the other way round, are days enough.
+        #expect(try IndexFiles.read(Self.tampered(#""last_day": null"#)).first?.firstDay == "2026-12-01")
+        #expect(try IndexFiles.read(Self.tampered(#""first_day": null"#)).first?.lastDay == "2026-12-05")
     }
 
     @Test(arguments: [
@@ -76,6 +79,8 @@ import Testing
         (#"{"format": "detour-report-index/2", "trips": []}"#, "not detour-report-index/1", nil, nil),
         (#"{"trips": []}"#, "needs \"format\"", 1, 1),
         (#"[]"#, "an index must be an object", 1, 1),
+        // A value that is not JSON is its syntax error, not a kind of value.
+        (#"{"format": "detour-report-index/1", "trips": tru}"#, "a value was expected", 1, 46),
         (
             "{\"format\": \"detour-report-index/1\", \"trips\": [{\"name\": \"t\"}]}",
             "needs \"source\", \"status\", \"warnings\", \"reports\"", 1, 47

@@ -165,7 +165,7 @@ public enum IndexJSONReader {
         throws(JSONParser.SyntaxError) -> JSONObjectReading
     {
         guard cursor.peek == UInt8(ascii: "{") else {
-            throw cursor.error("\(what) must be an object, not \(kind(of: cursor))")
+            throw cursor.error("\(what) must be an object, not \(try kind(of: cursor))")
         }
         return try cursor.beginObject(depth: depth + 1)
     }
@@ -174,7 +174,7 @@ public enum IndexJSONReader {
         throws(JSONParser.SyntaxError) -> JSONArrayReading
     {
         guard cursor.peek == UInt8(ascii: "[") else {
-            throw cursor.error("\"\(what)\" must be a list, not \(kind(of: cursor))")
+            throw cursor.error("\"\(what)\" must be a list, not \(try kind(of: cursor))")
         }
         return try cursor.beginArray(depth: depth + 1)
     }
@@ -198,7 +198,7 @@ public enum IndexJSONReader {
             return nil
         }
         guard cursor.peek == UInt8(ascii: "\"") else {
-            throw cursor.error("\"\(key)\" must be a string\(nullable ? " or null" : ""), not \(kind(of: cursor))")
+            throw cursor.error("\"\(key)\" must be a string\(nullable ? " or null" : ""), not \(try kind(of: cursor))")
         }
         return try cursor.string()
     }
@@ -218,9 +218,10 @@ public enum IndexJSONReader {
         return value
     }
 
-    /// What kind of value is at the cursor, for a message: `a number`, `null`.
-    private static func kind(of cursor: JSONCursor) -> String {
+    /// What kind of value is at the cursor, for a message: `a number`, `null`; a value that is
+    /// not JSON at all is that syntax error.
+    private static func kind(of cursor: JSONCursor) throws(JSONParser.SyntaxError) -> String {
         var copy = cursor
-        return (try? copy.skipValue(depth: 0)) ?? "something else"
+        return try copy.skipValue(depth: 0)
     }
 }
