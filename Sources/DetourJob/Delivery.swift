@@ -122,19 +122,23 @@ public enum Delivery {
         try writer.check()
     }
 
+    /// Where temporary files are registered while they are written (see ``TemporaryFiles``).
+    static let registry = TemporaryFiles.shared
+
     private static func replace(
         _ target: FilePath, with produce: (@escaping ReportSink) throws(Failure) -> Void,
         permissions: FilePermissions, flush: Bool, store: some FileStore
     ) throws(Failure) {
         let temporary: any TemporaryFile
         do {
-            temporary = try store.createTemporary(beside: target)
+            temporary = try registry.making { () throws(FileError) in try store.createTemporary(beside: target) }
         } catch {
             throw .cannotCreate(error.reason)
         }
         var replaced = false
         defer {
             if !replaced { store.remove(temporary.path) }
+            registry.forget(temporary.path)
         }
         do {
             try temporary.setPermissions(permissions)

@@ -17,7 +17,8 @@ struct DetourReport: ParsableCommand {
 
             Exit codes: 0 done (warnings allowed), 64 bad usage, 65 invalid trip, 66 input missing \
             or unreadable, 73 output file cannot be written, 74 write failed (disk full), 78 \
-            unusable --templates.
+            unusable --templates, 130 and 143 interrupted (SIGINT, SIGTERM; no temporary file is \
+            left).
             """,
         version: "\(ProgramVersion.nameAndNumber) (libxml2 \(LibXML2.dottedVersion))",
         subcommands: [Render.self, Validate.self, Index.self],

@@ -102,6 +102,7 @@ struct Render: ParsableCommand {
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
+        Interrupts.removeTemporariesAndExit()
         if outputDir != nil { return try runBatch() }
         try checkTargets()
         let (job, _) = try job(formats: [outputFormat])

@@ -31,6 +31,7 @@ struct Index: ParsableCommand {
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
+        Interrupts.removeTemporariesAndExit()
         // FilePath drops the `/` a shell's completion leaves at the end of a folder.
         let folder = FilePath(self.folder)
         let printer = DiagnosticPrinter(file: folder.string, format: diagnostics)

@@ -1,0 +1,37 @@
+import DetourJob
+import Dispatch
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What Ctrl-C (SIGINT) and `kill` (SIGTERM) do to a run that writes files.
+///
+/// The signal stops the run where it is: no report is started any more, the temporary files
+/// being written are removed (see ``TemporaryFiles``), and the program exits with 128 plus the
+/// signal's number (130, 143), as a shell reports a program the signal ended. Reports already
+/// written stay, and so does the old index: a batch writes its index last.
+enum Interrupts {
+    /// The sources that watch the two signals; kept for the run's life.
+    nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
+
+    /// Installs the handling, once, before anything is written.
+    static func removeTemporariesAndExit() {
+        guard sources.isEmpty else { return }
+        let queue = DispatchQueue(label: "detour-report.signals")
+        for number in [SIGINT, SIGTERM] {
+            // The signal is taken from its default action (which would end the program at once,
+            // leaving the files) and handed to the queue.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+            source.setEventHandler {
+                for path in TemporaryFiles.shared.stop() { fileStore.remove(path) }
+                exit(128 + number)
+            }
+            source.resume()
+            sources.append(source)
+        }
+    }
+}

@@ -1,0 +1,97 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Ctrl-C and `kill` in the middle of writing: no temporary file is left behind, finished
+/// reports and the old index stay, and the exit code is 128 plus the signal's number.
+@Suite struct InterruptTests {
+    let cli: CommandRunner
+    let folder: ScratchFolder
+    var scratch: URL { folder.url }
+
+    init() throws {
+        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        folder = try ScratchFolder("detour-interrupt")
+    }
+
+    /// A trip of `destinations` stays, made by the benchmark's generator.
+    func bigTrip(_ destinations: Int, at url: URL) throws {
+        let python = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("python3"))))
+        let script = Fixtures.repository.appendingPathComponent("bench/make_trip.py").path
+        let made = try python.run([script, String(destinations), url.path])
+        try #require(made.status == 0, "\(made.stderr)")
+    }
+
+    /// Starts the binary with `arguments`, waits until `ready` holds (polling every 5 ms, at
+    /// most 60 s), then sends `signal`; returns the exit status.
+    func interrupt(_ arguments: [String], with signal: Int32, when ready: () -> Bool) throws -> Int32 {
+        let process = Process()
+        process.executableURL = cli.executable
+        process.arguments = arguments
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        var waited = 0
+        while !ready(), process.isRunning, waited < 12_000 {
+            usleep(5_000)
+            waited += 1
+        }
+        try #require(process.isRunning, "the run ended before it could be interrupted")
+        kill(process.processIdentifier, signal)
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func hidden(in folder: URL) throws -> [String] {
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+    }
+
+    /// `kill` while `-o` writes: the old report stays whole, no `.plan.html.XXXXXX` is left.
+    @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
+    func aKilledRunLeavesTheOldReportAndNoTemporary() throws {
+        let trip = scratch.appendingPathComponent("big.json")
+        try bigTrip(6000, at: trip)
+        let report = scratch.appendingPathComponent("plan.html")
+        try Data("old".utf8).write(to: report)
+        let status = try interrupt([trip.path, "-o", report.path, "--today", "2026-11-22"], with: SIGTERM) {
+            (try? hidden(in: scratch))?.isEmpty == false
+        }
+        #expect(status == 143)
+        #expect(try hidden(in: scratch) == [])
+        #expect(try Data(contentsOf: report) == Data("old".utf8))
+    }
+
+    /// Ctrl-C during a batch: the reports finished before stay, the one being written goes, no
+    /// more are started, and the old index is not rewritten.
+    @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
+    func anInterruptedBatchKeepsFinishedReportsAndTheOldIndex() throws {
+        let trips = scratch.appendingPathComponent("trips")
+        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
+        try bigTrip(1500, at: trips.appendingPathComponent("t00.json"))
+        for number in 1..<20 {
+            try FileManager.default.copyItem(
+                at: trips.appendingPathComponent("t00.json"),
+                to: trips.appendingPathComponent(String(format: "t%02d.json", number)))
+        }
+        let output = scratch.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+        let oldIndex = Data("{\"old\": true}".utf8)
+        try oldIndex.write(to: output.appendingPathComponent("index.json"))
+        func reports() -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: output.path)) ?? []).filter { $0.hasSuffix(".html") }
+        }
+        let status = try interrupt(
+            [trips.path, "-d", output.path, "-j", "1", "--quiet", "--today", "2026-11-22"], with: SIGINT
+        ) { !reports().isEmpty && (try? hidden(in: output))?.isEmpty == false }
+        #expect(status == 130)
+        #expect(try hidden(in: output) == [])
+        #expect(!reports().isEmpty && reports().count < 20, "\(reports())")
+        #expect(try Data(contentsOf: output.appendingPathComponent("index.json")) == oldIndex)
+    }
+}
