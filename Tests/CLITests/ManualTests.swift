@@ -8,12 +8,17 @@ import Testing
     static let page = Fixtures.repository.appendingPathComponent("docs/detour-report.1")
 
     /// The generate-manual tool, which SwiftPM builds beside the binary when the plugin runs
-    /// (`.ci/run` runs it before the tests; so does `.ci/manual`).
+    /// (`.ci/run` runs it before the tests; so does `.ci/manual`), or in the usual build folder
+    /// when the tests run from another one (`.ci/coverage` builds in `.build-coverage`): the
+    /// tool reads the binary under test, whichever built it.
     static var generator: URL? {
         guard let cli = CommandRunner() else { return nil }
-        let folder = cli.executable.deletingLastPathComponent()
-        return ["generate-manual-tool", "generate-manual"].map { folder.appendingPathComponent($0) }
-            .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+        let folders = [
+            cli.executable.deletingLastPathComponent(), Fixtures.repository.appendingPathComponent(".build/debug"),
+        ]
+        return folders.flatMap { folder in
+            ["generate-manual-tool", "generate-manual"].map { folder.appendingPathComponent($0) }
+        }.first { FileManager.default.isExecutableFile(atPath: $0.path) }
     }
 
     /// The page without its `.Dd` line, the day it was written, which is not the command's.
