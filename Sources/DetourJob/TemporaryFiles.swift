@@ -46,7 +46,4 @@ public final class TemporaryFiles: Sendable {
             return Array(state.paths)
         }
     }
-
-    /// The temporary files being written now.
-    public var open: [FilePath] { state.withLock { Array($0.paths) } }
 }
