@@ -13,6 +13,13 @@ public enum ICSExport {
 
     /// The calendar of `plan` as UTF-8 bytes, lines ended by CRLF and folded at 75 octets.
     public static func bytes(plan: Plan) -> [UInt8] {
+        bytes(plans: [plan], name: plan.title, today: plan.today)
+    }
+
+    /// One calendar of every plan in `plans`, named `name`, as of `today`.
+    ///
+    /// It is what the server's `/calendar.ics` feed is. Each plan's events are those of its own calendar, in the order given.
+    public static func bytes(plans: [Plan], name: String, today: CalendarDay) -> [UInt8] {
         var lines = ContentLines()
         lines.property("BEGIN", "VCALENDAR")
         lines.property("VERSION", "2.0")
@@ -20,8 +27,23 @@ public enum ICSExport {
         lines.property("CALSCALE", "GREGORIAN")
         lines.property("METHOD", "PUBLISH")
         // Not in RFC 5545, but the name most calendar programs give a subscribed calendar.
-        lines.text("X-WR-CALNAME", plan.title)
-        let stamp = dateText(plan.today) + "T000000Z"
+        lines.text("X-WR-CALNAME", name)
+        // How often a calendar that subscribes to the file should fetch it again: RFC 7986's
+        // property, and the older one Outlook and Google read.
+        lines.property("REFRESH-INTERVAL;VALUE=DURATION", "PT1H")
+        lines.property("X-PUBLISHED-TTL", "PT1H")
+        for plan in plans { events(of: plan, into: &lines) }
+        if plans.isEmpty { note(title: name, stamp: stamp(today), into: &lines) }
+        lines.property("END", "VCALENDAR")
+        return lines.bytes
+    }
+
+    /// `DTSTAMP`: the plan's day at midnight UTC.
+    static func stamp(_ day: CalendarDay) -> String { dateText(day) + "T000000Z" }
+
+    /// The events of `plan`'s stays and chosen sides, or its note when it has no stays.
+    static func events(of plan: Plan, into lines: inout ContentLines) {
+        let stamp = stamp(plan.today)
         // In the trip file's order: calendar programs sort by date themselves.
         for planned in plan.destinationsInFileOrder {
             stay(planned, title: plan.title, stamp: stamp, into: &lines)
@@ -32,8 +54,6 @@ public enum ICSExport {
             }
         }
         if plan.destinationsInFileOrder.isEmpty { note(title: plan.title, stamp: stamp, into: &lines) }
-        lines.property("END", "VCALENDAR")
-        return lines.bytes
     }
 
     /// The stay: arrival to departure, both days spent there, so `DTEND` (exclusive) is the day
