@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 // Data flows one way through these targets:
@@ -18,6 +18,14 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The server's HTTP stack (SwiftNIO underneath); its optional traits (swift-configuration,
+        // full Foundation) are left out: the server reads its settings from the command line.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // Hummingbird's own dependencies, named for the types the server uses from them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .systemLibrary(
@@ -70,10 +78,26 @@ let package = Package(
             name: "DetourFiles",
             dependencies: ["DetourIO", "DetourJob", .product(name: "SystemPackage", package: "swift-system")]
         ),
+        // `detour-report serve`: a folder of trips over HTTP, every page and format made by DetourJob.
+        .target(
+            name: "DetourServer",
+            dependencies: [
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ],
+            resources: [.embedInCode("diagnostics.md")]
+        ),
         .executableTarget(
             name: "detour-report",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -96,6 +120,10 @@ let package = Package(
                 "DetourJob", "DetourFiles", "DetourTestSupport",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
+        ),
+        .testTarget(
+            name: "DetourServerTests",
+            dependencies: ["DetourServer", "DetourJob", "DetourTestSupport"]
         ),
         .testTarget(
             name: "CLITests",

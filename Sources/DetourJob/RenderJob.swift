@@ -123,6 +123,13 @@ public struct RenderResult: Sendable {
         RenderResult(outcome: .unreadable, found: [diagnostic])
     }
 
+    /// The output in `format` of the valid trip, rendered with `renderer`, as a job asked for
+    /// that format would have made it; `nil` for a trip with no plan.
+    public func output(_ format: OutputFormat, renderer: ReportRenderer) -> Output? {
+        guard let trip, let plan else { return nil }
+        return Output(format: format, plan: plan, trip: trip, tripWarnings: found.warnings, renderer: renderer)
+    }
+
     /// The first error, for a trip that has no outputs.
     public var firstError: Diagnostic? { diagnostics.first { $0.severity == .error } }
 }

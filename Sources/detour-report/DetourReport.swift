@@ -21,7 +21,7 @@ struct DetourReport: ParsableCommand {
             left).
             """,
         version: "\(ProgramVersion.nameAndNumber) (libxml2 \(LibXML2.dottedVersion))",
-        subcommands: [Render.self, Validate.self, Index.self],
+        subcommands: [Render.self, Validate.self, Index.self, Serve.self],
         defaultSubcommand: Render.self
     )
 

@@ -199,7 +199,7 @@ struct Render: ParsableCommand {
     }
 
     /// Today's date on the local calendar: the one place detour-report reads the clock.
-    private static func localDay() -> CalendarDay {
+    static func localDay() -> CalendarDay {
         guard let today = SystemCalls.localDate() else { return .unixEpoch }
         return CalendarDay(year: today.year, month: today.month, day: today.day) ?? .unixEpoch
     }

@@ -66,9 +66,35 @@ public struct IndexLinkModel: Sendable {
             case "gpx": "GPX"
             case "ics": "iCalendar"
             case "geojson": "GeoJSON"
+            case "preview": "Preview"
+            case "feed": "Feed"
+            case "webcal": "Subscribe"
             default: report.format
             }
-        href = IndexLinkModel.percentEncoded(report.file)
+        href = IndexLinkModel.href(report.file)
+    }
+
+    /// The link to `file`: a relative URL, or for the server's feeds an absolute `http://` or
+    /// `webcal://` one, whose scheme and authority (checked by the server against the addresses
+    /// it answers to) are kept and whose path is encoded.
+    static func href(_ file: String) -> String {
+        for scheme in ["http://", "https://", "webcal://"] where file.hasPrefix(scheme) {
+            let rest = file.dropFirst(scheme.count)
+            let authority = rest.prefix { $0 != "/" }
+            let safe = authority.utf8.allSatisfy {
+                switch $0 {
+                case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: ":"),
+                    UInt8(ascii: "["), UInt8(ascii: "]"):
+                    return true
+                default:
+                    return false
+                }
+            }
+            guard safe else { break }
+            return scheme + authority + percentEncoded(String(rest.dropFirst(authority.count)))
+        }
+        return percentEncoded(file)
     }
 
     /// `file` as a relative URL: every byte but RFC 3986's unreserved characters and `/` is percent-encoded, so a trip

@@ -1,0 +1,216 @@
+import DetourCore
+import DetourIO
+import DetourJob
+import DetourRender
+import Dispatch
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The sync API under `/api/v1/`, described by `docs/openapi.yaml`.
+///
+/// A write is validated first, by the same validator as `render`: an invalid trip is answered
+/// with its diagnostics (422) and nothing is stored. Then, holding the folder's lock, the
+/// precondition is checked against the file's bytes as they are now (not a cached copy) and the
+/// file is replaced, so of any number of clients sending the same `If-Match` exactly one wins.
+struct API {
+    let site: Site
+
+    var library: TripLibrary { site.library }
+    var settings: ServerSettings { library.settings }
+
+    /// `GET /api/v1/trips`: every trip, its entity tag and status.
+    func list(_ request: Request) throws(StoreFailure) -> Response {
+        let today = settings.today()
+        var trips: [JSONOutput] = []
+        for file in try library.files() {
+            trips.append(summary(file, today: today))
+        }
+        let body = JSONOutput.object([("trips", .array(trips))])
+        let bytes = Array((body.serializedLine() + "\n").utf8)
+        return Replies.tagged(bytes, etag: TripLibrary.entityTag(of: bytes), type: .json, request: request)
+    }
+
+    func summary(_ file: TripFile, today: CalendarDay) -> JSONOutput {
+        var fields: [(String, JSONOutput)] = [
+            ("name", .string(file.name.text)), ("file", .string(file.fileName)),
+            ("format", .string(file.format.rawValue)),
+        ]
+        guard case .snapshot(let snapshot) = try? library.snapshot(file) else {
+            return .object(
+                fields + [
+                    ("etag", .null), ("status", .string("unreadable")), ("title", .null), ("first_day", .null),
+                    ("last_day", .null), ("warnings", .int(0)), ("errors", .int(1)),
+                ])
+        }
+        let result = library.check(snapshot, today: today)
+        let errors = result.diagnostics.count { $0.severity == .error }
+        let status: String
+        switch result.outcome {
+        case .written: status = "valid"
+        case .invalid: status = "invalid"
+        case .unreadable: status = "unreadable"
+        }
+        let trip = result.trip
+        fields += [
+            ("etag", .string(snapshot.etag)), ("status", .string(status)), ("title", .string(trip?.title)),
+            ("first_day", .string(trip?.destinations.map(\.arrival).min()?.description)),
+            ("last_day", .string(trip?.destinations.map(\.departure).max()?.description)),
+            ("warnings", .int(result.diagnostics.count - errors)), ("errors", .int(errors)),
+        ]
+        return .object(fields)
+    }
+
+    /// `/api/v1/trips/NAME`: GET, PUT or DELETE.
+    func trip(_ segment: Substring, request: Request) async throws(StoreFailure) -> Response {
+        guard let name = TripName(segment: segment) else { return Replies.badName() }
+        switch request.method {
+        case .get, .head:
+            switch try site.current(name) {
+            case .failure(let refusal): return refusal.response
+            case .success(let snapshot):
+                return Replies.tagged(
+                    snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
+            }
+        case .put:
+            return await put(name, request: request)
+        case .delete:
+            return await delete(name, request: request)
+        default:
+            return site.methodNotAllowed("GET, HEAD, PUT, DELETE")
+        }
+    }
+
+    /// The trip format a body of `contentType` is.
+    static func format(of contentType: String?) -> TripFormat? {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        switch type {
+        case "application/json": return .json
+        case "application/gpx+xml": return .gpx
+        default: return nil
+        }
+    }
+
+    func put(_ name: TripName, request: Request) async -> Response {
+        guard let format = API.format(of: request.headers[.contentType]) else {
+            return Replies.problem(
+                .unsupportedMediaType, "unsupported-media-type",
+                "send a trip as application/json or application/gpx+xml")
+        }
+        let ifMatch = request.headers[.ifMatch]
+        let ifNoneMatch = request.headers[.ifNoneMatch]
+        guard ifMatch != nil || ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" else {
+            return Replies.problem(
+                .preconditionRequired, "precondition-required",
+                "send If-Match with the trip's ETag to replace it, or If-None-Match: * to create it")
+        }
+        let body: [UInt8]
+        do {
+            var request = request
+            let buffer = try await request.collectBody(upTo: settings.maxInputBytes)
+            body = Array(buffer.readableBytesView)
+        } catch {
+            return Replies.problem(
+                .contentTooLarge, "body-too-large",
+                "the trip is larger than the \(settings.maxInputBytes >> 20) MiB limit (--max-input-mib)")
+        }
+        let file = TripFile(name: name, format: format)
+        let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)
+        guard result.outcome == .written else {
+            return Replies.invalidTrip(result.diagnostics, file: file.fileName)
+        }
+        return await offThread { () throws(StoreFailure) -> Response in
+            try library.store.withLock { () throws(StoreFailure) -> Response in
+                let existing = try existingFile(name)
+                let current = try existing.map { file throws(StoreFailure) in try currentTag(file) } ?? nil
+                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: current) {
+                    return refused
+                }
+                try library.store.write(body, to: file)
+                if let existing, existing != file {
+                    // The trip changed format: the old file goes, so the name has one file.
+                    try library.store.delete(existing)
+                    library.forget(existing)
+                }
+                library.forget(file)
+                let etag = TripLibrary.entityTag(of: body)
+                let answer = JSONOutput.object([
+                    ("name", .string(name.text)), ("file", .string(file.fileName)), ("etag", .string(etag)),
+                    ("warnings", .array(result.diagnostics.map { DiagnosticText.json($0, file: file.fileName) })),
+                ])
+                return Replies.bytes(
+                    Array((answer.serializedLine() + "\n").utf8), type: .json,
+                    status: current == nil ? .created : .ok, extra: [(.eTag, etag)])
+            }
+        }
+    }
+
+    func delete(_ name: TripName, request: Request) async -> Response {
+        guard let ifMatch = request.headers[.ifMatch] else {
+            return Replies.problem(
+                .preconditionRequired, "precondition-required", "send If-Match with the trip's ETag to delete it")
+        }
+        return await offThread { () throws(StoreFailure) -> Response in
+            try library.store.withLock { () throws(StoreFailure) -> Response in
+                guard let existing = try existingFile(name), let current = try currentTag(existing) else {
+                    return Replies.notFound()
+                }
+                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: nil, current: current) { return refused }
+                try library.store.delete(existing)
+                library.forget(existing)
+                return Response(status: .noContent)
+            }
+        }
+    }
+
+    /// The one file `name` has, `nil` when it has none; a clash is a refusal.
+    func existingFile(_ name: TripName) throws(StoreFailure) -> TripFile? {
+        switch try library.lookup(name) {
+        case .missing: return nil
+        case .found(let file): return file
+        case .clash: throw .clash(name)
+        }
+    }
+
+    /// The entity tag of `file`'s bytes as they are now, read again (under the lock).
+    func currentTag(_ file: TripFile) throws(StoreFailure) -> String? {
+        switch try library.store.read(file, limit: Int.max) {
+        case nil: return nil
+        case .tooLarge: return nil
+        case .bytes(let bytes): return TripLibrary.entityTag(of: bytes)
+        }
+    }
+
+    /// 412 when the precondition fails against `current` (`nil`: no file).
+    func refusal(ifMatch: String?, ifNoneMatch: String?, current: String?) -> Response? {
+        if let ifMatch {
+            guard let current, EntityTags.matches(ifMatch, current) else {
+                return Replies.problem(
+                    .preconditionFailed, "precondition-failed",
+                    current == nil ? "the trip does not exist" : "the trip has changed since that ETag",
+                    etag: current)
+            }
+        }
+        if let ifNoneMatch, let current, EntityTags.matches(ifNoneMatch, current) {
+            return Replies.problem(
+                .preconditionFailed, "precondition-failed", "the trip exists already", etag: current)
+        }
+        return nil
+    }
+
+    /// Runs `work` on a thread outside Swift concurrency's pool: it waits on a file lock and on
+    /// the disk, which must not hold up the threads every request shares.
+    func offThread(_ work: @escaping @Sendable () throws(StoreFailure) -> Response) async -> Response {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                let response: Response
+                do throws(StoreFailure) {
+                    response = try work()
+                } catch {
+                    response = Replies.storeFailure(error)
+                }
+                continuation.resume(returning: response)
+            }
+        }
+    }
+}

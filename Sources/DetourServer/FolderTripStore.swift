@@ -1,0 +1,161 @@
+import DetourIO
+import DetourJob
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The real ``TripStore``: a folder on disk, read and written through a ``FileStore``.
+///
+/// The system calls the file store has no use for are made here, each where swift-system has no
+/// wrapper for it: `flock(2)` for the write lock (a file lock, as Radicale takes, so two servers
+/// over one folder exclude each other), `fsync(2)` on the folder after a rename, `realpath(3)`
+/// to tell where a link leads, and `stat(2)`'s nanosecond times.
+public struct FolderTripStore: TripStore {
+    /// The folder, as given.
+    public let folder: FilePath
+    /// Its real path, links resolved: what a link's target must be inside.
+    let realFolder: FilePath
+    let files: any FileStore
+
+    /// The lock file, a dotfile the listing never shows.
+    public static let lockName = ".detour-report.lock"
+
+    /// The store over `folder`, or a failure when it is no folder.
+    public init(folder: FilePath, files: some FileStore) throws(StoreFailure) {
+        self.folder = folder
+        self.files = files
+        guard let real = FolderTripStore.realPath(folder) else {
+            throw .failed("cannot open the folder")
+        }
+        realFolder = real
+        let kind: FileInfo.Kind
+        do throws(FileError) {
+            kind = try files.info(folder, followLinks: true).kind
+        } catch {
+            throw StoreFailure(error)
+        }
+        guard kind == .directory else { throw .failed("not a folder") }
+    }
+
+    func path(_ file: TripFile) -> FilePath { folder.appending(file.fileName) }
+
+    public func list() throws(StoreFailure) -> [TripFile] {
+        let entries: [FolderEntry]
+        do {
+            entries = try files.entries(in: folder)
+        } catch {
+            throw StoreFailure(error)
+        }
+        return entries.compactMap { entry in
+            guard let file = TripFile(fileName: entry.name.string), isServable(path(file)) else { return nil }
+            return file
+        }
+    }
+
+    /// Whether `path` is a regular file inside the folder, after following any links.
+    func isServable(_ path: FilePath) -> Bool {
+        guard let info = try? files.info(path, followLinks: false) else { return false }
+        switch info.kind {
+        case .regular:
+            return true
+        case .symbolicLink:
+            guard let real = FolderTripStore.realPath(path), real.starts(with: realFolder), real != realFolder,
+                (try? files.info(real, followLinks: false))?.kind == .regular
+            else { return false }
+            return true
+        case .directory, .other:
+            return false
+        }
+    }
+
+    public func signature(_ file: TripFile) -> FileSignature? {
+        let path = path(file)
+        guard isServable(path) else { return nil }
+        var status = stat()
+        guard path.withPlatformString({ stat($0, &status) }) == 0 else { return nil }
+        return FileSignature(
+            device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
+            modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),
+            changed: Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec))
+    }
+
+    public func read(_ file: TripFile, limit: Int) throws(StoreFailure) -> StoredBytes? {
+        let path = path(file)
+        guard isServable(path) else { return nil }
+        do {
+            guard let bytes = try files.contents(of: path, limit: limit) else { return .tooLarge }
+            return .bytes(bytes)
+        } catch {
+            if error.isMissing { return nil }
+            throw StoreFailure(error)
+        }
+    }
+
+    public func withLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
+        let lockPath = folder.appending(FolderTripStore.lockName)
+        let descriptor = lockPath.withPlatformString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        guard descriptor >= 0 else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
+        defer { close(descriptor) }
+        // Each call opens the lock file anew: flock locks belong to an open file, so two requests
+        // of this process exclude each other as two processes do.
+        while flock(descriptor, LOCK_EX) != 0 {
+            guard errno == EINTR else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
+        }
+        defer { flock(descriptor, LOCK_UN) }
+        return try body()
+    }
+
+    public func write(_ bytes: [UInt8], to file: TripFile) throws(StoreFailure) {
+        let target = path(file)
+        if let info = try? files.info(target, followLinks: false), info.kind != .regular {
+            // A link is replaced by a file, never written through: it may lead out of the folder.
+            guard info.kind == .symbolicLink else { throw .failed("not a regular file") }
+        }
+        do throws(FileError) {
+            let temporary = try files.createTemporary(beside: target)
+            var renamed = false
+            defer { if !renamed { files.remove(temporary.path) } }
+            do throws(FileError) {
+                try temporary.setPermissions(files.newFilePermissions)
+                try temporary.write(bytes)
+                try temporary.sync()
+            } catch {
+                try? temporary.close()
+                throw error
+            }
+            try temporary.close()
+            try files.rename(temporary.path, to: target)
+            renamed = true
+        } catch {
+            throw StoreFailure(error)
+        }
+        try syncFolder()
+    }
+
+    public func delete(_ file: TripFile) throws(StoreFailure) {
+        let target = path(file)
+        guard target.withPlatformString({ unlink($0) }) == 0 else {
+            throw StoreFailure(FileError(Errno(rawValue: errno)))
+        }
+        try syncFolder()
+    }
+
+    /// Flushes the folder, so that a rename or removal survives a crash.
+    func syncFolder() throws(StoreFailure) {
+        let descriptor = folder.withPlatformString { open($0, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        guard descriptor >= 0 else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
+    }
+
+    /// `path` with every link resolved, or `nil` when it does not exist.
+    static func realPath(_ path: FilePath) -> FilePath? {
+        guard let resolved = path.withPlatformString({ realpath($0, nil) }) else { return nil }
+        defer { free(resolved) }
+        return FilePath(platformString: resolved)
+    }
+}

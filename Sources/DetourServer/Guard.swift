@@ -1,0 +1,96 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The checks every request passes before its route.
+///
+/// Each refuses with its own status:
+/// - `Host` must name the bound address or `localhost` (421 otherwise): a page on another site
+///   cannot reach the server through a DNS name it controls (DNS rebinding). A server bound to
+///   every interface (`0.0.0.0`) needs a token, which protects it instead.
+/// - With a token, every request carries it (401 otherwise): the API as
+///   `Authorization: Bearer …`; pages and feeds, which browsers and calendar programs fetch
+///   without headers, also as a `token` query parameter or the cookie such a request sets.
+/// - With `--read-only`, every write is refused (405).
+/// - A write whose `Origin` is another site is refused (403): a page elsewhere cannot post to
+///   the API from a browser that has the cookie.
+struct Guard {
+    let settings: ServerSettings
+    let boundHost: String
+
+    /// The cookie a request with the right `token` parameter sets, for the pages it links to.
+    static let cookieName = "detour_report_token"
+
+    func refusal(of request: Request) -> Response? {
+        guard let host = Guard.authority(of: request) else {
+            return Replies.problem(.badRequest, "no-host", "the request has no Host header")
+        }
+        if !ServerSettings.isWildcard(boundHost), !allows(host: Guard.hostName(host)) {
+            return Replies.problem(
+                .misdirectedRequest, "host-refused",
+                "this server answers to \(boundHost) and localhost only (a DNS rebinding guard)")
+        }
+        let writes = !request.method.isRead
+        if let token = settings.token, !Guard.carries(token, request: request, allowingQuery: !writes) {
+            var response = Replies.problem(.unauthorized, "token-required", "this server needs its token")
+            response.headers[.wwwAuthenticate] = "Bearer realm=\"detour-report\""
+            return response
+        }
+        if writes, settings.readOnly {
+            return Replies.problem(
+                .methodNotAllowed, "read-only", "the server was started with --read-only", allow: "GET, HEAD")
+        }
+        if writes, let origin = request.headers[.origin], origin != "http://\(host)", origin != "https://\(host)" {
+            return Replies.problem(.forbidden, "origin-refused", "a write from another site is refused")
+        }
+        return nil
+    }
+
+    /// Whether `name` (without port) is the bound address or a loopback name for it.
+    func allows(host name: String) -> Bool {
+        let lowered = name.lowercased()
+        if lowered == boundHost.lowercased() || lowered == "[\(boundHost.lowercased())]" { return true }
+        return ServerSettings.isLoopback(boundHost) && lowered == "localhost"
+    }
+
+    /// The request's `Host` (`host:port`), as HTTP/1.1 carries it.
+    static func authority(of request: Request) -> String? {
+        request.head.authority
+    }
+
+    /// `host:port` without the port; `[::1]:8080` gives `[::1]`.
+    static func hostName(_ authority: String) -> String {
+        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
+            return String(authority[...end])
+        }
+        return String(authority.prefix { $0 != ":" })
+    }
+
+    /// Whether `request` carries `token`: as a bearer token, or (reads only) as the `token`
+    /// query parameter or the cookie.
+    static func carries(_ token: String, request: Request, allowingQuery: Bool) -> Bool {
+        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
+            constantTimeEqual(String(authorization.dropFirst(7)), token)
+        {
+            return true
+        }
+        guard allowingQuery else { return false }
+        if let given = request.uri.queryParameters["token"], constantTimeEqual(String(given), token) { return true }
+        for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
+            let parts = cookie.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == cookieName, constantTimeEqual(parts[1], token) { return true }
+        }
+        return false
+    }
+
+    /// Compares in time that depends on the lengths only, never on where the texts differ.
+    static func constantTimeEqual(_ given: String, _ expected: String) -> Bool {
+        let left = Array(given.utf8)
+        let right = Array(expected.utf8)
+        var difference = UInt8(left.count == right.count ? 0 : 1)
+        for index in 0..<right.count {
+            difference |= (index < left.count ? left[index] : 0) ^ right[index]
+        }
+        return difference == 0
+    }
+}

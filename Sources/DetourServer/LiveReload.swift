@@ -1,0 +1,68 @@
+import Synchronization
+
+/// The live preview's event streams: each open preview page listens on its trip's stream, and a
+/// change to the trip's file sends every listener the trip's new version.
+///
+/// A version is the trip file's entity tag (or `missing`): a page reloads only when the version
+/// it gets differs from the one it was made from, so a save that changes nothing reloads
+/// nothing, and a save made between a page's load and its stream's start is not missed.
+public final class LiveReload: Sendable {
+    private struct State {
+        var listeners: [TripName: [Int: AsyncStream<String>.Continuation]] = [:]
+        var next = 0
+        var closed = false
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// A stream of `name`'s versions, starting with `current`; it ends when ``closeAll()`` is
+    /// called or the listener goes away.
+    public func listen(to name: TripName, current: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
+        continuation.yield(current)
+        let added = state.withLock { state -> Int? in
+            guard !state.closed else { return nil }
+            let id = state.next
+            state.next += 1
+            state.listeners[name, default: [:]][id] = continuation
+            return id
+        }
+        guard let id = added else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLock { state in
+                state.listeners[name]?[id] = nil
+                if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
+            }
+        }
+        return stream
+    }
+
+    /// Sends `version` to every listener of `name`.
+    public func send(_ version: String, to name: TripName) {
+        let listeners = state.withLock { Array(($0.listeners[name] ?? [:]).values) }
+        for listener in listeners { listener.yield(version) }
+    }
+
+    /// Whether anyone listens to `name`.
+    public func hasListeners(_ name: TripName) -> Bool {
+        state.withLock { $0.listeners[name] != nil }
+    }
+
+    /// How many streams are open.
+    public var count: Int { state.withLock { $0.listeners.values.reduce(0) { $0 + $1.count } } }
+
+    /// Ends every stream, and every stream opened from now on: the server is stopping.
+    public func closeAll() {
+        let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
+            state.closed = true
+            defer { state.listeners = [:] }
+            return state.listeners.values.flatMap(\.values)
+        }
+        for listener in listeners { listener.finish() }
+    }
+}

@@ -1,0 +1,171 @@
+import DetourCore
+import DetourJob
+import DetourRender
+import Foundation
+
+/// The live preview: a trip's HTML report, or its diagnostics, with the few lines of script
+/// that reload the page when the trip changes.
+///
+/// The script exists only here, in pages the server sends to a browser; `render` never writes
+/// it, and `/trips/NAME.html` is the report exactly as `render` writes it. The report's own
+/// Content-Security-Policy (`default-src 'none'`) would block the script, so the preview's
+/// policy is the report's with the script allowed by a nonce, and `connect-src 'self'` for its
+/// event stream.
+public enum PreviewPage {
+    /// The policy a preview page is sent with, for `nonce`.
+    public static func policy(nonce: String) -> String {
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-\(nonce)'; connect-src 'self'"
+    }
+
+    /// The script: listens to the trip's event stream and reloads when the version it gets is
+    /// not the one the page was made from.
+    static func script(nonce: String, version: String, events: String) -> String {
+        // The values are JSON strings, which a <script> element cannot end early: `<` is escaped.
+        """
+        <script nonce="\(nonce)">(function () {
+          var version = \(jsonString(version));
+          var events = new EventSource(\(jsonString(events)));
+          events.onmessage = function (event) {
+            if (event.data !== version) { events.close(); location.reload(); }
+          };
+        })();</script>
+
+        """
+    }
+
+    /// `page` with its Content-Security-Policy meta element set to the preview's, and the script
+    /// before `</body>` (or at the end).
+    public static func preview(
+        of page: [UInt8], nonce: String, version: String, events: String
+    ) -> [UInt8] {
+        var text = String(decoding: page, as: UTF8.self)
+        let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\""
+        if let start = text.range(of: meta), let end = text[start.upperBound...].firstIndex(of: "\"") {
+            text.replaceSubrange(start.upperBound..<end, with: policy(nonce: nonce))
+        }
+        let script = script(nonce: nonce, version: version, events: events)
+        if let body = text.range(of: "</body>", options: .backwards) {
+            text.insert(contentsOf: script, at: body.lowerBound)
+        } else {
+            text += script
+        }
+        return Array(text.utf8)
+    }
+
+    /// A page listing `diagnostics` of the trip file `file`, in place of its report.
+    public static func problems(
+        title: String, file: String, diagnostics: [Diagnostic], nonce: String, version: String, events: String,
+        docs: String
+    ) -> [UInt8] {
+        var rows = ""
+        for diagnostic in diagnostics {
+            let numbers = [diagnostic.position?.line, diagnostic.position?.column].compactMap { $0 }.map(String.init)
+            let place = ([DiagnosticText.displayName(file)] + numbers).joined(separator: ":")
+            let code = diagnostic.code.rawValue
+            rows += """
+                <tr class="\(diagnostic.severity.rawValue)"><td class="place">\(Escaping.html(place))</td>\
+                <td class="severity">\(diagnostic.severity.rawValue)</td>\
+                <td class="code"><a href="\(docs)\(code)">\(code)</a></td>\
+                <td class="message">\(Escaping.html(message(diagnostic)))</td></tr>
+
+                """
+        }
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>\(Escaping.html(title))</title>
+            <style>
+            body { margin: 0 auto; max-width: 60rem; padding: 2rem 1.5rem; color: #1d232b;
+              font: 11pt/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
+            table { width: 100%; border-collapse: collapse; }
+            th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #cfd6dd; }
+            td.place, td.code { white-space: nowrap; font-family: ui-monospace, monospace; }
+            tr.error td.severity { color: #a1262b; font-weight: 600; }
+            tr.warning td.severity { color: #8a5a00; font-weight: 600; }
+            </style>
+            </head>
+            <body>
+            <h1>\(Escaping.html(title))</h1>
+            <p class="summary">\(Escaping.html(summary(diagnostics))); the report comes back when the file is saved without errors.</p>
+            <table>
+            <thead><tr><th>Where</th><th>Severity</th><th>Code</th><th>Message</th></tr></thead>
+            <tbody>
+            \(rows)</tbody>
+            </table>
+            </body>
+            </html>
+
+            """
+        return preview(of: Array(page.utf8), nonce: nonce, version: version, events: events)
+    }
+
+    /// The message with its path in front, as the command line prints it.
+    static func message(_ diagnostic: Diagnostic) -> String {
+        guard let path = diagnostic.path, !path.isEmpty else { return diagnostic.fullMessage }
+        return "\(path): \(diagnostic.fullMessage)"
+    }
+
+    /// `2 errors, 1 warning`.
+    static func summary(_ diagnostics: [Diagnostic]) -> String {
+        let errors = diagnostics.count { $0.severity == .error }
+        let warnings = diagnostics.count - errors
+        return "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
+    }
+
+    /// `text` as a JSON string safe inside a `<script>` element.
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "<": out += "\\u003c"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+}
+
+/// The sections of `docs/diagnostics.md`, one per code, for the links on a diagnostics page.
+public enum DiagnosticDocs {
+    /// The section about `code`, from its heading to the next, or `nil` for an unknown code.
+    public static func section(_ code: String) -> String? {
+        guard DiagnosticCode(rawValue: code) != nil else { return nil }
+        let text = String(decoding: PackageResources.diagnostics_md, as: UTF8.self)
+        let heading = "### `\(code)`\n"
+        guard let start = text.range(of: heading) else { return nil }
+        let rest = text[start.upperBound...]
+        let end = rest.range(of: "\n#")?.lowerBound ?? rest.endIndex
+        return "\(code)\n\n" + rest[..<end].trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// The section as a small page.
+    public static func page(_ code: String, section: String) -> [UInt8] {
+        let page = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
+            <title>\(Escaping.html(code))</title>
+            <style>body { margin: 0 auto; max-width: 50rem; padding: 2rem 1.5rem; } pre { white-space: pre-wrap; font: 11pt/1.45 ui-monospace, monospace; }</style>
+            </head>
+            <body>
+            <pre>\(Escaping.html(section))</pre>
+            </body>
+            </html>
+
+            """
+        return Array(page.utf8)
+    }
+}

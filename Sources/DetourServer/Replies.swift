@@ -1,0 +1,149 @@
+import DetourCore
+import DetourIO
+import DetourJob
+import DetourRender
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The server's responses, built one way: media types, entity tags and 304s, and error bodies
+/// that are one JSON object and never name a path outside the folder.
+enum Replies {
+    /// A response that ends a route early.
+    struct Refusal: Error {
+        var response: Response
+
+        init(_ response: Response) {
+            self.response = response
+        }
+    }
+
+    enum MediaType {
+        case html
+        case json
+        case text
+        case other(String)
+
+        var text: String {
+            switch self {
+            case .html: return "text/html; charset=utf-8"
+            case .json: return "application/json"
+            case .text: return "text/plain; charset=utf-8"
+            case .other(let type): return type
+            }
+        }
+    }
+
+    static func bytes(
+        _ bytes: [UInt8], type: MediaType, status: HTTPResponse.Status = .ok, request: Request? = nil,
+        extra: [(HTTPField.Name, String)] = []
+    ) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type.text
+        headers[.xContentTypeOptions] = "nosniff"
+        for (name, value) in extra { headers[name] = value }
+        let buffer = ByteBuffer(bytes: bytes)
+        if request?.method == .head {
+            headers[.contentLength] = String(bytes.count)
+            return Response(status: status, headers: headers, body: ResponseBody())
+        }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+    }
+
+    /// `bytes` with a strong entity tag, or 304 when the request's `If-None-Match` has it.
+    static func tagged(
+        _ bytes: [UInt8], etag: String, type: MediaType, request: Request, extra: [(HTTPField.Name, String)] = []
+    ) -> Response {
+        let headers = extra + [(.eTag, etag)]
+        if let match = request.headers[.ifNoneMatch], EntityTags.matches(match, etag) {
+            var fields = HTTPFields()
+            for (name, value) in headers { fields[name] = value }
+            return Response(status: .notModified, headers: fields, body: ResponseBody())
+        }
+        return Replies.bytes(bytes, type: type, request: request, extra: headers)
+    }
+
+    /// An error as JSON: `{"error": {"code": …, "message": …}}`, and what else it carries.
+    static func problem(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, allow: String? = nil,
+        etag: String? = nil, more: [(String, JSONOutput)] = []
+    ) -> Response {
+        let body = JSONOutput.object(
+            [("error", .object([("code", .string(code)), ("message", .string(message))]))] + more)
+        var extra: [(HTTPField.Name, String)] = []
+        if let allow { extra.append((.allow, allow)) }
+        if let etag { extra.append((.eTag, etag)) }
+        return bytes(Array((body.serializedLine() + "\n").utf8), type: .json, status: status, extra: extra)
+    }
+
+    static func notFound() -> Response {
+        problem(.notFound, "not-found", "no such trip or page")
+    }
+
+    static func badName() -> Response {
+        problem(
+            .badRequest, "bad-name",
+            "a trip's name is letters, digits, '.', '_' and '-', and does not start with '.'")
+    }
+
+    static func clash(_ name: TripName) -> Response {
+        problem(.conflict, "name-clash", "both \(name.text).json and \(name.text).gpx exist; remove one")
+    }
+
+    static func tooLargeFile() -> Response {
+        problem(.contentTooLarge, "file-too-large", "the trip file is larger than the server's input limit")
+    }
+
+    static func invalidTrip(_ diagnostics: [Diagnostic], file: String) -> Response {
+        problem(
+            .unprocessableContent, "invalid-trip", "the trip has errors; it has no reports",
+            more: [("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, file: file) }))])
+    }
+
+    static func storeFailure(_ failure: StoreFailure) -> Response {
+        switch failure {
+        case .full:
+            return problem(
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "disk-full",
+                "the disk is full; nothing was changed")
+        case .clash(let name):
+            return clash(name)
+        case .failed(let reason):
+            return problem(.internalServerError, "store-failed", "the trip folder cannot be used: \(reason)")
+        }
+    }
+}
+
+/// `If-Match` and `If-None-Match` lists (RFC 9110 §13.1): `*`, or entity tags separated by
+/// commas, each compared strongly (a weak tag `W/"…"` never matches a strong one).
+enum EntityTags {
+    static func matches(_ header: String, _ etag: String) -> Bool {
+        let trimmed = header.trimmingCharacters(in: .whitespaces)
+        if trimmed == "*" { return true }
+        return trimmed.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag }
+    }
+}
+
+extension TripFormat {
+    /// The media type of a trip file in this format.
+    var mediaType: Replies.MediaType {
+        switch self {
+        case .json: return .json
+        case .gpx: return .other("application/gpx+xml")
+        }
+    }
+}
+
+extension OutputFormat {
+    /// The media type the server sends the format with.
+    var mediaType: Replies.MediaType {
+        switch self {
+        case .html: return .html
+        case .markdown: return .other("text/markdown; charset=utf-8")
+        case .json: return .json
+        case .ics: return .other("text/calendar; charset=utf-8")
+        case .geojson: return .other("application/geo+json")
+        case .gpx: return .other("application/gpx+xml")
+        }
+    }
+}

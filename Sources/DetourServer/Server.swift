@@ -1,0 +1,97 @@
+import DetourCore
+import DetourJob
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import ServiceLifecycle
+import SystemPackage
+import UnixSignals
+
+/// `detour-report serve`: the folder's trips over HTTP until SIGINT or SIGTERM.
+public enum TripServer {
+    /// Serves `store` with `settings`; `announce` is called with the URL once the server listens,
+    /// and `log` with each request's line unless the settings say quiet.
+    public static func run(
+        store: some TripStore, folderPath: FilePath, settings: ServerSettings,
+        announce: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
+    ) async throws {
+        let library = TripLibrary(store: store, settings: settings)
+        let reload = LiveReload()
+        let site = Site(library: library, reload: reload, boundHost: settings.host)
+        let watch = FolderWatch(folder: folderPath, mode: settings.watch) { name in
+            // Sends the new version only to pages that listen, and only when it changed.
+            guard reload.hasListeners(name) else { return }
+            reload.send(site.version(name), to: name)
+        }
+        let responder = SiteResponder(site: site, token: settings.token, log: settings.quiet ? nil : log)
+        var logger = Logger(label: "detour-report")
+        logger.logLevel = .critical
+        let app = Application(
+            responder: responder,
+            server: .http1(
+                configuration: HTTP1Channel.Configuration(
+                    idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
+                        maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(settings.host, port: settings.port), serverName: nil,
+                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+            services: [WatchService(watch: watch, reload: reload, library: library)],
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? settings.port
+                let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
+                announce("http://\(host):\(port)/")
+            },
+            logger: logger)
+        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+    }
+}
+
+/// The folder watch, as a service that stops with the server and then ends every live-reload
+/// stream, so a stop does not wait on open preview pages.
+struct WatchService: Service {
+    let watch: FolderWatch
+    let reload: LiveReload
+    let library: TripLibrary
+
+    func run() async throws {
+        watch.start(signatures: { [library] in library.signatures() })
+        try? await gracefulShutdown()
+        watch.stop()
+        reload.closeAll()
+    }
+}
+
+/// Hands each request to the site, logs it, and sets the token cookie for a page opened with
+/// `?token=`.
+struct SiteResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+
+    let site: Site
+    let token: String?
+    let log: (@Sendable (String) -> Void)?
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        let start = ContinuousClock.now
+        var response = await site.respond(to: request)
+        if let token, request.method.isRead, response.status.code < 400,
+            let given = request.uri.queryParameters["token"], Guard.constantTimeEqual(String(given), token)
+        {
+            response.headers[.setCookie] = "\(Guard.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
+        }
+        if let log {
+            let elapsed = ContinuousClock.now - start
+            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
+            let bytes = response.body.contentLength ?? response.headers[.contentLength].flatMap { Int($0) }
+            // The path only: a query may hold the token, which the log never prints.
+            log(
+                "\(request.method.rawValue) \(Quoting.printable(request.uri.path)) \(response.status.code) "
+                    + "\(bytes.map(String.init) ?? "-") \(String(format: "%.1f", milliseconds))ms")
+        }
+        return response
+    }
+}

@@ -1,0 +1,68 @@
+import DetourCore
+import DetourJob
+import DetourRender
+import SystemPackage
+
+/// What `detour-report serve` was asked for.
+public struct ServerSettings: Sendable {
+    /// The address to listen on: `127.0.0.1` unless told otherwise.
+    public var host: String
+    /// The port; 0 takes a free one.
+    public var port: Int
+    /// The day the plans are as of, read at each request: a fixed day (`--today`,
+    /// `SOURCE_DATE_EPOCH`) or the local calendar's today, so a server left running crosses
+    /// midnight.
+    public var today: @Sendable () -> CalendarDay
+    /// Travel mode, preference and day hours.
+    public var planner: Planner.Options
+    /// The templates, compiled once.
+    public var templates: ReportTemplates
+    /// Whether every write is refused (405).
+    public var readOnly: Bool
+    /// The token the API (and every page) needs, when one is set.
+    public var token: String?
+    /// How the folder is watched for changes.
+    public var watch: FolderWatch.Mode
+    /// Whether the request log is left out.
+    public var quiet: Bool
+    /// The largest request body, and the largest trip file read, in bytes.
+    public var maxInputBytes: Int
+    /// The most connections open at once; more wait in the listen queue.
+    public var maxConnections: Int
+    /// How long a connection may be idle before it is closed.
+    public var idleTimeout: Duration
+    /// The largest request head (request line and headers), in bytes.
+    public var maxHeaderBytes: Int
+
+    public init(
+        host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
+        planner: Planner.Options = Planner.Options(), templates: ReportTemplates, readOnly: Bool = false,
+        token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
+        maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
+        maxHeaderBytes: Int = 16 << 10
+    ) {
+        self.host = host
+        self.port = port
+        self.today = today
+        self.planner = planner
+        self.templates = templates
+        self.readOnly = readOnly
+        self.token = token
+        self.watch = watch
+        self.quiet = quiet
+        self.maxInputBytes = maxInputBytes
+        self.maxConnections = maxConnections
+        self.idleTimeout = idleTimeout
+        self.maxHeaderBytes = maxHeaderBytes
+    }
+
+    /// Whether `host` is a loopback address, which needs no token.
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+
+    /// Whether `host` is the wildcard address, which listens on every interface.
+    static func isWildcard(_ host: String) -> Bool {
+        host == "0.0.0.0" || host == "::"
+    }
+}
