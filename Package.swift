@@ -123,7 +123,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DetourServerTests",
-            dependencies: ["DetourServer", "DetourJob", "DetourTestSupport"]
+            dependencies: [
+                "DetourServer", "DetourJob", "DetourCore", "DetourRender", "DetourTestSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
         ),
         .testTarget(
             name: "CLITests",

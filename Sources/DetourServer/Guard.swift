@@ -8,9 +8,10 @@ import Hummingbird
 /// - `Host` must name the bound address or `localhost` (421 otherwise): a page on another site
 ///   cannot reach the server through a DNS name it controls (DNS rebinding). A server bound to
 ///   every interface (`0.0.0.0`) needs a token, which protects it instead.
-/// - With a token, every request carries it (401 otherwise): the API as
-///   `Authorization: Bearer …`; pages and feeds, which browsers and calendar programs fetch
-///   without headers, also as a `token` query parameter or the cookie such a request sets.
+/// - With a token, every request carries it (401 otherwise), as `Authorization: Bearer …`. A
+///   read (GET, HEAD) may also carry it as a `token` query parameter or the cookie such a read
+///   sets: browsers and calendar programs fetch pages and feeds without headers. A write takes
+///   the bearer token only, so no link or cookie can make one.
 /// - With `--read-only`, every write is refused (405).
 /// - A write whose `Origin` is another site is refused (403): a page elsewhere cannot post to
 ///   the API from a browser that has the cookie.

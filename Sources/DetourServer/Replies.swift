@@ -55,7 +55,7 @@ enum Replies {
         _ bytes: [UInt8], etag: String, type: MediaType, request: Request, extra: [(HTTPField.Name, String)] = []
     ) -> Response {
         let headers = extra + [(.eTag, etag)]
-        if let match = request.headers[.ifNoneMatch], EntityTags.matches(match, etag) {
+        if let match = request.headers[.ifNoneMatch], EntityTags.matches(match, etag, weakly: true) {
             var fields = HTTPFields()
             for (name, value) in headers { fields[name] = value }
             return Response(status: .notModified, headers: fields, body: ResponseBody())
@@ -114,13 +114,19 @@ enum Replies {
     }
 }
 
-/// `If-Match` and `If-None-Match` lists (RFC 9110 §13.1): `*`, or entity tags separated by
-/// commas, each compared strongly (a weak tag `W/"…"` never matches a strong one).
+/// `If-Match` and `If-None-Match` lists (RFC 9110 §13.1).
+///
+/// A list is `*`, or entity tags separated by commas. `If-Match` compares strongly (a weak tag `W/"…"` never matches); a GET's
+/// `If-None-Match` weakly (a proxy that compresses a response marks its tag weak, and the client
+/// sends that back).
 enum EntityTags {
-    static func matches(_ header: String, _ etag: String) -> Bool {
+    static func matches(_ header: String, _ etag: String, weakly: Bool = false) -> Bool {
         let trimmed = header.trimmingCharacters(in: .whitespaces)
         if trimmed == "*" { return true }
-        return trimmed.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == etag }
+        return trimmed.split(separator: ",").contains {
+            let tag = $0.trimmingCharacters(in: .whitespaces)
+            return tag == etag || (weakly && tag.hasPrefix("W/") && tag.dropFirst(2) == etag)
+        }
     }
 }
 

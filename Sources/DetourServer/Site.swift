@@ -5,6 +5,7 @@ import DetourRender
 import Foundation
 import HTTPTypes
 import Hummingbird
+import ServiceLifecycle
 import Synchronization
 
 /// Every route of the server, over a ``TripLibrary``.
@@ -167,11 +168,17 @@ public struct Site: Sendable {
     func events(_ segment: Substring) -> Response {
         guard let name = TripName(segment: segment) else { return Replies.badName() }
         let stream = reload.listen(to: name, current: version(name))
+        let reload = reload
         let body = ResponseBody { writer in
             // A comment first, so that the client knows at once that the stream is open.
             try await writer.write(ByteBuffer(string: ": detour-report live preview\nretry: 1000\n\n"))
-            for await version in stream {
-                try await writer.write(ByteBuffer(string: "data: \(version)\n\n"))
+            // A stop ends every stream at once: the server waits for open responses to finish.
+            try await withGracefulShutdownHandler {
+                for await version in stream {
+                    try await writer.write(ByteBuffer(string: "data: \(version)\n\n"))
+                }
+            } onGracefulShutdown: {
+                reload.closeAll()
             }
             try await writer.finish(nil)
         }

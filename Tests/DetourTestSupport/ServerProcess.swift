@@ -64,7 +64,8 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
+        // SIGTERM first, so the server ends as it should (and writes its coverage profile).
+        if stop(signal: SIGTERM, timeout: 5) == nil {
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
         }

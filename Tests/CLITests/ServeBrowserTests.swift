@@ -1,0 +1,290 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// The live preview in a real browser: headless Chromium, driven by chromedriver over the W3C
+/// WebDriver protocol, opens `/trips/NAME` from `detour-report serve` and follows every save of
+/// the trip's file (a new title, a broken trip, the trip fixed) without the test reloading it,
+/// once per save.
+@Suite struct ServeBrowserTests {
+    /// chromedriver is spoken to through curl: its replies' header lines have no space after the
+    /// colon, which URLSession on Linux refuses.
+    static let needsTools = Tool.usable("chromium") && Tool.usable("chromedriver") && Curl.isAvailable
+
+    /// The sample the test edits, and the title it starts with.
+    static let sample = "nordic-budget.json"
+    static let title = "Stockholm and Oslo on a budget"
+
+    let trips: ScratchFolder
+    let browserFiles: ScratchFolder
+
+    init() throws {
+        trips = try ScratchFolder("detour-serve-browser")
+        browserFiles = try ScratchFolder("detour-serve-chromium")
+    }
+
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(1)))
+    func thePreviewFollowsEachSaveOfItsTripOnce() throws {
+        let original = try String(contentsOf: Fixtures.samples.appendingPathComponent(Self.sample), encoding: .utf8)
+        try #require(original.contains("\"title\": \"\(Self.title)\""))
+        try #require(original.contains("\"destinations\": ["))
+        let file = trips.url.appendingPathComponent(Self.sample)
+        try Data(original.utf8).write(to: file)
+
+        let server = try ServerProcess(folder: trips.url)
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        defer { browser.end() }
+
+        let watcher = PreviewWatcher(browser: browser, server: server, name: "nordic-budget")
+        try browser.open("\(server.base)/trips/nordic-budget")
+        try watcher.waitUntilShown(Self.title, loads: 1)
+
+        let revised = "Stockholm and Oslo, revised"
+        let renamed = original.replacingOccurrences(of: Self.title, with: revised)
+        try watcher.save(renamed, to: file, thenShows: revised, loads: 2)
+
+        // No destinations: the page lists the trip's diagnostics in place of its report.
+        let broken = renamed.replacingOccurrences(of: "\"destinations\": [", with: "\"stops\": [")
+        try watcher.save(broken, to: file, thenShows: "missing-field", loads: 3)
+        let problems = try browser.text()
+        #expect(problems.contains("error"), "\(problems)")
+        #expect(!problems.contains("Stockholm"), "the diagnostics page shows the report: \(problems)")
+
+        let fixedTitle = "Stockholm and Oslo, fixed"
+        let fixed = original.replacingOccurrences(of: Self.title, with: fixedTitle)
+        try watcher.save(fixed, to: file, thenShows: fixedTitle, loads: 4)
+        let report = try browser.text()
+        #expect(!report.contains("missing-field"), "the report came back with the diagnostics: \(report)")
+
+        // A page that reloaded on a version it already had would go on reloading.
+        usleep(1_000_000)
+        #expect(watcher.pageLoads == 4, "\(watcher.requestLog)")
+        #expect(try browser.text().contains(fixedTitle))
+    }
+}
+
+/// Watches one preview page: saves its trip as an editor does and waits for the page to follow,
+/// counting the page's loads in the server's request log.
+private struct PreviewWatcher {
+    let browser: WebDriverSession
+    let server: ServerProcess
+    let name: String
+
+    /// The longest wait for a page to follow a save, in seconds (polled every 100 ms).
+    static let patience = 10.0
+
+    /// The server's request log: one line per request, `GET /trips/NAME 200 …`.
+    var requestLog: [Substring] {
+        server.stderr.split(separator: "\n").filter { $0.hasPrefix("GET /") }
+    }
+
+    /// How many times the page was sent.
+    var pageLoads: Int { requestLog.count { $0.hasPrefix("GET /trips/\(name) 200 ") } }
+
+    /// How many times a page opened the trip's event stream.
+    var streams: Int { requestLog.count { $0.hasPrefix("GET /trips/\(name)/events 200 ") } }
+
+    /// Saves `text` to `file` once the page listens for changes, then waits until the page,
+    /// reloaded by its own script, shows `expected`, the page having been sent `loads` times.
+    func save(_ text: String, to file: URL, thenShows expected: String, loads: Int) throws {
+        // The save must reach the page through the stream, not as the version a new stream starts with.
+        try waitUntil("each page load opened its event stream") { streams >= pageLoads }
+        try browser.execute("window.detourBeforeSave = true; return true;")
+        try Editor.saveLikeVim(text, to: file)
+        try waitUntilShown(expected, loads: loads)
+        let kept = try browser.execute("return window.detourBeforeSave === true;") as? Bool
+        #expect(kept == false, "the page shows \(expected) without having been reloaded")
+    }
+
+    /// Waits until the page shows `expected`, then checks the page was sent `loads` times.
+    func waitUntilShown(_ expected: String, loads: Int) throws {
+        var seen = ""
+        do {
+            try waitUntil("the page shows \(expected)") {
+                // Mid-reload the script may find no document; the next poll asks again.
+                seen = (try? browser.text()) ?? seen
+                return seen.contains(expected)
+            }
+        } catch {
+            throw WebDriverError(
+                "\(error); the page shows: \(seen.prefix(600)); requests: \(requestLog); server: \(server.stderr.suffix(400))"
+            )
+        }
+        #expect(pageLoads == loads, "page loads once it shows \(expected): \(requestLog)")
+    }
+
+    /// Polls `condition` every 100 ms for at most ``patience`` seconds.
+    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
+        let deadline = Date().addingTimeInterval(Self.patience)
+        while true {
+            if try condition() { return }
+            guard Date() < deadline else {
+                throw WebDriverError("after \(Int(Self.patience)) s, still not so: \(what)")
+            }
+            usleep(100_000)
+        }
+    }
+}
+
+/// Saves files as vim does by default: it checks that it may create files in the folder (its
+/// `4913` probe), writes the new bytes to another file there, and renames that over the old one.
+private enum Editor {
+    static func saveLikeVim(_ text: String, to file: URL) throws {
+        let folder = file.deletingLastPathComponent()
+        let probe = folder.appendingPathComponent("4913")
+        try Data().write(to: probe)
+        try FileManager.default.removeItem(at: probe)
+        let temporary = folder.appendingPathComponent(file.lastPathComponent + ".tmp")
+        try Data(text.utf8).write(to: temporary)
+        guard rename(temporary.path, file.path) == 0 else {
+            throw WebDriverError("rename \(temporary.path) to \(file.path): errno \(errno)")
+        }
+    }
+}
+
+/// A failure to drive the browser, or a wait that ran out.
+private struct WebDriverError: Error, CustomStringConvertible {
+    var description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// chromedriver on a port it chooses (`--port=0`, read from the line it prints), its output in a
+/// file; ``stop()`` (or the value going away) shuts it down with its browsers.
+private final class ChromeDriver {
+    /// `http://127.0.0.1:PORT`.
+    let base: String
+    let process: Process
+    let folder: URL
+    private let logURL: URL
+
+    /// Starts chromedriver, keeping its log and the browser's profile in `folder`; waits (up to
+    /// 20 s) for the port it listens on.
+    init(folder: URL) throws {
+        let executable = try Tool.path("chromedriver").orThrow("chromedriver is not installed")
+        self.folder = folder
+        logURL = folder.appendingPathComponent("chromedriver.log")
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--port=0"]
+        process.standardOutput = log
+        process.standardError = log
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        try log.close()
+        self.process = process
+        // `ChromeDriver was started successfully on port 41235.`
+        let marker = "started successfully on port "
+        let deadline = Date().addingTimeInterval(20)
+        var port: Int?
+        while port == nil, process.isRunning, Date() < deadline {
+            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            if let found = text.range(of: marker) {
+                port = Int(text[found.upperBound...].prefix { $0.isNumber })
+            } else {
+                usleep(20_000)
+            }
+        }
+        guard let port, port > 0 else {
+            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+            throw WebDriverError("chromedriver did not say where it listens: \(text)")
+        }
+        base = "http://127.0.0.1:\(port)"
+    }
+
+    /// What chromedriver printed.
+    var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
+
+    /// A new headless Chromium session.
+    func startSession() throws -> WebDriverSession {
+        let arguments = [
+            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+            "--window-size=1200,900", "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
+        ]
+        var options: [String: Any] = ["args": arguments]
+        if let chromium = Tool.path("chromium") { options["binary"] = chromium }
+        let capabilities: [String: Any] = [
+            "capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]
+        ]
+        let created = try WebDriverSession.send("POST", "\(base)/session", body: capabilities)
+        guard let value = created as? [String: Any], let id = value["sessionId"] as? String else {
+            throw WebDriverError("chromedriver made no session: \(created ?? "nothing"); \(log)")
+        }
+        return WebDriverSession(base: "\(base)/session/\(id)")
+    }
+
+    /// Shuts chromedriver down: `/shutdown` quits every browser it started; then SIGTERM, and
+    /// SIGKILL after 5 s.
+    func stop() {
+        guard process.isRunning else { return }
+        _ = try? Curl.request("\(base)/shutdown", extra: ["--max-time", "10"])
+        let deadline = Date().addingTimeInterval(5)
+        if process.isRunning { kill(process.processIdentifier, SIGTERM) }
+        while process.isRunning, Date() < deadline { usleep(10_000) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    deinit {
+        stop()
+    }
+}
+
+/// One WebDriver session: plain JSON over HTTP (W3C WebDriver).
+private struct WebDriverSession {
+    /// `http://127.0.0.1:PORT/session/ID`.
+    let base: String
+
+    /// Navigates to `url` and waits for the page to load.
+    func open(_ url: String) throws {
+        try Self.send("POST", "\(base)/url", body: ["url": url])
+    }
+
+    /// Runs `script` in the page (`execute/sync`) and returns what it returns.
+    @discardableResult
+    func execute(_ script: String) throws -> Any? {
+        try Self.send("POST", "\(base)/execute/sync", body: ["script": script, "args": [Any]()])
+    }
+
+    /// The page's title and visible text.
+    func text() throws -> String {
+        let value = try execute("return document.title + '\\n' + (document.body ? document.body.innerText : '');")
+        return value as? String ?? ""
+    }
+
+    /// Deletes the session, which quits its browser.
+    func end() {
+        _ = try? Self.send("DELETE", base, body: nil)
+    }
+
+    /// Sends one command and returns its `value`, or throws the error chromedriver answers with.
+    @discardableResult
+    static func send(_ method: String, _ url: String, body: [String: Any]?) throws -> Any? {
+        var headers: [String: String] = [:]
+        var data: Data?
+        if let body {
+            data = try JSONSerialization.data(withJSONObject: body)
+            headers["Content-Type"] = "application/json; charset=utf-8"
+        }
+        let reply = try Curl.request(url, method: method, headers: headers, body: data)
+        let answer = try? JSONSerialization.jsonObject(with: reply.body) as? [String: Any]
+        let value = answer?["value"]
+        guard reply.status == 200 else {
+            let error = value as? [String: Any]
+            throw WebDriverError(
+                "\(method) \(url): \(reply.status) \(error?["error"] ?? "") \(error?["message"] ?? reply.text)")
+        }
+        return value is NSNull ? nil : value
+    }
+}

@@ -1,0 +1,534 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `detour-report serve`, the real binary on a free port, driven by curl: every route, media
+/// types, entity tags, byte identity with `render`, names, the security checks, and writes.
+@Suite(.enabled(if: CI.runs(whenAvailable: Curl.isAvailable), "needs curl"))
+struct ServeTests {
+    let scratch: ScratchFolder
+    let folder: URL
+
+    init() throws {
+        scratch = try ScratchFolder("detour-serve")
+        folder = scratch.url.appendingPathComponent("trips")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    /// Copies the JSON samples (or, with `gpx`, the GPX ones) into the served folder.
+    func copySamples(_ ext: String = "json") throws -> [String] {
+        let names = Fixtures.sampleTrips(extension: ext)
+        for name in names {
+            try FileManager.default.copyItem(
+                at: Fixtures.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        return names.map { String($0.dropLast(ext.count + 1)) }
+    }
+
+    func trip(_ name: String) throws -> Data {
+        try Data(contentsOf: folder.appendingPathComponent(name))
+    }
+
+    // MARK: - Pages and formats
+
+    static let formats: [(option: String, ext: String, type: String)] = [
+        ("html", "html", "text/html; charset=utf-8"), ("markdown", "md", "text/markdown; charset=utf-8"),
+        ("json", "json", "application/json"), ("ics", "ics", "text/calendar; charset=utf-8"),
+        ("geojson", "geojson", "application/geo+json"), ("gpx", "gpx", "application/gpx+xml"),
+    ]
+
+    @Test(arguments: ["json", "gpx"])
+    func everyFormatIsByteForByteWhatRenderWrites(_ input: String) throws {
+        let names = try copySamples(input)
+        let server = try ServerProcess(folder: folder)
+        let cli = try CommandRunner().orThrow("no binary")
+        for name in names {
+            for format in Self.formats {
+                let reply = try Curl.request("\(server.base)/trips/\(name).\(format.ext)")
+                let rendered = try cli.run(
+                    ["\(name).\(input)", "--format", format.option, "--today", "2026-11-24"], directory: folder)
+                if rendered.status == 65 {
+                    #expect(reply.status == 422, "\(name).\(format.ext)")
+                    continue
+                }
+                #expect(reply.status == 200, "\(name).\(format.ext): \(reply.text)")
+                #expect(reply.header("content-type") == format.type, "\(name).\(format.ext)")
+                #expect(reply.body == rendered.stdout, "\(name).\(format.ext) differs from render's output")
+            }
+        }
+    }
+
+    @Test func anOutputHasAStrongEntityTagAndA304() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let url = "\(server.base)/trips/lisbon-city-break.ics"
+        let first = try Curl.request(url)
+        let etag = try first.header("etag").orThrow("no ETag")
+        #expect(etag.hasPrefix("\"") && !etag.hasPrefix("W/"))
+        #expect(first.text.contains("REFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n"))
+        #expect(first.text.contains("X-PUBLISHED-TTL:PT1H\r\n"))
+        let again = try Curl.request(url, headers: ["If-None-Match": etag])
+        #expect(again.status == 304)
+        #expect(again.body.isEmpty)
+        #expect(again.header("etag") == etag)
+        let weak = try Curl.request(url, headers: ["If-None-Match": "\"other\", W/\(etag)"])
+        #expect(weak.status == 304, "If-None-Match compares weakly")
+        #expect(try Curl.request(url, headers: ["If-None-Match": "\"other\""]).status == 200)
+        // An edit on disk changes the tag, whatever its modification time and size.
+        var bytes = try trip("lisbon-city-break.json")
+        let at = try bytes.firstIndex(of: UInt8(ascii: "L")).orThrow("no L")
+        bytes[at] = UInt8(ascii: "l")
+        try bytes.write(to: folder.appendingPathComponent("lisbon-city-break.json"))
+        let changed = try Curl.request(url, headers: ["If-None-Match": etag])
+        #expect(changed.status == 200)
+        #expect(changed.header("etag") != etag)
+    }
+
+    @Test func theCalendarHasEveryValidTripAndAnswers304() throws {
+        _ = try copySamples()
+        try Data("{\"title\": 3}".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let server = try ServerProcess(folder: folder)
+        let feed = try Curl.request("\(server.base)/calendar.ics")
+        #expect(feed.status == 200)
+        #expect(feed.header("content-type") == "text/calendar; charset=utf-8")
+        #expect(feed.text.hasPrefix("BEGIN:VCALENDAR\r\n"))
+        #expect(feed.text.contains("REFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n"))
+        // Every event of every valid trip's own calendar is in it.
+        for name in Fixtures.sampleTrips() {
+            let own = try Curl.request("\(server.base)/trips/\(name.dropLast(5)).ics")
+            for uid in own.text.split(separator: "\r\n") where uid.hasPrefix("UID:") {
+                #expect(feed.text.contains(uid), "\(name): \(uid)")
+            }
+        }
+        let etag = try feed.header("etag").orThrow("no ETag")
+        #expect(try Curl.request("\(server.base)/calendar.ics", headers: ["If-None-Match": etag]).status == 304)
+    }
+
+    @Test func theIndexListsEveryTripWithItsStatusAndLinks() throws {
+        _ = try copySamples()
+        try Data("{\"title\": 3}".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let server = try ServerProcess(folder: folder)
+        let page = try Curl.request("\(server.base)/")
+        #expect(page.status == 200)
+        #expect(page.header("content-type") == "text/html; charset=utf-8")
+        #expect(page.text.contains("href=\"trips/lisbon-city-break.html\""))
+        #expect(page.text.contains("href=\"trips/lisbon-city-break\""))
+        #expect(page.text.contains("href=\"webcal://127.0.0.1:\(server.port)/trips/lisbon-city-break.ics\""))
+        #expect(page.text.contains("href=\"http://127.0.0.1:\(server.port)/trips/lisbon-city-break.ics\""))
+        #expect(page.text.contains("status invalid"))
+        #expect(page.text.contains("[missing-field]"), "the first error is shown")
+    }
+
+    @Test func aPreviewCarriesItsScriptAndPolicyButTheHTMLFormatDoesNot() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let preview = try Curl.request("\(server.base)/trips/lisbon-city-break")
+        #expect(preview.status == 200)
+        let policy = try preview.header("content-security-policy").orThrow("no policy")
+        let nonce = try #require(policy.split(separator: "'").first { $0.hasPrefix("nonce-") }).dropFirst(6)
+        #expect(policy.contains("connect-src 'self'"))
+        #expect(preview.text.contains("<script nonce=\"\(nonce)\">"))
+        #expect(preview.text.contains("script-src 'nonce-\(nonce)'"), "the page's own policy allows the script")
+        #expect(preview.text.contains("/trips/lisbon-city-break/events"))
+        let report = try Curl.request("\(server.base)/trips/lisbon-city-break.html")
+        #expect(!report.text.contains("<script"))
+        #expect(report.header("content-security-policy") == nil)
+    }
+
+    @Test func anInvalidTripsPreviewListsItsDiagnosticsLinkedToTheirDocs() throws {
+        try Data("{\n  \"title\": 3\n}\n".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        let server = try ServerProcess(folder: folder)
+        let page = try Curl.request("\(server.base)/trips/broken")
+        #expect(page.status == 200)
+        #expect(page.text.contains("broken.json:2:12"))
+        #expect(page.text.contains("<a href=\"/docs/diagnostics/wrong-type\">wrong-type</a>"))
+        #expect(page.text.contains("must be a string, not a number"))
+        let docs = try Curl.request("\(server.base)/docs/diagnostics/wrong-type")
+        #expect(docs.status == 200)
+        #expect(docs.text.contains("wrong-type"))
+        #expect(try Curl.request("\(server.base)/docs/diagnostics/no-such-code").status == 404)
+        let report = try Curl.request("\(server.base)/trips/broken.html")
+        #expect(report.status == 422)
+        #expect(report.text.contains("\"code\":\"wrong-type\""))
+    }
+
+    @Test func theLiveReloadStreamSendsTheVersionThenEachChangeOnce() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let etag = try Curl.request("\(server.base)/api/v1/trips/nordic-budget").header("etag").orThrow("no tag")
+        let events = scratch.url.appendingPathComponent("events.txt")
+        let curl = try Tool.path("curl").orThrow("no curl")
+        let listener = Process()
+        listener.executableURL = URL(fileURLWithPath: curl)
+        listener.arguments = [
+            "-s", "-N", "--max-time", "4", "-o", events.path, "\(server.base)/trips/nordic-budget/events",
+        ]
+        try listener.run()
+        usleep(500_000)
+        // A save as vim makes it: a probe file, a backup, a new file renamed over the old.
+        var bytes = try trip("nordic-budget.json")
+        bytes.append(contentsOf: Array(" \n".utf8))
+        try Data().write(to: folder.appendingPathComponent("4913"))
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("4913"))
+        try bytes.write(to: folder.appendingPathComponent(".nordic-budget.json.swp"))
+        try bytes.write(to: folder.appendingPathComponent("nordic-budget.json.new"))
+        #expect(
+            rename(
+                folder.appendingPathComponent("nordic-budget.json.new").path,
+                folder.appendingPathComponent("nordic-budget.json").path) == 0)
+        listener.waitUntilExit()
+        let text = try String(contentsOf: events, encoding: .utf8)
+        let versions = text.split(separator: "\n").filter { $0.hasPrefix("data: ") }.map { $0.dropFirst(6) }
+        #expect(versions.count == 2, "\(text)")
+        #expect(versions.first.map(String.init) == etag)
+        #expect(versions.last.map(String.init) != etag)
+    }
+
+    // MARK: - Names
+
+    @Test func everySpellingOfAPathOutsideTheFolderIsRefused() throws {
+        _ = try copySamples()
+        let secret = scratch.url.appendingPathComponent("secret.json")
+        try Fixtures.samples.appendingPathComponent("nordic-budget.json").path.write(
+            to: secret, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(folder: folder)
+        for path in [
+            "/trips/..", "/trips/%2e%2e", "/trips/%2E%2E", "/trips/%252e%252e", "/trips/..%2fsecret",
+            "/trips/%2e%2e%2fsecret", "/trips/..%5csecret", "/trips/.hidden", "/trips/a%00b", "/api/v1/trips/..",
+            "/api/v1/trips/%2e%2e%2fsecret", "/api/v1/trips/.%2e", "/trips/../secret.json", "/trips/..%2fsecret.json",
+            "/api/v1/trips/%2e%2e%2f..%2f..%2fetc%2fpasswd",
+        ] {
+            let reply = try Curl.request(server.base + path)
+            #expect([400, 404].contains(reply.status), "\(path): \(reply.status)")
+            #expect(!reply.text.contains(scratch.url.path), "\(path) names a path")
+        }
+        let put = try Curl.request(
+            "\(server.base)/api/v1/trips/%2e%2e%2fsecret", method: "PUT",
+            headers: ["Content-Type": "application/json", "If-None-Match": "*"], body: try trip("nordic-budget.json"))
+        #expect(put.status == 400)
+    }
+
+    @Test func aLinkOutOfTheFolderIsNeverFollowed() throws {
+        let outside = scratch.url.appendingPathComponent("outside.json")
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("nordic-budget.json"), to: outside)
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("escape.json"), withDestinationURL: outside)
+        try FileManager.default.copyItem(
+            at: Fixtures.samples.appendingPathComponent("fiji-date-line.json"),
+            to: folder.appendingPathComponent("fiji.json"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("inside.json"),
+            withDestinationURL: folder.appendingPathComponent("fiji.json"))
+        let server = try ServerProcess(folder: folder)
+        #expect(try Curl.request("\(server.base)/trips/escape.html").status == 404)
+        #expect(try Curl.request("\(server.base)/api/v1/trips/escape").status == 404)
+        #expect(try Curl.request("\(server.base)/trips/inside.html").status == 200, "a link inside is followed")
+        let list = try Curl.request("\(server.base)/api/v1/trips")
+        #expect(!list.text.contains("escape"))
+        // A write to the link's name replaces the link with a file; what it pointed at is untouched.
+        let before = try Data(contentsOf: outside)
+        let put = try Curl.request(
+            "\(server.base)/api/v1/trips/escape", method: "PUT",
+            headers: ["Content-Type": "application/json", "If-None-Match": "*"], body: try trip("fiji.json"))
+        #expect(put.status == 201)
+        #expect(try Data(contentsOf: outside) == before)
+    }
+
+    // MARK: - Security defaults
+
+    @Test func aHostThatIsNeitherTheAddressNorLocalhostIsRefused() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        #expect(try Curl.request("\(server.base)/", headers: ["Host": "evil.example"]).status == 421)
+        #expect(try Curl.request("\(server.base)/", headers: ["Host": "evil.example:\(server.port)"]).status == 421)
+        #expect(try Curl.request("\(server.base)/", headers: ["Host": "localhost:\(server.port)"]).status == 200)
+        #expect(try Curl.request("\(server.base)/", headers: ["Host": "127.0.0.1:\(server.port)"]).status == 200)
+    }
+
+    @Test func aWriteFromAnotherSiteIsRefused() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let body = try trip("nordic-budget.json")
+        let refused = try Curl.request(
+            "\(server.base)/api/v1/trips/copy", method: "PUT",
+            headers: ["Content-Type": "application/json", "If-None-Match": "*", "Origin": "http://evil.example"],
+            body: body)
+        #expect(refused.status == 403)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("copy.json").path))
+        let same = try Curl.request(
+            "\(server.base)/api/v1/trips/copy", method: "PUT",
+            headers: [
+                "Content-Type": "application/json", "If-None-Match": "*", "Origin": "http://127.0.0.1:\(server.port)",
+            ], body: body)
+        #expect(same.status == 201)
+    }
+
+    @Test func aTokenGuardsEveryRouteAndTheLogNeverPrintsIt() throws {
+        _ = try copySamples()
+        let token = "s3cret-token-0123456789"
+        let file = scratch.url.appendingPathComponent("token")
+        try "\(token)\n".write(to: file, atomically: true, encoding: .utf8)
+        let server = try ServerProcess(folder: folder, arguments: ["--token-file", file.path])
+        #expect(try Curl.request("\(server.base)/api/v1/trips").status == 401)
+        #expect(
+            try Curl.request("\(server.base)/api/v1/trips", headers: ["Authorization": "Bearer nope"]).status == 401)
+        #expect(
+            try Curl.request("\(server.base)/api/v1/trips", headers: ["Authorization": "Bearer \(token)"]).status == 200
+        )
+        #expect(try Curl.request("\(server.base)/").status == 401)
+        let feed = try Curl.request("\(server.base)/trips/nordic-budget.ics?token=\(token)")
+        #expect(feed.status == 200)
+        #expect(feed.header("set-cookie")?.contains("HttpOnly") == true)
+        #expect(
+            try Curl.request("\(server.base)/", headers: ["Cookie": "detour_report_token=\(token)"]).status == 200)
+        // A write takes the bearer token only: not from the query, not from the cookie.
+        let body = try trip("nordic-budget.json")
+        let byQuery = try Curl.request(
+            "\(server.base)/api/v1/trips/copy?token=\(token)", method: "PUT",
+            headers: ["Content-Type": "application/json", "If-None-Match": "*"], body: body)
+        #expect(byQuery.status == 401)
+        let byCookie = try Curl.request(
+            "\(server.base)/api/v1/trips/copy", method: "PUT",
+            headers: [
+                "Content-Type": "application/json", "If-None-Match": "*", "Cookie": "detour_report_token=\(token)",
+            ], body: body)
+        #expect(byCookie.status == 401)
+        server.stop()
+        #expect(server.stderr.contains("GET /trips/nordic-budget.ics 200"))
+        #expect(!server.stderr.contains(token))
+    }
+
+    @Test func aNonLoopbackAddressWithoutATokenDoesNotStart() throws {
+        let cli = try CommandRunner().orThrow("no binary")
+        let result = try cli.run(["serve", folder.path, "--host", "0.0.0.0", "--port", "0"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("--token-file"))
+    }
+
+    @Test func readOnlyRefusesEveryWrite() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder, arguments: ["--read-only"])
+        let etag = try Curl.request("\(server.base)/api/v1/trips/nordic-budget").header("etag").orThrow("no tag")
+        let put = try Curl.request(
+            "\(server.base)/api/v1/trips/nordic-budget", method: "PUT",
+            headers: ["Content-Type": "application/json", "If-Match": etag], body: try trip("fiji-date-line.json"))
+        #expect(put.status == 405)
+        let delete = try Curl.request(
+            "\(server.base)/api/v1/trips/nordic-budget", method: "DELETE", headers: ["If-Match": etag])
+        #expect(delete.status == 405)
+        #expect(FileManager.default.fileExists(atPath: folder.appendingPathComponent("nordic-budget.json").path))
+    }
+
+    // MARK: - The sync API
+
+    @Test func theAPIsPreconditionsAndStatuses() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder, arguments: ["--max-input-mib", "1"])
+        let url = "\(server.base)/api/v1/trips/nordic-budget"
+        let original = try trip("nordic-budget.json")
+        let got = try Curl.request(url)
+        #expect(got.status == 200)
+        #expect(got.body == original, "the file's bytes as stored")
+        #expect(got.header("content-type") == "application/json")
+        let etag = try got.header("etag").orThrow("no tag")
+        let json = ["Content-Type": "application/json"]
+        let replacement = try Data(contentsOf: Fixtures.samples.appendingPathComponent("fiji-date-line.json"))
+        #expect(try Curl.request(url, method: "PUT", headers: json, body: replacement).status == 428)
+        #expect(
+            try Curl.request(
+                url, method: "PUT", headers: json.merging(["If-None-Match": "*"]) { $1 }, body: replacement
+            )
+            .status == 412)
+        let stale = try Curl.request(
+            url, method: "PUT", headers: json.merging(["If-Match": "\"stale\""]) { $1 }, body: replacement)
+        #expect(stale.status == 412)
+        #expect(stale.header("etag") == etag, "412 says the current tag")
+        let wrongType = try Curl.request(
+            url, method: "PUT", headers: ["Content-Type": "text/plain", "If-Match": etag], body: replacement)
+        #expect(wrongType.status == 415)
+        let invalid = try Curl.request(
+            url, method: "PUT", headers: json.merging(["If-Match": etag]) { $1 }, body: Data("{\"title\": 3}".utf8))
+        #expect(invalid.status == 422)
+        #expect(invalid.text.contains("\"diagnostics\":[{\"severity\":\"error\",\"code\":\"missing-field\""))
+        #expect(try trip("nordic-budget.json") == original, "nothing is stored for an invalid trip")
+        let large = Data(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
+        #expect(
+            try Curl.request(url, method: "PUT", headers: json.merging(["If-Match": etag]) { $1 }, body: large).status
+                == 413)
+        let replaced = try Curl.request(
+            url, method: "PUT", headers: json.merging(["If-Match": etag]) { $1 }, body: replacement)
+        #expect(replaced.status == 200)
+        #expect(try trip("nordic-budget.json") == replacement)
+        let newTag = try replaced.header("etag").orThrow("no tag")
+        #expect(try Curl.request(url, headers: ["If-None-Match": newTag]).status == 304)
+        #expect(try Curl.request(url, method: "DELETE").status == 428)
+        #expect(try Curl.request(url, method: "DELETE", headers: ["If-Match": etag]).status == 412)
+        #expect(try Curl.request(url, method: "DELETE", headers: ["If-Match": newTag]).status == 204)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nordic-budget.json").path))
+        #expect(try Curl.request(url).status == 404)
+        let created = try Curl.request(
+            url, method: "PUT", headers: json.merging(["If-None-Match": "*"]) { $1 }, body: replacement)
+        #expect(created.status == 201)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
+            $0.hasPrefix(".nordic")
+        }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test func aTripCanBePutAsGPXAndReplacesItsJSONFile() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let url = "\(server.base)/api/v1/trips/nordic-budget"
+        let etag = try Curl.request(url).header("etag").orThrow("no tag")
+        let gpx = try Data(contentsOf: Fixtures.samples.appendingPathComponent("nordic-budget.gpx"))
+        let put = try Curl.request(
+            url, method: "PUT", headers: ["Content-Type": "application/gpx+xml", "If-Match": etag], body: gpx)
+        #expect(put.status == 200)
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("nordic-budget.json").path))
+        #expect(try trip("nordic-budget.gpx") == gpx)
+        #expect(try Curl.request(url).header("content-type") == "application/gpx+xml")
+    }
+
+    @Test func ofFiftyWritesWithTheSameIfMatchExactlyOneWins() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let url = "\(server.base)/api/v1/trips/nordic-budget"
+        let etag = try Curl.request(url).header("etag").orThrow("no tag")
+        let original = try trip("nordic-budget.json")
+        let bodies = scratch.url.appendingPathComponent("bodies")
+        try FileManager.default.createDirectory(at: bodies, withIntermediateDirectories: true)
+        let curl = URL(fileURLWithPath: try Tool.path("curl").orThrow("no curl"))
+        var writers: [(Process, URL)] = []
+        for index in 0..<50 {
+            // Each writer's trip differs: its title says which writer it is.
+            let text = String(decoding: original, as: UTF8.self).replacingOccurrences(
+                of: "\"title\": \"", with: "\"title\": \"writer \(index) ")
+            try Data(text.utf8).write(to: bodies.appendingPathComponent("\(index).json"))
+            let status = bodies.appendingPathComponent("\(index).status")
+            let writer = Process()
+            writer.executableURL = curl
+            writer.arguments = [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "PUT", "-H", "Content-Type: application/json",
+                "-H", "If-Match: \(etag)", "--data-binary", "@\(bodies.path)/\(index).json", url,
+            ]
+            writer.standardOutput = try FileHandle(forWritingTo: status.creatingEmptyFile())
+            writers.append((writer, status))
+        }
+        // Started together, then waited for: the requests overlap on the server.
+        for (writer, _) in writers { try writer.run() }
+        var lines: [String] = []
+        for (index, (writer, status)) in writers.enumerated() {
+            writer.waitUntilExit()
+            lines.append("\(try String(contentsOf: status, encoding: .utf8)) \(index)")
+        }
+        let statuses = lines.map { $0.split(separator: " ")[0] }
+        #expect(lines.count == 50)
+        #expect(statuses.filter { $0 == "200" }.count == 1, "\(lines)")
+        #expect(statuses.filter { $0 == "412" }.count == 49, "\(lines)")
+        let winner = try #require(lines.first { $0.hasPrefix("200 ") }).split(separator: " ")[1]
+        #expect(try trip("nordic-budget.json") == Data(contentsOf: bodies.appendingPathComponent("\(winner).json")))
+    }
+
+    @Test func aClientThatDisconnectsMidUploadStoresNothing() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let original = try trip("nordic-budget.json")
+        let etag = try Curl.request("\(server.base)/api/v1/trips/nordic-budget").header("etag").orThrow("no tag")
+        let socket = try RawConnection(port: server.port)
+        let head = """
+            PUT /api/v1/trips/nordic-budget HTTP/1.1\r
+            Host: 127.0.0.1:\(server.port)\r
+            Content-Type: application/json\r
+            If-Match: \(etag)\r
+            Content-Length: \(original.count)\r
+            \r
+
+            """
+        try socket.send(Data(head.utf8) + original.prefix(original.count / 2))
+        socket.close()
+        usleep(300_000)
+        #expect(try trip("nordic-budget.json") == original)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(names.filter { $0.hasPrefix(".nordic") }.isEmpty, "\(names)")
+        // The server is still there.
+        #expect(try Curl.request("\(server.base)/api/v1/trips/nordic-budget").status == 200)
+    }
+
+    @Test func aServerKilledDuringALargeWriteLeavesTheOldFileWhole() throws {
+        _ = try copySamples()
+        let original = try trip("nordic-budget.json")
+        // A valid trip of 12 MB: the same trip with white space at its end.
+        var large = original
+        large.append(Data(repeating: UInt8(ascii: " "), count: 12 << 20))
+        let body = scratch.url.appendingPathComponent("large.json")
+        try large.write(to: body)
+        for delay in [20_000, 80_000, 200_000] as [useconds_t] {
+            let server = try ServerProcess(folder: folder)
+            let etag = try Curl.request("\(server.base)/api/v1/trips/nordic-budget").header("etag").orThrow("no tag")
+            let curl = Process()
+            curl.executableURL = URL(fileURLWithPath: try Tool.path("curl").orThrow("no curl"))
+            curl.arguments = [
+                "-s", "-o", "/dev/null", "-X", "PUT", "-H", "Content-Type: application/json", "-H", "If-Match: \(etag)",
+                "--data-binary", "@\(body.path)", "\(server.base)/api/v1/trips/nordic-budget",
+            ]
+            try curl.run()
+            usleep(delay)
+            server.stop(signal: SIGKILL)
+            curl.waitUntilExit()
+            let now = try trip("nordic-budget.json")
+            #expect(now == original || now == large, "after \(delay) µs: \(now.count) bytes")
+        }
+    }
+
+    @Test func sigtermStopsTheServerWithinASecondWithAStreamOpen() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: try Tool.path("curl").orThrow("no curl"))
+        curl.arguments = [
+            "-s", "-N", "-o", "/dev/null", "--max-time", "20", "\(server.base)/trips/nordic-budget/events",
+        ]
+        try curl.run()
+        usleep(300_000)
+        // Bounded here by the stop itself: a server that does not stop within a second fails.
+        let status = server.stop(signal: SIGTERM, timeout: 1)
+        #expect(status == 0)
+        curl.waitUntilExit()
+    }
+}
+
+extension URL {
+    /// Creates an empty file here and returns its URL.
+    func creatingEmptyFile() -> URL {
+        _ = FileManager.default.createFile(atPath: path, contents: nil)
+        return self
+    }
+}
+
+/// A TCP connection to the server, for what curl will not do (hang up mid-body).
+final class RawConnection {
+    let descriptor: Int32
+
+    init(port: Int) throws {
+        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let status = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard status == 0 else { throw ServerError("cannot connect to port \(port)") }
+    }
+
+    func send(_ data: Data) throws {
+        let sent = data.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
+        guard sent == data.count else { throw ServerError("short send") }
+    }
+
+    func close() {
+        Glibc.close(descriptor)
+    }
+}

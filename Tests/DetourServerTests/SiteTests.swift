@@ -1,0 +1,280 @@
+import DetourCore
+import DetourIO
+import DetourJob
+import DetourRender
+import DetourTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Synchronization
+import Testing
+
+@testable import DetourServer
+
+/// A folder of trips in memory, with the faults a real disk makes rarely: a write that finds the
+/// disk full, a folder that cannot be listed.
+final class FakeTripStore: TripStore {
+    struct State {
+        var files: [TripFile: [UInt8]] = [:]
+        var version: Int64 = 0
+        var diskFull = false
+        var listingFails = false
+        var writes = 0
+    }
+
+    let state = Mutex(State())
+
+    init(_ files: [String: [UInt8]] = [:]) {
+        state.withLock { state in
+            for (name, bytes) in files {
+                if let file = TripFile(fileName: name) { state.files[file] = bytes }
+            }
+        }
+    }
+
+    func list() throws(StoreFailure) -> [TripFile] {
+        let (files, fails) = state.withLock { (Array($0.files.keys), $0.listingFails) }
+        if fails { throw .failed("Permission denied") }
+        return files
+    }
+
+    func signature(_ file: TripFile) -> FileSignature? {
+        state.withLock { state in
+            state.files[file].map {
+                FileSignature(
+                    device: 1, inode: 1, size: Int64($0.count), modified: state.version, changed: state.version)
+            }
+        }
+    }
+
+    func read(_ file: TripFile, limit: Int) throws(StoreFailure) -> StoredBytes? {
+        state.withLock { state in
+            state.files[file].map { $0.count > limit ? .tooLarge : .bytes($0) }
+        }
+    }
+
+    func withLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
+        try body()
+    }
+
+    func write(_ bytes: [UInt8], to file: TripFile) throws(StoreFailure) {
+        let full = state.withLock { $0.diskFull }
+        if full { throw .full }
+        state.withLock { state in
+            state.files[file] = bytes
+            state.version += 1
+            state.writes += 1
+        }
+    }
+
+    func delete(_ file: TripFile) throws(StoreFailure) {
+        state.withLock { state in
+            state.files[file] = nil
+            state.version += 1
+        }
+    }
+}
+
+@Suite struct SiteTests {
+    static let today = CalendarDay(year: 2026, month: 11, day: 24) ?? .unixEpoch
+
+    func site(_ store: FakeTripStore, readOnly: Bool = false) throws -> Site {
+        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
+        let settings = ServerSettings(
+            today: { SiteTests.today }, templates: templates, readOnly: readOnly, maxInputBytes: 1 << 20)
+        return Site(
+            library: TripLibrary(store: store, settings: settings), reload: LiveReload(), boundHost: "127.0.0.1")
+    }
+
+    func request(
+        _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: [UInt8] = []
+    ) -> Request {
+        Request(
+            head: HTTPRequest(
+                method: method, scheme: "http", authority: "127.0.0.1:8080", path: path, headerFields: headers),
+            body: RequestBody(buffer: ByteBuffer(bytes: body)))
+    }
+
+    func body(_ response: Response) async throws -> String {
+        let collector = BodyCollector()
+        try await response.body.write(collector)
+        return String(decoding: collector.bytes, as: UTF8.self)
+    }
+
+    @Test func aFullDiskAnswers507AndKeepsTheOldTrip() async throws {
+        let original = try Fixtures.sample("nordic-budget.json")
+        let store = FakeTripStore(["nordic-budget.json": original])
+        let site = try site(store)
+        let etag = TripLibrary.entityTag(of: original)
+        store.state.withLock { $0.diskFull = true }
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.ifMatch] = etag
+        let replacement = try Fixtures.sample("fiji-date-line.json")
+        let response = await site.respond(
+            to: request(.put, "/api/v1/trips/nordic-budget", headers: headers, body: replacement))
+        #expect(response.status.code == 507)
+        #expect(try await body(response).contains("\"code\":\"disk-full\""))
+        #expect(store.state.withLock { $0.files[TripFile(fileName: "nordic-budget.json")!] } == original)
+        store.state.withLock { $0.diskFull = false }
+        let retried = await site.respond(
+            to: request(.put, "/api/v1/trips/nordic-budget", headers: headers, body: replacement))
+        #expect(retried.status == .ok, "the same request succeeds once there is room")
+    }
+
+    @Test func aFolderThatCannotBeListedIsAServerErrorThatNamesNoPath() async throws {
+        let store = FakeTripStore()
+        store.state.withLock { $0.listingFails = true }
+        let site = try site(store)
+        for path in ["/", "/api/v1/trips", "/calendar.ics"] {
+            let response = await site.respond(to: request(.get, path))
+            #expect(response.status == .internalServerError, "\(path)")
+            #expect(
+                try await body(response)
+                    == "{\"error\":{\"code\":\"store-failed\",\"message\":\"the trip folder cannot be used: Permission denied\"}}\n"
+            )
+        }
+    }
+
+    @Test func aNameWithTwoFilesIsAClashForReadsAndWrites() async throws {
+        let trip = try Fixtures.sample("nordic-budget.json")
+        let store = FakeTripStore(["x.json": trip, "x.gpx": Array("<gpx/>".utf8)])
+        let site = try site(store)
+        #expect(await site.respond(to: request(.get, "/trips/x.html")).status == .conflict)
+        #expect(await site.respond(to: request(.get, "/api/v1/trips/x")).status == .conflict)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        headers[.ifMatch] = "*"
+        let put = await site.respond(to: request(.put, "/api/v1/trips/x", headers: headers, body: trip))
+        #expect(put.status == .conflict)
+        #expect(store.state.withLock { $0.writes } == 0)
+    }
+
+    @Test func headAnswersTheLengthWithoutABody() async throws {
+        let store = FakeTripStore(["nordic-budget.json": try Fixtures.sample("nordic-budget.json")])
+        let site = try site(store)
+        let get = await site.respond(to: request(.get, "/trips/nordic-budget.json"))
+        let head = await site.respond(to: request(.head, "/trips/nordic-budget.json"))
+        #expect(head.status == .ok)
+        #expect(head.headers[.contentLength] == String(try await body(get).utf8.count))
+        #expect(try await body(head).isEmpty)
+        #expect(head.headers[.eTag] == get.headers[.eTag])
+    }
+
+    @Test func aRouteAnswersOnlyItsMethods() async throws {
+        let site = try site(FakeTripStore())
+        for (method, path, allowed) in [
+            (HTTPRequest.Method.post, "/", "GET, HEAD"), (.put, "/calendar.ics", "GET, HEAD"),
+            (.delete, "/trips/x", "GET, HEAD"), (.post, "/trips/x/events", "GET"),
+            (.post, "/api/v1/trips", "GET, HEAD"), (.post, "/api/v1/trips/x", "GET, HEAD, PUT, DELETE"),
+            (.put, "/docs/diagnostics/blank-text", "GET, HEAD"),
+        ] {
+            let response = await site.respond(to: request(method, path))
+            #expect(response.status == .methodNotAllowed, "\(method) \(path)")
+            #expect(response.headers[.allow] == allowed, "\(method) \(path)")
+        }
+        #expect(await site.respond(to: request(.get, "/no/such/page")).status == .notFound)
+    }
+
+    @Test func aFileOverTheLimitIsRefusedWithoutBeingRendered() async throws {
+        let large = Array(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
+        let site = try site(FakeTripStore(["big.json": large]))
+        #expect(await site.respond(to: request(.get, "/trips/big.html")).status == .contentTooLarge)
+    }
+}
+
+/// Collects a response body's bytes.
+final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
+    var bytes: [UInt8] = []
+
+    func write(_ buffer: ByteBuffer) async throws {
+        bytes += buffer.readableBytesView
+    }
+
+    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+}
+
+@Suite struct ServerPartsTests {
+    @Test func ifMatchComparesStronglyAndIfNoneMatchWeakly() {
+        let tag = "\"abc\""
+        #expect(EntityTags.matches("*", tag))
+        #expect(EntityTags.matches(" \"x\" , \"abc\" ", tag))
+        #expect(!EntityTags.matches("W/\"abc\"", tag))
+        #expect(EntityTags.matches("W/\"abc\"", tag, weakly: true))
+        #expect(!EntityTags.matches("\"abcd\"", tag, weakly: true))
+        #expect(!EntityTags.matches("", tag))
+    }
+
+    @Test func tokensAreComparedWholeWhateverTheirLengths() {
+        #expect(Guard.constantTimeEqual("0123456789abcdef", "0123456789abcdef"))
+        #expect(!Guard.constantTimeEqual("0123456789abcdeX", "0123456789abcdef"))
+        #expect(!Guard.constantTimeEqual("0123456789abcde", "0123456789abcdef"), "a prefix is no match")
+        #expect(!Guard.constantTimeEqual("0123456789abcdef0", "0123456789abcdef"), "nor a longer text")
+        #expect(!Guard.constantTimeEqual("", "0123456789abcdef"))
+    }
+
+    @Test func theHostsNameIsReadWithoutItsPort() {
+        #expect(Guard.hostName("localhost:8080") == "localhost")
+        #expect(Guard.hostName("[::1]:8080") == "[::1]")
+        #expect(Guard.hostName("127.0.0.1") == "127.0.0.1")
+    }
+
+    @Test func onlyTripFilesWithAllowedNamesAreServed() {
+        #expect(TripFile(fileName: "lisbon.json") == TripFile(name: TripName(decoded: "lisbon")!, format: .json))
+        #expect(TripFile(fileName: "lisbon.gpx")?.format == .gpx)
+        for name in [
+            "lisbon.json~", ".lisbon.json.swp", "4913", ".hidden.json", "a b.json", "x.txt", ".json", "lisbon.JSON",
+        ] {
+            #expect(TripFile(fileName: name) == nil, "\(name)")
+        }
+    }
+
+    @Test func aScriptValueCannotEndItsElement() {
+        #expect(PreviewPage.jsonString("</script><b>") == "\"\\u003c/script>\\u003cb>\"")
+        #expect(PreviewPage.jsonString("a\"b\\c\n\u{2028}") == "\"a\\\"b\\\\c\\u000a\\u2028\"")
+    }
+
+    @Test func thePreviewReplacesThePolicyAndAddsTheScriptBeforeTheBody() {
+        let page = Array(
+            "<head><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'\"></head><body>x</body>"
+                .utf8)
+        let preview = String(
+            decoding: PreviewPage.preview(of: page, nonce: "N", version: "\"v\"", events: "/e"), as: UTF8.self)
+        #expect(preview.contains("content=\"\(PreviewPage.policy(nonce: "N"))\""))
+        #expect(preview.hasSuffix("</script>\n</body>"))
+        let bare = String(
+            decoding: PreviewPage.preview(of: Array("text".utf8), nonce: "N", version: "v", events: "/e"), as: UTF8.self
+        )
+        #expect(bare.hasPrefix("text<script nonce=\"N\">"), "a page without a body gets the script at its end")
+    }
+
+    @Test func theCacheKeepsItsLimitAndDropsTheOldestFirst() {
+        let cache = BoundedCache<Int, String>(limit: 3)
+        for key in 0..<3 { cache[key] = "\(key)" }
+        #expect((0..<3).allSatisfy { cache[$0] != nil }, "exactly at the limit, all are kept")
+        cache[3] = "3"
+        #expect(cache[0] == nil, "one past it, the oldest goes")
+        #expect(cache[1] == "1" && cache[3] == "3")
+        cache[1] = nil
+        #expect(cache[1] == nil)
+        cache[4] = "4"
+        #expect(cache[2] == "2", "a removed key frees its place")
+    }
+
+    @Test func aStreamStartsWithTheCurrentVersionAndEndsWhenTheServerStops() async {
+        let reload = LiveReload()
+        let name = TripName(decoded: "x")!
+        let stream = reload.listen(to: name, current: "one")
+        #expect(reload.hasListeners(name))
+        reload.send("two", to: name)
+        reload.send("ignored", to: TripName(decoded: "y")!)
+        reload.closeAll()
+        var versions: [String] = []
+        for await version in stream { versions.append(version) }
+        #expect(versions == ["one", "two"])
+        var late: [String] = []
+        for await version in reload.listen(to: name, current: "three") { late.append(version) }
+        #expect(late == ["three"], "a stream opened after the stop ends at once")
+        #expect(reload.count == 0)
+    }
+}
