@@ -152,9 +152,10 @@ struct ServeTests {
         #expect(report.text.contains("\"code\":\"wrong-type\""))
     }
 
-    @Test func theLiveReloadStreamSendsTheVersionThenEachChangeOnce() throws {
+    @Test(arguments: [[], ["--poll", "0.2"]])
+    func theLiveReloadStreamSendsTheVersionThenEachChangeOnce(_ watch: [String]) throws {
         _ = try copySamples()
-        let server = try ServerProcess(folder: folder)
+        let server = try ServerProcess(folder: folder, arguments: watch)
         let etag = try Curl.request("\(server.base)/api/v1/trips/nordic-budget").header("etag").orThrow("no tag")
         let events = scratch.url.appendingPathComponent("events.txt")
         let curl = try Tool.path("curl").orThrow("no curl")
