@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detour-report", targets: ["detour-report"]),
+        .executable(name: "detour-report-serve", targets: ["detour-report-serve"]),
         .library(name: "DetourCore", targets: ["DetourCore"]),
         .library(name: "DetourIO", targets: ["DetourIO"]),
         .library(name: "DetourRender", targets: ["DetourRender"]),
@@ -94,11 +95,29 @@ let package = Package(
             ],
             resources: [.embedInCode("diagnostics.md")]
         ),
+        // What both executables share: options, diagnostics on standard error, exit codes.
+        .target(
+            name: "DetourCommandLine",
+            dependencies: [
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         .executableTarget(
             name: "detour-report",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourServer",
+                // Not detour-report-serve, which `detour-report serve` runs: a dependency would link
+                // the server's libraries in, and slow every render's start-up.
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "detour-report-serve",
+            dependencies: [
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
+                "DetourServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
@@ -131,7 +150,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["detour-report", "DetourTestSupport"]
+            dependencies: ["detour-report", "detour-report-serve", "DetourTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -48,6 +48,19 @@ public final class LiveReload: Sendable {
         for listener in listeners { listener.yield(version) }
     }
 
+    /// Sends every listener an empty version, which its stream writes as a comment line.
+    ///
+    /// A page closed without a word leaves its connection half open; the server learns it is
+    /// gone only when a write to it fails. Sent every ``heartbeat`` seconds, this closes such a
+    /// connection within two of them, so closed tabs never pile up against the connection limit.
+    public func beat() {
+        let listeners = state.withLock { $0.listeners.values.flatMap(\.values) }
+        for listener in listeners { listener.yield("") }
+    }
+
+    /// How often ``beat()`` is sent.
+    public static let heartbeat: Duration = .seconds(10)
+
     /// Whether anyone listens to `name`.
     public func hasListeners(_ name: TripName) -> Bool {
         state.withLock { $0.listeners[name] != nil }

@@ -60,7 +60,12 @@ struct WatchService: Service {
 
     func run() async throws {
         watch.start(signatures: { [library] in library.signatures() })
-        try? await gracefulShutdown()
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: LiveReload.heartbeat)
+                reload.beat()
+            }
+        }
         watch.stop()
         reload.closeAll()
     }

@@ -175,7 +175,9 @@ public struct Site: Sendable {
             // A stop ends every stream at once: the server waits for open responses to finish.
             try await withGracefulShutdownHandler {
                 for await version in stream {
-                    try await writer.write(ByteBuffer(string: "data: \(version)\n\n"))
+                    // An empty version is the heartbeat: a comment line, which the page ignores.
+                    let line = version.isEmpty ? ":\n\n" : "data: \(version)\n\n"
+                    try await writer.write(ByteBuffer(string: line))
                 }
             } onGracefulShutdown: {
                 reload.closeAll()

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourCommandLine
 import DetourIO
 import DetourRender
 import Foundation

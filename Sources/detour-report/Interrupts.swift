@@ -1,3 +1,4 @@
+import DetourCommandLine
 import DetourJob
 import Dispatch
 

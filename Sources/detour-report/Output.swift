@@ -1,12 +1,10 @@
 import ArgumentParser
+import DetourCommandLine
 import DetourCore
 import DetourFiles
 import DetourJob
 import DetourRender
 import SystemPackage
-
-/// The file system the command works on.
-let fileStore = LocalFileStore()
 
 /// Delivering what the command writes, and saying on standard error what went wrong.
 enum Output {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourCommandLine
 import DetourCore
 import DetourIO
 import DetourJob
@@ -181,7 +182,7 @@ struct Render: ParsableCommand {
             return try Today.resolve(
                 option: today,
                 sourceDateEpoch: ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"],
-                localDay: Render.localDay)
+                localDay: SystemCalls.localDay)
         } catch {
             switch error {
             case .badOption(let text):
@@ -196,12 +197,6 @@ struct Render: ParsableCommand {
             }
             throw ExitCodes.usage
         }
-    }
-
-    /// Today's date on the local calendar: the one place detour-report reads the clock.
-    static func localDay() -> CalendarDay {
-        guard let today = SystemCalls.localDate() else { return .unixEpoch }
-        return CalendarDay(year: today.year, month: today.month, day: today.day) ?? .unixEpoch
     }
 
     /// The templates: from `--templates`, the reports' and any index templates there, checked;
@@ -246,5 +241,3 @@ extension ReportFormat {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
-extension TravelMode: ExpressibleByArgument {}
-extension Preference: ExpressibleByArgument {}

@@ -1,3 +1,4 @@
+import DetourCommandLine
 import DetourCore
 import DetourIO
 import DetourJob

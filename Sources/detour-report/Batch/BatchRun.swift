@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourCommandLine
 import DetourCore
 import DetourIO
 import DetourJob

@@ -7,15 +7,15 @@ import DetourRender
 ///
 /// Text (the default) is one line each, as compilers write them; JSON is one object per line
 /// (JSON Lines) with the same content, for editors and CI (see ``DiagnosticText``).
-struct DiagnosticPrinter {
+public struct DiagnosticPrinter: Sendable {
     /// How diagnostics are written.
-    enum Format: String, CaseIterable, ExpressibleByArgument {
+    public enum Format: String, CaseIterable, Sendable, ExpressibleByArgument {
         case text
         case json
 
         /// The format `--diagnostics` asks for in `arguments`, read before ArgumentParser has
         /// (which may have failed): the last one given before `--`, or text.
-        static func requested(in arguments: [String]) -> Format {
+        public static func requested(in arguments: [String]) -> Format {
             var format = Format.text
             var index = 0
             while index < arguments.count, arguments[index] != "--" {
@@ -33,26 +33,31 @@ struct DiagnosticPrinter {
     }
 
     /// The input's name as the user gave it.
-    var file: String
+    public var file: String
     /// Text or JSON Lines.
-    var format: Format = .text
+    public var format: Format = .text
+
+    public init(file: String, format: Format = .text) {
+        self.file = file
+        self.format = format
+    }
 
     /// Prints each diagnostic on its own line; `file` names the file they are about when it is
     /// not the trip (a template, the output).
-    func print(_ diagnostics: [Diagnostic], file: String? = nil) {
+    public func print(_ diagnostics: [Diagnostic], file: String? = nil) {
         guard !diagnostics.isEmpty else { return }
         StandardStreams.writeError(text(diagnostics, file: file))
     }
 
     /// The lines ``print(_:file:)`` would write, for a caller that writes them later (a batch run
     /// prints each trip's diagnostics in input order, whichever worker finished first).
-    func text(_ diagnostics: [Diagnostic], file: String? = nil) -> String {
+    public func text(_ diagnostics: [Diagnostic], file: String? = nil) -> String {
         let name = file ?? self.file
         return diagnostics.map { line(DiagnosticPrinter.withHint($0), file: name) + "\n" }.joined()
     }
 
     /// Prints one problem with no position in a file, such as an unreadable input or output.
-    func report(_ code: DiagnosticCode, _ message: String, file: String? = nil) {
+    public func report(_ code: DiagnosticCode, _ message: String, file: String? = nil) {
         print([Diagnostic(code, message)], file: file)
     }
 
@@ -64,7 +69,7 @@ struct DiagnosticPrinter {
     }
 
     /// The diagnostic with what this command's options can do about it.
-    static func withHint(_ diagnostic: Diagnostic) -> Diagnostic {
+    public static func withHint(_ diagnostic: Diagnostic) -> Diagnostic {
         guard diagnostic.code == .fileTooLarge else { return diagnostic }
         var hinted = diagnostic
         hinted.message += "; raise it with --max-input-mib N"

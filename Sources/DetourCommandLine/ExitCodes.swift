@@ -1,19 +1,19 @@
 import ArgumentParser
 
 /// The exit codes `detour-report` uses, from BSD's sysexits.h so scripts can tell them apart.
-enum ExitCodes {
+public enum ExitCodes {
     /// The report was written (warnings allowed).
-    static let success = ExitCode(0)
+    public static let success = ExitCode(0)
     /// The command line was wrong (ArgumentParser also uses 64 for its own usage errors).
-    static let usage = ExitCode(64)
+    public static let usage = ExitCode(64)
     /// The trip file is not a valid trip.
-    static let invalidTrip = ExitCode(65)
+    public static let invalidTrip = ExitCode(65)
     /// The trip file is missing or cannot be read.
-    static let noInput = ExitCode(66)
+    public static let noInput = ExitCode(66)
     /// The output file cannot be created or replaced.
-    static let cannotCreate = ExitCode(73)
+    public static let cannotCreate = ExitCode(73)
     /// Writing the report failed part-way (a full disk, a broken pipe).
-    static let ioError = ExitCode(74)
+    public static let ioError = ExitCode(74)
     /// The templates given with `--templates` cannot be used.
-    static let badTemplates = ExitCode(78)
+    public static let badTemplates = ExitCode(78)
 }

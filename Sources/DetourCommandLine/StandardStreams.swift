@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// Standard output and error, written with plain `write(2)` so every failure is seen.
-enum StandardStreams {
+public enum StandardStreams {
     /// Why standard output could not take the report.
-    enum WriteError: Error {
+    public enum WriteError: Error {
         /// The reader went away (`| head`).
         case brokenPipe
         /// Any other failure, with the system's reason.
@@ -16,18 +16,18 @@ enum StandardStreams {
 
     /// Makes a closed pipe and a file-size limit error returns from `write` rather than fatal
     /// signals, so a failed write is reported and its temporary file removed.
-    static func turnWriteSignalsIntoErrors() {
+    public static func turnWriteSignalsIntoErrors() {
         signal(SIGPIPE, SIG_IGN)
         signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Writes `text` to standard error, ignoring failures: there is nowhere left to report them.
-    static func writeError(_ text: String) {
+    public static func writeError(_ text: String) {
         try? write(Array(text.utf8), to: STDERR_FILENO)
     }
 
     /// Writes every byte to `descriptor`, retrying short writes and interruptions.
-    static func write(_ bytes: [UInt8], to descriptor: Int32) throws(WriteError) {
+    public static func write(_ bytes: [UInt8], to descriptor: Int32) throws(WriteError) {
         var failure: WriteError?
         bytes.withUnsafeBytes { buffer in
             var offset = 0

@@ -4,13 +4,13 @@ import SystemPackage
 
 /// `--templates DIR`, for every command that renders: the template files read from the folder,
 /// compiled and checked, their problems printed under the file names the user knows.
-enum TemplateFolder {
+public enum TemplateFolder {
     /// The templates from `folder`; without one, only the built-in templates `builtIn`, compiled
     /// without checks (compiling a template costs more than rendering a small trip).
     ///
     /// `required` must be in the folder; `optional` may be, else the built-in ones serve. Every
     /// other `NAME.mustache` in the folder is a partial, `{{> NAME}}`: at most ``maxPartials``.
-    static func load(
+    public static func load(
         _ folder: String?, builtIn: [String], required: [String], optional: [String], printer: DiagnosticPrinter
     ) throws(ExitCode) -> ReportTemplates {
         do throws(ReportTemplates.LoadError) {
@@ -38,7 +38,7 @@ enum TemplateFolder {
 
     /// The most partials a `--templates` folder may hold: far more than a report needs, few
     /// enough that reading them all costs nothing.
-    static let maxPartials = 100
+    public static let maxPartials = 100
 
     /// The folder's other templates, `NAME.mustache` read as the partial `NAME` (hidden files
     /// left out), each at most 1 MiB.

@@ -1,0 +1,4 @@
+import DetourFiles
+
+/// The file system the commands work on.
+public let fileStore = LocalFileStore()

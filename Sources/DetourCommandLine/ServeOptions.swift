@@ -1,0 +1,108 @@
+import ArgumentParser
+import DetourCore
+
+extension TravelMode: ExpressibleByArgument {}
+extension Preference: ExpressibleByArgument {}
+
+/// The options of `detour-report serve`, declared once: `detour-report` parses them (for its
+/// help, man page and completions, and to report a usage error as every command does), then
+/// hands the same arguments to `detour-report-serve`, which parses them again and serves.
+///
+/// The server is its own executable so that `render`, the main job, does not pay at start-up
+/// for the server's libraries (SwiftNIO and Hummingbird add about a third to the protocol
+/// conformances every run looks through).
+public struct ServeOptions: ParsableArguments {
+    public init() {}
+
+    @Argument(help: ArgumentHelp("The folder of trips (default: the current folder).", valueName: "dir"))
+    public var folder: String = "."
+
+    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1).", valueName: "host"))
+    public var host = "127.0.0.1"
+
+    @Option(help: ArgumentHelp("The port to listen on; 0 takes a free one (default 8080).", valueName: "port"))
+    public var port = 8080
+
+    @Option(
+        help: ArgumentHelp(
+            "The day every plan is as of (YYYY-MM-DD). Default: the UTC day of SOURCE_DATE_EPOCH when set, else today's local date at each request.",
+            valueName: "day"))
+    public var today: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
+    public var travel: TravelMode?
+
+    @Option(
+        help: ArgumentHelp(
+            "Recommend the side with the least total time (default), the lower cost, or the shorter distance.",
+            valueName: "rule"))
+    public var prefer: Preference = .time
+
+    @Option(
+        name: .customLong("day-hours"),
+        help: ArgumentHelp(
+            "Hours a day for detours at every stay (more than 0, at most 24, whole minutes), whatever the trip says.",
+            valueName: "hours"))
+    public var dayHours: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Load the report and index templates from this folder instead of the built-in ones.", valueName: "dir"))
+    public var templates: String?
+
+    @Flag(name: .customLong("read-only"), help: "Refuse every write to the API (405).")
+    public var readOnly = false
+
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp(
+            "Require the token in this file (its first line, at least 16 characters): Authorization: Bearer TOKEN, or ?token=TOKEN for pages and feeds. Needed to listen on an address other than loopback.",
+            valueName: "file"))
+    public var tokenFile: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Look for changed trips every this many seconds instead of being told by the system (network drives, containers).",
+            valueName: "seconds"))
+    public var poll: Double?
+
+    @Option(
+        help: ArgumentHelp(
+            "The largest trip accepted, as a file or a request body, in MiB (default 16).", valueName: "mib"))
+    public var maxInputMib = 16
+
+    @Flag(help: "Print no request log.")
+    public var quiet = false
+
+    @Option(
+        help: ArgumentHelp(
+            "How problems are written to standard error: text (default), or json (one JSON object per line).",
+            valueName: "format"))
+    public var diagnostics: DiagnosticPrinter.Format = .text
+
+    /// Where problems go.
+    public var printer: DiagnosticPrinter { DiagnosticPrinter(file: "detour-report", format: diagnostics) }
+
+    public func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
+        guard (1...1024).contains(maxInputMib) else {
+            throw ValidationError("--max-input-mib must be between 1 and 1024")
+        }
+        if let poll, !(poll >= 0.1 && poll <= 3600) {
+            throw ValidationError("--poll must be between 0.1 and 3600 seconds")
+        }
+        if tokenFile == nil, !ServeOptions.isLoopback(host) {
+            throw ValidationError(
+                "--host \(host) is not a loopback address; anyone who can reach it could read and change the trips. Give --token-file FILE (a secret of 16 characters or more), or serve on 127.0.0.1 behind a reverse proxy"
+            )
+        }
+    }
+
+    /// Whether `host` is a loopback address, where the server needs no token (as the server
+    /// itself decides, in `ServerSettings.isLoopback`).
+    public static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+    }
+}

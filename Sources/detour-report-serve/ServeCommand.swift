@@ -1,0 +1,139 @@
+import ArgumentParser
+import DetourCommandLine
+import DetourCore
+import DetourIO
+import DetourJob
+import DetourRender
+import DetourServer
+import Dispatch
+import Foundation
+import SystemPackage
+
+/// `detour-report-serve`, what `detour-report serve` runs (see ``ServeOptions``).
+///
+/// It takes the same arguments, so it can be run by itself as well.
+@main
+struct ServeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "detour-report serve",
+        abstract: "Serve a folder of trips: live preview, calendar feeds and a sync API.")
+
+    @OptionGroup var options: ServeOptions
+
+    func run() throws {
+        StandardStreams.turnWriteSignalsIntoErrors()
+        let settings = try settings()
+        let store: FolderTripStore
+        do {
+            store = try FolderTripStore(folder: FilePath(options.folder), files: fileStore)
+        } catch {
+            options.printer.report(
+                .readFailed, "cannot serve '\(options.folder)': \(ServeCommand.reason(error))", file: options.folder)
+            throw ExitCodes.noInput
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let failure = Failure()
+        let folderPath = FilePath(options.folder)
+        Task {
+            do {
+                try await TripServer.run(
+                    store: store, folderPath: folderPath, settings: settings,
+                    announce: { url in
+                        try? StandardStreams.write(
+                            Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
+                    },
+                    log: { line in StandardStreams.writeError(line + "\n") })
+            } catch {
+                failure.set("\(error)")
+            }
+            finished.signal()
+        }
+        finished.wait()
+        if let message = failure.message {
+            options.printer.report(.readFailed, "cannot serve: \(message)", file: "detour-report")
+            throw ExitCodes.cannotCreate
+        }
+    }
+
+    static func reason(_ failure: StoreFailure) -> String {
+        switch failure {
+        case .full: return "the disk is full"
+        case .failed(let reason): return reason
+        case .clash(let name): return "two files for \(name.text)"
+        }
+    }
+
+    /// The settings the options ask for, each a usage error when it cannot be.
+    func settings() throws(ExitCode) -> ServerSettings {
+        let day: (@Sendable () -> CalendarDay)
+        let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
+        do {
+            if options.today != nil || epoch != nil {
+                let fixed = try Today.resolve(
+                    option: options.today, sourceDateEpoch: epoch, localDay: SystemCalls.localDay)
+                day = { fixed }
+            } else {
+                day = { SystemCalls.localDay() }
+            }
+        } catch {
+            switch error {
+            case .badOption(let text):
+                options.printer.report(.badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
+            case .badSourceDateEpoch(let text):
+                options.printer.report(
+                    .badSourceDateEpoch,
+                    "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970")
+            }
+            throw ExitCodes.usage
+        }
+        var hours: DayHours?
+        if let dayHours = options.dayHours {
+            do {
+                hours = try DayHours.parse(dayHours)
+            } catch {
+                options.printer.report(.badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))")
+                throw ExitCodes.usage
+            }
+        }
+        let loaded = try TemplateFolder.load(
+            options.templates, builtIn: ReportTemplates.requiredNames + ReportTemplates.indexNames,
+            required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames, printer: options.printer)
+        return ServerSettings(
+            host: options.host, port: options.port, today: day,
+            planner: Planner.Options(travel: options.travel, preference: options.prefer, dayHours: hours),
+            templates: loaded,
+            readOnly: options.readOnly, token: try token(),
+            watch: options.poll.map { .poll(.milliseconds(Int($0 * 1000))) } ?? .inotify,
+            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20)
+    }
+
+    /// The token in `--token-file`: its first line, at least 16 characters.
+    func token() throws(ExitCode) -> String? {
+        guard let tokenFile = options.tokenFile else { return nil }
+        guard let bytes = try? fileStore.contents(of: FilePath(tokenFile), limit: 4096) else {
+            options.printer.report(.readFailed, "cannot read the token file '\(tokenFile)'")
+            throw ExitCodes.usage
+        }
+        let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
+            $0.trimmingCharacters(in: .whitespaces)
+        }
+        guard let token, token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+            options.printer.report(
+                .usage, "the token in '\(tokenFile)' must be one line of at least 16 printable ASCII characters")
+            throw ExitCodes.usage
+        }
+        return token
+    }
+
+    /// What the server task ended with.
+    final class Failure: @unchecked Sendable {
+        private let lock = NSLock()
+        private var text: String?
+
+        func set(_ message: String) {
+            lock.withLock { text = message }
+        }
+
+        var message: String? { lock.withLock { text } }
+    }
+}
