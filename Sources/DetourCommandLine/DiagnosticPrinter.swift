@@ -36,10 +36,19 @@ public struct DiagnosticPrinter: Sendable {
     public var file: String
     /// Text or JSON Lines.
     public var format: Format = .text
+    /// Whether text lists every warning (`--all-warnings`), past ``warningsPerCode`` of a code.
+    public var allWarnings = false
 
-    public init(file: String, format: Format = .text) {
+    /// How many warnings of one code text lists before it says how many more there are.
+    ///
+    /// A large trip's tens of thousands of warnings of one kind would bury everything else on a
+    /// terminal. JSON (for programs) and the reports keep every one.
+    public static let warningsPerCode = 20
+
+    public init(file: String, format: Format = .text, allWarnings: Bool = false) {
         self.file = file
         self.format = format
+        self.allWarnings = allWarnings
     }
 
     /// Prints each diagnostic on its own line; `file` names the file they are about when it is
@@ -53,7 +62,34 @@ public struct DiagnosticPrinter: Sendable {
     /// prints each trip's diagnostics in input order, whichever worker finished first).
     public func text(_ diagnostics: [Diagnostic], file: String? = nil) -> String {
         let name = file ?? self.file
-        return diagnostics.map { line(DiagnosticPrinter.withHint($0), file: name) + "\n" }.joined()
+        return text(diagnostics.map { ($0, name) })
+    }
+
+    /// The lines of `items`, each diagnostic with the file it is about, in order; in text, after
+    /// ``warningsPerCode`` warnings of one code the rest of that code are counted, not listed,
+    /// and one line at the end says how many there were.
+    public func text(_ items: [(diagnostic: Diagnostic, file: String)]) -> String {
+        let capped = format == .text && !allWarnings
+        var counts: [DiagnosticCode: (count: Int, file: String)] = [:]
+        var order: [DiagnosticCode] = []
+        var out = ""
+        for (diagnostic, file) in items {
+            if capped, diagnostic.severity == .warning {
+                let count = (counts[diagnostic.code]?.count ?? 0) + 1
+                if count == 1 { order.append(diagnostic.code) }
+                counts[diagnostic.code] = (count, file)
+                if count > DiagnosticPrinter.warningsPerCode { continue }
+            }
+            out += line(DiagnosticPrinter.withHint(diagnostic), file: file) + "\n"
+        }
+        for code in order {
+            guard let (count, file) = counts[code], count > DiagnosticPrinter.warningsPerCode else { continue }
+            let more = count - DiagnosticPrinter.warningsPerCode
+            let message =
+                "\(more) more \(code.rawValue) \(more == 1 ? "warning" : "warnings") not shown; --all-warnings shows every one"
+            out += line(Diagnostic(code, message), file: file) + "\n"
+        }
+        return out
     }
 
     /// Prints one problem with no position in a file, such as an unreadable input or output.

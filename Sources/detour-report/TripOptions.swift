@@ -34,8 +34,13 @@ struct TripOptions: ParsableArguments {
             valueName: "format"))
     var diagnostics: DiagnosticPrinter.Format = .text
 
+    @Flag(
+        name: .customLong("all-warnings"),
+        help: "List every warning; text lists the first 20 of each kind and says how many more there are.")
+    var allWarnings = false
+
     /// Where problems go, in the format asked for.
-    var printer: DiagnosticPrinter { DiagnosticPrinter(file: input, format: diagnostics) }
+    var printer: DiagnosticPrinter { DiagnosticPrinter(file: input, format: diagnostics, allWarnings: allWarnings) }
 
     /// The reading limits, with the input size from `--max-input-mib` when given.
     var limits: ReadLimits {

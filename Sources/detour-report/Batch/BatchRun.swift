@@ -21,6 +21,8 @@ struct BatchSettings: Sendable {
     /// The output folder, without a trailing `/`.
     var folder: FilePath
     var diagnostics: DiagnosticPrinter.Format
+    /// `--all-warnings`.
+    var allWarnings: Bool
 }
 
 /// What became of one trip.
@@ -92,7 +94,8 @@ enum BatchRun {
 
     /// Reads, checks, plans and writes one trip.
     static func process(_ job: BatchInputs.Job, settings: BatchSettings) -> BatchResult {
-        let printer = DiagnosticPrinter(file: job.shown, format: settings.diagnostics)
+        let printer = DiagnosticPrinter(
+            file: job.shown, format: settings.diagnostics, allWarnings: settings.allWarnings)
         if let reason = job.unlisted {
             // A folder of the input that could not be listed is a trip of the run that could not be read.
             let diagnostic = Diagnostic(.readFailed, "cannot list the folder: \(reason)")
@@ -104,7 +107,7 @@ enum BatchRun {
                 exitCode: ExitCodes.noInput.rawValue)
         }
         let rendered = settings.job.render(job.source, name: job.name, into: settings.folder, store: fileStore)
-        let messages = rendered.diagnostics.map { printer.text([$0.diagnostic], file: $0.file) }.joined()
+        let messages = printer.text(rendered.diagnostics.map { ($0.diagnostic, $0.file) })
         let code: ExitCode =
             rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
         return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)

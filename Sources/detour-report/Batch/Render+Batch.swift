@@ -78,7 +78,8 @@ extension Render {
         }
 
         let jobs = shard.map(inputs.shard) ?? inputs.jobs
-        let settings = BatchSettings(job: job, folder: folder, diagnostics: trip.diagnostics)
+        let settings = BatchSettings(
+            job: job, folder: folder, diagnostics: trip.diagnostics, allWarnings: trip.allWarnings)
         let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
         let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console)
