@@ -13,6 +13,25 @@ import Testing
         folder = try ScratchFolder("detour-batch")
     }
 
+    /// The README's example: the bundled samples render as one batch, and with `-r` their GPX
+    /// twins too, into a folder of their own, without a clash of names.
+    @Test(arguments: [[], ["-r"]])
+    func theSamplesFolderRendersAsTheReadmeSays(_ recursive: [String]) throws {
+        let out = scratch.appendingPathComponent("samples-out-\(recursive.count)")
+        let result = try cli.run([Fixtures.samples.path, "-d", out.path, "--today", "2026-11-24"] + recursive)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = Fixtures.sampleTrips()
+        for name in json {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name.dropLast(5) + ".html").path))
+        }
+        let gpx = Fixtures.sampleTrips(extension: "gpx").map { "gpx/" + $0.dropLast(4) + ".html" }
+        for name in gpx {
+            #expect(FileManager.default.fileExists(atPath: out.appendingPathComponent(name).path) == !recursive.isEmpty)
+        }
+        let count = json.count + (recursive.isEmpty ? 0 : gpx.count)
+        #expect(result.stderr.contains("\(count) written, 0 invalid, 0 unreadable"), "\(result.stderr)")
+    }
+
     /// A folder of trips: the JSON samples, `count` copies of Lisbon under other names, and the
     /// extra files given (name: text).
     func trips(copies count: Int = 0, extra: [String: String] = [:]) throws -> URL {
@@ -104,7 +123,7 @@ import Testing
     }
 
     @Test func outputsAreTheSameBytesWhateverTheNumberOfWorkers() throws {
-        let gpx = try String(contentsOf: Fixtures.samples.appendingPathComponent("nordic-budget.gpx"), encoding: .utf8)
+        let gpx = try String(contentsOf: Fixtures.sampleURL("nordic-budget.gpx"), encoding: .utf8)
         let folder = try trips(
             copies: 12,
             extra: [

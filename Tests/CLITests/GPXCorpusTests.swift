@@ -86,7 +86,7 @@ import Testing
     }
 
     @Test func standardInputIsSniffedForXML() throws {
-        let sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.gpx")
+        let sample = Fixtures.sampleURL("lisbon-city-break.gpx")
         let piped = try cli.run(
             ["-", "--format", "markdown", "--today", "2026-11-22"], stdin: try Data(contentsOf: sample))
         let direct = try cli.run([sample.path, "--format", "markdown", "--today", "2026-11-22"])

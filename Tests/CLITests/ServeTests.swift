@@ -20,7 +20,7 @@ struct ServeTests {
         let names = Fixtures.sampleTrips(extension: ext)
         for name in names {
             try FileManager.default.copyItem(
-                at: Fixtures.samples.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+                at: Fixtures.sampleURL(name), to: folder.appendingPathComponent(name))
         }
         return names.map { String($0.dropLast(ext.count + 1)) }
     }
@@ -381,7 +381,7 @@ struct ServeTests {
         let server = try ServerProcess(folder: folder)
         let url = "\(server.base)/api/v1/trips/nordic-budget"
         let etag = try Curl.request(url).header("etag").orThrow("no tag")
-        let gpx = try Data(contentsOf: Fixtures.samples.appendingPathComponent("nordic-budget.gpx"))
+        let gpx = try Data(contentsOf: Fixtures.sampleURL("nordic-budget.gpx"))
         let put = try Curl.request(
             url, method: "PUT", headers: ["Content-Type": "application/gpx+xml", "If-Match": etag], body: gpx)
         #expect(put.status == 200)
