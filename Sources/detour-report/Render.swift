@@ -62,6 +62,12 @@ struct Render: ParsableCommand {
     @Flag(help: "With -d, print no progress line and no summary; problems are still printed.")
     var quiet = false
 
+    @Flag(
+        help:
+            "Write nothing: compare what would be written (-o FILE, or -d DIR with its index) with the files there, print each that differs, and exit 1 if any does."
+    )
+    var check = false
+
     @Option(
         help: ArgumentHelp(
             "The day the plan is as of (YYYY-MM-DD). Default: the UTC day of SOURCE_DATE_EPOCH when set, else today's local date.",
@@ -110,6 +116,14 @@ struct Render: ParsableCommand {
         let result = job.run(path: FilePath(trip.input), store: fileStore)
         trip.printer.print(result.diagnostics)
         if let code = TripOptions.exitCode(result.outcome) { throw code }
+        if check, let target = self.output {
+            let collected = CollectedBytes()
+            for output in result.outputs { try? output.write(to: collected.append) }
+            let differences = Check.compare(collected.bytes, withFileAt: FilePath(target)).map { [$0] } ?? []
+            let code = Check.report(differences, checked: 1, printer: trip.printer)
+            if code != ExitCodes.success { throw code }
+            return
+        }
         for output in result.outputs {
             try Output.write(to: self.output, printer: trip.printer) { sink throws(Delivery.Failure) in
                 try output.write(to: sink)
@@ -241,3 +255,12 @@ extension ReportFormat {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+/// The chunks an output writes, joined: what `--check` compares.
+final class CollectedBytes {
+    var bytes: [UInt8] = []
+
+    func append(_ chunk: [UInt8]) {
+        bytes += chunk
+    }
+}

@@ -161,6 +161,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case writeFailed = "write-failed"
     /// Two trips of a batch run would write reports of the same name.
     case outputNameClash = "output-name-clash"
+    /// `--check`: a report on disk is not what rendering writes now (or is missing, or no trip
+    /// writes it).
+    case reportDiffers = "report-differs"
     /// A file `detour-report index` reads is not an index a batch run wrote.
     case indexUnreadable = "index-unreadable"
     /// `detour-report index` found some shards of a job but not all.

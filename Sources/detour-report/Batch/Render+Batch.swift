@@ -18,6 +18,9 @@ extension Render {
     /// The options of a batch run make sense only together with `-d`, and not with `-o`.
     func validateBatch() throws {
         guard let outputDir else {
+            if check, output == nil || output == "-" {
+                throw ValidationError("--check needs -o FILE or -d DIR: the reports on disk to compare with")
+            }
             let batchOnly = [
                 ("-r", recursive), ("-j", jobs != nil), ("--shard", shard != nil), ("--quiet", quiet),
             ].filter(\.1).map(\.0)
@@ -35,6 +38,9 @@ extension Render {
         if output != nil {
             throw ValidationError("-o and -d cannot be used together: -d names each report after its trip")
         }
+        if check, shard != nil {
+            throw ValidationError("--check compares a whole run's reports; it cannot take --shard")
+        }
         if outputDir.isEmpty { throw ValidationError("-d needs a folder") }
         if trip.inputs.contains("-") {
             throw ValidationError("-d cannot read standard input (-): a report is named after its trip file")
@@ -47,11 +53,38 @@ extension Render {
         }
     }
 
-    /// `render TRIP… -d OUT`: every trip into `OUT`, on `-j` threads, then the index and a summary.
+    /// `render TRIP… -d OUT`: every trip into `OUT`, on `-j` threads, then the index and a summary;
+    /// with `--check`, into a new temporary folder, compared with `OUT`.
     func runBatch() throws {
         guard let outputDir else { return }
         // FilePath drops the `/` a shell's completion leaves at the end of a folder.
         let folder = FilePath(outputDir)
+        guard check else { return try runBatch(into: folder, summary: !quiet) }
+        let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
+        var template = Array((NSTemporaryDirectory() + "/detour-check.XXXXXX").utf8CString)
+        guard let made = mkdtemp(&template) else {
+            printer.report(.cannotCreateOutput, "cannot make a temporary folder to render into")
+            throw ExitCodes.cannotCreate
+        }
+        let fresh = FilePath(platformString: made)
+        defer { try? FileManager.default.removeItem(atPath: fresh.string) }
+        var batchCode = ExitCodes.success
+        do {
+            try runBatch(into: fresh, summary: false)
+        } catch let code as ExitCode {
+            // A clash or an unusable template: nothing to compare.
+            if code == ExitCodes.usage || code == ExitCodes.badTemplates { throw code }
+            batchCode = code
+        }
+        let (differences, checked) = Check.compare(folder: folder, with: fresh)
+        let code = Check.report(differences, checked: checked, printer: printer)
+        // An invalid or unreadable trip is the more serious news.
+        if batchCode != ExitCodes.success { throw batchCode }
+        if code != ExitCodes.success { throw code }
+    }
+
+    /// The batch run proper, into `folder`.
+    func runBatch(into folder: FilePath, summary: Bool) throws {
         let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
         let formats = format?.formats ?? [.html]
         // The index's templates too: HTML always, Markdown with Markdown reports.
@@ -87,7 +120,7 @@ extension Render {
 
         let index = TripIndex(entries: results.map(\.entry))
         let indexCode = Render.writeIndex(index, shard: shard, folder: folder, templates: templates, printer: printer)
-        if !quiet { Render.printSummary(index, format: trip.diagnostics) }
+        if summary { Render.printSummary(index, format: trip.diagnostics) }
         let code = BatchRun.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
         if code != ExitCodes.success { throw code }
     }

@@ -1,0 +1,120 @@
+import ArgumentParser
+import DetourCommandLine
+import DetourCore
+import DetourJob
+import Foundation
+import SystemPackage
+
+/// `--check`: what rendering would write now, compared with the files on disk, writing nothing,
+/// as `prettier --check` and `black --check` do for golden files kept in a repository.
+enum Check {
+    /// A file on disk that is not what rendering writes now.
+    struct Difference: Equatable {
+        enum Kind: Equatable {
+            /// The file is not there.
+            case missing
+            /// The file differs, first on `line` (1-based), whose two versions are given.
+            case differs(line: Int, onDisk: String, now: String)
+            /// No trip writes the file any more.
+            case extra
+        }
+
+        var path: String
+        var kind: Kind
+    }
+
+    /// How `now` differs from the file at `path`, or `nil` when the file holds exactly `now`.
+    static func compare(_ now: [UInt8], withFileAt path: FilePath) -> Difference? {
+        guard let onDisk = try? fileStore.contents(of: path, limit: Int.max) else {
+            return Difference(path: path.string, kind: .missing)
+        }
+        guard onDisk != now else { return nil }
+        let (line, old, new) = firstDifferingLine(onDisk, now)
+        return Difference(path: path.string, kind: .differs(line: line, onDisk: old, now: new))
+    }
+
+    /// The first line on which `old` and `new` differ (1-based), and that line of each, without
+    /// its line break (empty past a text's end).
+    static func firstDifferingLine(_ old: [UInt8], _ new: [UInt8]) -> (Int, String, String) {
+        let lines = { (bytes: [UInt8]) in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) }
+        let oldLines = lines(old)
+        let newLines = lines(new)
+        var index = 0
+        while index < oldLines.count, index < newLines.count, oldLines[index] == newLines[index] { index += 1 }
+        let text = { (lines: [ArraySlice<UInt8>]) in
+            index < lines.count ? Quoting.printable(String(decoding: lines[index], as: UTF8.self)) : ""
+        }
+        return (index + 1, text(oldLines), text(newLines))
+    }
+
+    /// Prints each difference, or one line saying that all `count` files match; the exit code:
+    /// 1 when any file differs.
+    static func report(_ differences: [Difference], checked count: Int, printer: DiagnosticPrinter) -> ExitCode {
+        for difference in differences {
+            switch difference.kind {
+            case .missing:
+                printer.report(.reportDiffers, "the report is missing", file: difference.path)
+            case .extra:
+                printer.report(
+                    .reportDiffers, "no trip writes this report (a trip removed or renamed?)", file: difference.path)
+            case .differs(let line, let onDisk, let now):
+                let diagnostic = Diagnostic(
+                    .reportDiffers, at: SourcePosition(line: line),
+                    "the report differs from what render writes now, first on this line")
+                printer.print([diagnostic], file: difference.path)
+                if printer.format == .text {
+                    StandardStreams.writeError("  on disk: \(onDisk)\n  now:     \(now)\n")
+                }
+            }
+        }
+        if differences.isEmpty {
+            if printer.format == .text {
+                StandardStreams.writeError("\(count) \(count == 1 ? "file matches" : "files match")\n")
+            }
+            return ExitCodes.success
+        }
+        if printer.format == .text {
+            StandardStreams.writeError("\(differences.count) of \(count) files differ\n")
+        }
+        return ExitCode(1)
+    }
+
+    /// The files under `folder`, relative to it, `/` between folders, sorted.
+    static func files(under folder: FilePath) -> [String] {
+        let root = URL(fileURLWithPath: folder.string)
+        guard
+            let walker = FileManager.default.enumerator(
+                at: root, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var found: [String] = []
+        for case let url as URL in walker
+        where (try? url.resourceValues(forKeys: [.isRegularFileKey]))?.isRegularFile == true {
+            let path = url.standardizedFileURL.path
+            let base = root.standardizedFileURL.path
+            guard path.hasPrefix(base + "/") else { continue }
+            found.append(String(path.dropFirst(base.count + 1)))
+        }
+        return found.sorted()
+    }
+
+    /// Compares the reports rendered into `fresh` with those in `folder`: every file `fresh` has
+    /// must be in `folder` with the same bytes, and every report in `folder` (a file with a
+    /// report's extension) must be one `fresh` has.
+    static func compare(folder: FilePath, with fresh: FilePath) -> (differences: [Difference], checked: Int) {
+        let written = files(under: fresh)
+        var differences: [Difference] = []
+        for name in written {
+            guard let now = try? fileStore.contents(of: fresh.appending(name), limit: Int.max) else { continue }
+            if let difference = compare(now, withFileAt: folder.appending(name)) { differences.append(difference) }
+        }
+        let extensions = Set(OutputFormat.allCases.map(\.fileExtension))
+        let known = Set(written)
+        for name in files(under: folder) where !known.contains(name) {
+            guard let dot = name.lastIndex(of: "."), extensions.contains(String(name[name.index(after: dot)...])) else {
+                continue
+            }
+            differences.append(Difference(path: folder.appending(name).string, kind: .extra))
+        }
+        return (differences, written.count)
+    }
+}
