@@ -143,9 +143,17 @@ let package = Package(
         .testTarget(
             name: "DetourServerTests",
             dependencies: [
-                "DetourServer", "DetourJob", "DetourCore", "DetourRender", "DetourTestSupport",
+                "DetourServer", "DetourJob", "DetourCore", "DetourRender", "DetourFiles", "DetourTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .testTarget(
+            name: "DetourCommandLineTests",
+            dependencies: [
+                "DetourCommandLine", "DetourCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(

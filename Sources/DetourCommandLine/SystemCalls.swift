@@ -38,6 +38,7 @@ extension SystemCalls {
     /// Today's date on the local calendar: the one place detour-report reads the clock.
     public static func localDay() -> CalendarDay {
         guard let today = localDate() else { return .unixEpoch }
-        return CalendarDay(year: today.year, month: today.month, day: today.day) ?? .unixEpoch
+        guard let day = CalendarDay(year: today.year, month: today.month, day: today.day) else { return .unixEpoch }
+        return day
     }
 }

@@ -46,7 +46,7 @@ public enum TemplateFolder {
         -> [(String, String)]
     {
         let suffix = ".mustache"
-        let entries = (try? fileStore.entries(in: FilePath(folder))) ?? []
+        guard let entries = try? fileStore.entries(in: FilePath(folder)) else { return [] }
         let names = entries.map(\.name.string).filter {
             $0.hasSuffix(suffix) && !$0.hasPrefix(".") && !known.contains($0)
         }.sorted()

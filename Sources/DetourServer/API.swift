@@ -122,7 +122,8 @@ struct API {
         return await offThread { () throws(StoreFailure) -> Response in
             try library.store.withLock { () throws(StoreFailure) -> Response in
                 let existing = try existingFile(name)
-                let current = try existing.map { file throws(StoreFailure) in try currentTag(file) } ?? nil
+                var current: String?
+                if let existing { current = try currentTag(existing) }
                 if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: current) {
                     return refused
                 }

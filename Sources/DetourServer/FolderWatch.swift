@@ -110,7 +110,10 @@ public final class FolderWatch: Sendable {
         let (seconds, attoseconds) = duration.components
         var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
         var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        while nanosleep(&request, &remaining) != 0 {
+            guard errno == EINTR else { return }
+            request = remaining
+        }
     }
 
     #if os(Linux)

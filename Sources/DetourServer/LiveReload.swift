@@ -66,9 +66,6 @@ public final class LiveReload: Sendable {
         state.withLock { $0.listeners[name] != nil }
     }
 
-    /// How many streams are open.
-    public var count: Int { state.withLock { $0.listeners.values.reduce(0) { $0 + $1.count } } }
-
     /// Ends every stream, and every stream opened from now on: the server is stopping.
     public func closeAll() {
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in

@@ -145,7 +145,8 @@ public enum DiagnosticDocs {
         let heading = "### `\(code)`\n"
         guard let start = text.range(of: heading) else { return nil }
         let rest = text[start.upperBound...]
-        let end = rest.range(of: "\n#")?.lowerBound ?? rest.endIndex
+        // Every code's section has another heading after it (the retired codes come last).
+        guard let end = rest.range(of: "\n#")?.lowerBound else { return nil }
         return "\(code)\n\n" + rest[..<end].trimmingCharacters(in: .whitespacesAndNewlines)
     }
 

@@ -42,7 +42,7 @@ public enum TripServer {
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
             services: [WatchService(watch: watch, reload: reload, library: library)],
             onServerRunning: { channel in
-                let port = channel.localAddress?.port ?? settings.port
+                guard let port = channel.localAddress?.port else { return }
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
                 announce("http://\(host):\(port)/")
             },
@@ -91,7 +91,7 @@ struct SiteResponder: HTTPResponder {
         if let log {
             let elapsed = ContinuousClock.now - start
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
-            let bytes = response.body.contentLength ?? response.headers[.contentLength].flatMap { Int($0) }
+            let bytes = response.body.contentLength
             // The path only: a query may hold the token, which the log never prints.
             log(
                 "\(request.method.rawValue) \(Quoting.printable(request.uri.path)) \(response.status.code) "

@@ -193,7 +193,8 @@ public struct Site: Sendable {
     /// `/`: the folder's index, from the index templates a batch run uses.
     func index(_ request: Request) throws(StoreFailure) -> Response {
         let today = settings.today()
-        let authority = Guard.authority(of: request) ?? "\(boundHost)"
+        // The guard has refused a request without one.
+        guard let authority = Guard.authority(of: request) else { return Replies.notFound() }
         var entries: [TripIndex.Entry] = []
         for file in try library.files() {
             entries.append(entry(file, today: today, authority: authority))

@@ -92,7 +92,8 @@ public final class TripLibrary: Sendable {
     /// The signatures of every trip file, for the polling watch.
     public func signatures() -> [TripName: FileSignature] {
         var result: [TripName: FileSignature] = [:]
-        for file in (try? store.list()) ?? [] {
+        guard let files = try? store.list() else { return [:] }
+        for file in files {
             if let signature = store.signature(file) { result[file.name] = signature }
         }
         return result

@@ -1,4 +1,5 @@
 import DetourCore
+import DetourFiles
 import DetourIO
 import DetourJob
 import DetourRender
@@ -7,6 +8,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import Synchronization
+import SystemPackage
 import Testing
 
 @testable import DetourServer
@@ -276,6 +278,88 @@ final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
         var late: [String] = []
         for await version in reload.listen(to: name, current: "three") { late.append(version) }
         #expect(late == ["three"], "a stream opened after the stop ends at once")
-        #expect(reload.count == 0)
+        #expect(!reload.hasListeners(name))
+    }
+}
+
+@Suite struct FolderTripStoreTests {
+    let scratch: ScratchFolder
+
+    init() throws {
+        scratch = try ScratchFolder("detour-store")
+    }
+
+    func store() throws -> FolderTripStore {
+        try FolderTripStore(folder: FilePath(scratch.url.path), files: LocalFileStore())
+    }
+
+    func write(_ name: String, _ text: String) throws {
+        try Data(text.utf8).write(to: scratch.url.appendingPathComponent(name))
+    }
+
+    @Test func theListingHoldsTripFilesOnly() throws {
+        for name in ["a.json", "b.gpx", ".c.json", "d.json~", "e.txt", "4913", "f g.json"] { try write(name, "{}") }
+        try FileManager.default.createDirectory(
+            at: scratch.url.appendingPathComponent("folder.json"), withIntermediateDirectories: true)
+        let outside = try ScratchFolder("detour-outside")
+        try Data("{}".utf8).write(to: outside.url.appendingPathComponent("x.json"))
+        try FileManager.default.createSymbolicLink(
+            at: scratch.url.appendingPathComponent("out.json"),
+            withDestinationURL: outside.url.appendingPathComponent("x.json"))
+        try FileManager.default.createSymbolicLink(
+            at: scratch.url.appendingPathComponent("in.json"),
+            withDestinationURL: scratch.url.appendingPathComponent("a.json"))
+        let names = try store().list().map(\.fileName).sorted()
+        #expect(names == ["a.json", "b.gpx", "in.json"])
+    }
+
+    @Test func readWriteAndDeleteGoThroughTheFolder() throws {
+        let store = try store()
+        let file = try #require(TripFile(fileName: "t.json"))
+        #expect(store.signature(file) == nil)
+        #expect(try store.read(file, limit: 10) == nil)
+        try store.withLock { () throws(StoreFailure) in try store.write(Array("12345".utf8), to: file) }
+        #expect(try store.read(file, limit: 5) == .bytes(Array("12345".utf8)), "exactly at the limit")
+        #expect(try store.read(file, limit: 4) == .tooLarge, "one past it")
+        let first = try #require(store.signature(file))
+        try store.write(Array("67890".utf8), to: file)
+        #expect(store.signature(file) != first, "a rewrite of the same size changes the signature")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).filter {
+            $0.hasPrefix(".t.json")
+        }
+        #expect(leftovers.isEmpty)
+        try store.delete(file)
+        #expect(store.signature(file) == nil)
+        #expect(throws: StoreFailure.self) { try store.delete(file) }
+    }
+
+    @Test func aFolderThatIsNotOneIsRefused() throws {
+        try write("plain", "x")
+        #expect(throws: StoreFailure.self) {
+            try FolderTripStore(
+                folder: FilePath(scratch.url.appendingPathComponent("plain").path), files: LocalFileStore())
+        }
+        #expect(throws: StoreFailure.self) {
+            try FolderTripStore(
+                folder: FilePath(scratch.url.appendingPathComponent("none").path), files: LocalFileStore())
+        }
+    }
+
+    @Test func aFullDiskOrQuotaIsFullAndAnythingElseKeepsItsReason() {
+        #expect(StoreFailure(FileError(.noSpace)) == .full)
+        #expect(StoreFailure(FileError(.diskQuotaExceeded)) == .full)
+        #expect(StoreFailure(FileError(.permissionDenied, reason: "nope")) == .failed("nope"))
+    }
+
+    @Test func aFileThatGoesBetweenTheLookupAndTheReadIsMissing() throws {
+        let store = FakeTripStore()
+        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames)
+        let library = TripLibrary(store: store, settings: ServerSettings(today: { .unixEpoch }, templates: templates))
+        let file = try #require(TripFile(fileName: "gone.json"))
+        guard case .missing = try library.snapshot(file) else {
+            Issue.record("a file that is not there has no snapshot")
+            return
+        }
+        #expect("\(file.name)" == "gone")
     }
 }
