@@ -370,6 +370,14 @@ struct ServeTests {
         let created = try Curl.request(
             url, method: "PUT", headers: json.merging(["If-None-Match": "*"]) { $1 }, body: replacement)
         #expect(created.status == 201)
+        // A trip with warnings is stored, and the answer lists them as --diagnostics json does.
+        let drafts = try Curl.request(
+            "\(server.base)/api/v1/trips/drafts", method: "PUT", headers: json.merging(["If-None-Match": "*"]) { $1 },
+            body: try trip("andes-drafts.json"))
+        #expect(drafts.status == 201)
+        #expect(
+            drafts.text.contains("\"warnings\":[{\"severity\":\"warning\",\"code\":\"draft-detour\""),
+            "\(drafts.text)")
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter {
             $0.hasPrefix(".nordic")
         }
