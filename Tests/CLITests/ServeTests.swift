@@ -306,6 +306,39 @@ struct ServeTests {
         #expect(result.stderr.contains("--token-file"))
     }
 
+    @Test func aRequestHeadPastSixteenKibibytesIsRefused() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let within = try Curl.request(
+            "\(server.base)/api/v1/trips", headers: ["X-Padding": String(repeating: "a", count: 15_000)])
+        #expect(within.status == 200)
+        let past = try Curl.request(
+            "\(server.base)/api/v1/trips", headers: ["X-Padding": String(repeating: "a", count: 17_000)])
+        #expect([400, 431].contains(past.status), "\(past.status)")
+        #expect(try Curl.request("\(server.base)/api/v1/trips").status == 200, "the server goes on")
+    }
+
+    @Test func pastTheConnectionLimitANewClientWaitsForOneToClose() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        // 256 open connections, each with a request in flight, are the limit.
+        var open: [RawConnection] = []
+        for _ in 0..<256 {
+            let connection = try RawConnection(port: server.port)
+            try connection.send(Data("GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            open.append(connection)
+        }
+        usleep(500_000)
+        let waiting = try Curl.request("\(server.base)/api/v1/trips", extra: ["--max-time", "1"])
+        #expect(waiting.status == 0, "the 257th is not served while 256 are open")
+        for connection in open { connection.close() }
+        // A closed stream is noticed at its next write: the heartbeat, or at once for the half that
+        // the kernel resets; the client retries until then.
+        let served = try Curl.request(
+            "\(server.base)/api/v1/trips", extra: ["--retry", "30", "--retry-all-errors", "--retry-delay", "1"])
+        #expect(served.status == 200)
+    }
+
     @Test func readOnlyRefusesEveryWrite() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder, arguments: ["--read-only"])
