@@ -120,4 +120,19 @@ import Testing
         let stay = try #require(plan.sections.flatMap(\.destinations).first)
         #expect(StayPlanModel(stay).overBudget == over)
     }
+
+    /// The planner's warnings (over budget, here) are listed in every report beside the trip
+    /// file's own, as the command line prints them.
+    @Test func thePlannersWarningsAreInEveryReport() throws {
+        let bytes = Array(Self.trip(budget: "10", currency: "EUR").utf8)
+        let json = try RenderFixture.render(bytes, as: .json)
+        #expect(json.contains("\"over-budget\""), "\(json)")
+        for format in [ReportFormat.html, .markdown] {
+            let report = try RenderFixture.render(bytes, as: format)
+            // The trip and its stay are each over: two warnings, each with its code.
+            #expect(report.contains("2 warnings, listed at the end"), "\(format)")
+            let code = format == .markdown ? Escaping.markdown("over-budget") : "over-budget"
+            #expect(report.components(separatedBy: code).count - 1 == 2, "\(format)")
+        }
+    }
 }
