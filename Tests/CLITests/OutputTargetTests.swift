@@ -19,6 +19,17 @@ import Testing
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
     }
 
+    /// `--format` says what to write; the `-o` file's extension only tells when it does not.
+    @Test(arguments: [
+        ("plan.md", "json", "{"), ("plan.json", "markdown", "# "), ("plan.html", "ics", "BEGIN:VCALENDAR"),
+    ])
+    func anExplicitFormatBeatsTheFilesExtension(file: String, format: String, start: String) throws {
+        let target = scratch.appendingPathComponent(file)
+        let result = try cli.run([sample, "-o", target.path, "--format", format, "--today", "2026-11-24"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try String(contentsOf: target, encoding: .utf8).hasPrefix(start))
+    }
+
     @Test func aDeviceTargetIsWrittenThroughAndStaysADevice() throws {
         let null = DeviceNodes.device("null", in: scratch)
         let result = try cli.run([sample, "-o", null])
