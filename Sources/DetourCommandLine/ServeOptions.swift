@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourCore
+import DetourJob
 
 extension TravelMode: ExpressibleByArgument {}
 extension Preference: ExpressibleByArgument {}
@@ -93,16 +94,10 @@ public struct ServeOptions: ParsableArguments {
         if let poll, !(poll >= 0.1 && poll <= 3600) {
             throw ValidationError("--poll must be between 0.1 and 3600 seconds")
         }
-        if tokenFile == nil, !ServeOptions.isLoopback(host) {
+        if tokenFile == nil, !ListenAddress.isLoopback(host) {
             throw ValidationError(
                 "--host \(host) is not a loopback address; anyone who can reach it could read and change the trips. Give --token-file FILE (a secret of 16 characters or more), or serve on 127.0.0.1 behind a reverse proxy"
             )
         }
-    }
-
-    /// Whether `host` is a loopback address, where the server needs no token (as the server
-    /// itself decides, in `ServerSettings.isLoopback`).
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
     }
 }

@@ -21,7 +21,7 @@ public enum DiagnosticText {
     ///   - file: the input's name as the user gave it (`-` is written `<stdin>`).
     /// - Returns: the line, without a line break.
     public static func line(_ diagnostic: Diagnostic, file: String) -> String {
-        Quoting.printable(displayName(file) + place(diagnostic) + ": " + body(diagnostic))
+        Quoting.printable(location(diagnostic, file: file) + ": " + body(diagnostic))
     }
 
     /// The diagnostic as a line without the file's name in front, as the index shows a trip's
@@ -29,6 +29,11 @@ public enum DiagnosticText {
     public static func lineWithoutFile(_ diagnostic: Diagnostic) -> String {
         let place = place(diagnostic)
         return Quoting.printable((place.isEmpty ? "" : place.dropFirst() + ": ") + body(diagnostic))
+    }
+
+    /// Where the diagnostic is: `trip.json:3:14`, `trip.gpx:5`, or the file's name alone.
+    public static func location(_ diagnostic: Diagnostic, file: String) -> String {
+        displayName(file) + place(diagnostic)
     }
 
     /// `:LINE:COLUMN`, `:LINE`, or nothing.

@@ -51,11 +51,13 @@ struct API {
         case .invalid: status = "invalid"
         case .unreadable: status = "unreadable"
         }
-        let trip = result.trip
+        // The title and days as the index lists them.
+        let entry = result.trip.map {
+            TripIndex.Entry(source: file.fileName, name: file.name.text, trip: $0, warnings: 0, reports: [])
+        }
         fields += [
-            ("etag", .string(snapshot.etag)), ("status", .string(status)), ("title", .string(trip?.title)),
-            ("first_day", .string(trip?.destinations.map(\.arrival).min()?.description)),
-            ("last_day", .string(trip?.destinations.map(\.departure).max()?.description)),
+            ("etag", .string(snapshot.etag)), ("status", .string(status)), ("title", .string(entry?.title)),
+            ("first_day", .string(entry?.firstDay)), ("last_day", .string(entry?.lastDay)),
             ("warnings", .int(result.diagnostics.count - errors)), ("errors", .int(errors)),
         ]
         return .object(fields)
@@ -168,7 +170,7 @@ struct API {
     func existingFile(_ name: TripName) throws(StoreFailure) -> TripFile? {
         switch try library.lookup(name) {
         case .missing: return nil
-        case .found(let file): return file
+        case .found(let file, _): return file
         case .clash: throw .clash(name)
         }
     }

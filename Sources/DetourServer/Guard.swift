@@ -1,3 +1,4 @@
+import DetourJob
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -26,7 +27,7 @@ struct Guard {
         guard let host = Guard.authority(of: request) else {
             return Replies.problem(.badRequest, "no-host", "the request has no Host header")
         }
-        if !ServerSettings.isWildcard(boundHost), !allows(host: Guard.hostName(host)) {
+        if !ListenAddress.isWildcard(boundHost), !allows(host: Guard.hostName(host)) {
             return Replies.problem(
                 .misdirectedRequest, "host-refused",
                 "this server answers to \(boundHost) and localhost only (a DNS rebinding guard)")
@@ -51,7 +52,7 @@ struct Guard {
     func allows(host name: String) -> Bool {
         let lowered = name.lowercased()
         if lowered == boundHost.lowercased() || lowered == "[\(boundHost.lowercased())]" { return true }
-        return ServerSettings.isLoopback(boundHost) && lowered == "localhost"
+        return ListenAddress.isLoopback(boundHost) && lowered == "localhost"
     }
 
     /// The request's `Host` (`host:port`), as HTTP/1.1 carries it.

@@ -59,8 +59,7 @@ public enum PreviewPage {
     ) -> [UInt8] {
         var rows = ""
         for diagnostic in diagnostics {
-            let numbers = [diagnostic.position?.line, diagnostic.position?.column].compactMap { $0 }.map(String.init)
-            let place = ([DiagnosticText.displayName(file)] + numbers).joined(separator: ":")
+            let place = DiagnosticText.location(diagnostic, file: file)
             let code = diagnostic.code.rawValue
             rows += """
                 <tr class="\(diagnostic.severity.rawValue)"><td class="place">\(Escaping.html(place))</td>\
@@ -116,23 +115,11 @@ public enum PreviewPage {
         return "\(errors) \(errors == 1 ? "error" : "errors"), \(warnings) \(warnings == 1 ? "warning" : "warnings")"
     }
 
-    /// `text` as a JSON string safe inside a `<script>` element.
+    /// `text` as a JSON string safe inside a `<script>` element: the JSON writer's string, which
+    /// escapes quotes, control characters and U+2028/2029, with `<` escaped too, so no `</script>`
+    /// can end the element early.
     static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "<": out += "\\u003c"
-            case "\u{2028}": out += "\\u2028"
-            case "\u{2029}": out += "\\u2029"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
+        JSONOutput.string(text).serializedLine().replacingOccurrences(of: "<", with: "\\u003c")
     }
 }
 

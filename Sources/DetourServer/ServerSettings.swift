@@ -55,14 +55,4 @@ public struct ServerSettings: Sendable {
         self.idleTimeout = idleTimeout
         self.maxHeaderBytes = maxHeaderBytes
     }
-
-    /// Whether `host` is a loopback address, which needs no token.
-    public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
-    }
-
-    /// Whether `host` is the wildcard address, which listens on every interface.
-    static func isWildcard(_ host: String) -> Bool {
-        host == "0.0.0.0" || host == "::"
-    }
 }

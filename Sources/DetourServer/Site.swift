@@ -109,8 +109,8 @@ public struct Site: Sendable {
         switch try library.lookup(name) {
         case .missing: return .failure(Replies.Refusal(Replies.notFound()))
         case .clash: return .failure(Replies.Refusal(Replies.clash(name)))
-        case .found(let file):
-            switch try library.snapshot(file) {
+        case .found(let file, let signature):
+            switch try library.snapshot(file, signature: signature) {
             case .missing: return .failure(Replies.Refusal(Replies.notFound()))
             case .tooLarge: return .failure(Replies.Refusal(Replies.tooLargeFile()))
             case .snapshot(let snapshot): return .success(snapshot)
@@ -121,8 +121,10 @@ public struct Site: Sendable {
     /// The version a preview page is made from: the trip file's entity tag, `missing` or `clash`.
     func version(_ name: TripName) -> String {
         switch try? library.lookup(name) {
-        case .found(let file):
-            if case .snapshot(let snapshot) = try? library.snapshot(file) { return snapshot.etag }
+        case .found(let file, let signature):
+            if case .snapshot(let snapshot) = try? library.snapshot(file, signature: signature) {
+                return snapshot.etag
+            }
             return "unreadable"
         case .clash: return "clash"
         case .missing, nil: return "missing"

@@ -21,7 +21,8 @@ public struct TripSnapshot: Sendable {
 /// What a trip name finds in the folder.
 public enum TripLookup: Sendable {
     case missing
-    case found(TripFile)
+    /// The one file, with its signature as the lookup found it.
+    case found(TripFile, FileSignature)
     /// `NAME.json` and `NAME.gpx` both exist: the name is ambiguous.
     case clash
 }
@@ -79,12 +80,13 @@ public final class TripLibrary: Sendable {
 
     /// The file `name` is.
     public func lookup(_ name: TripName) throws(StoreFailure) -> TripLookup {
-        let found = TripFormat.allCases.map { TripFile(name: name, format: $0) }.filter {
-            store.signature($0) != nil
+        let found = TripFormat.allCases.compactMap { format -> (TripFile, FileSignature)? in
+            let file = TripFile(name: name, format: format)
+            return store.signature(file).map { (file, $0) }
         }
         switch found.count {
         case 0: return .missing
-        case 1: return .found(found[0])
+        case 1: return .found(found[0].0, found[0].1)
         default: return .clash
         }
     }
@@ -105,6 +107,12 @@ public final class TripLibrary: Sendable {
             snapshots.withLock { $0[file] = nil }
             return .missing
         }
+        return try snapshot(file, signature: signature)
+    }
+
+    /// `file`'s content, whose signature a lookup has just read: the cached copy when the
+    /// signature is the one it was read under, else the file read again.
+    public func snapshot(_ file: TripFile, signature: FileSignature) throws(StoreFailure) -> SnapshotRead {
         if let (known, snapshot) = snapshots.withLock({ $0[file] }), known == signature {
             return .snapshot(snapshot)
         }
@@ -162,13 +170,8 @@ public final class TripLibrary: Sendable {
             guard result.outcome == .written,
                 let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates))
             else { return nil }
-            let collected = Collected()
-            do {
-                try produced.write(to: collected.append)
-            } catch {
-                return nil
-            }
-            let output = RenderedOutput(bytes: collected.bytes)
+            guard let bytes = try? produced.bytes() else { return nil }
+            let output = RenderedOutput(bytes: bytes)
             outputs[key] = output
             return output
         }
@@ -213,14 +216,5 @@ final class BoundedCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
                 while state.order.count > limit { state.values[state.order.removeFirst()] = nil }
             }
         }
-    }
-}
-
-/// The chunks an output writes, joined.
-final class Collected {
-    var bytes: [UInt8] = []
-
-    func append(_ chunk: [UInt8]) {
-        bytes += chunk
     }
 }

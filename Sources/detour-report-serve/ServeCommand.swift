@@ -66,35 +66,14 @@ struct ServeCommand: ParsableCommand {
     /// The settings the options ask for, each a usage error when it cannot be.
     func settings() throws(ExitCode) -> ServerSettings {
         let day: (@Sendable () -> CalendarDay)
-        let epoch = ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"]
-        do {
-            if options.today != nil || epoch != nil {
-                let fixed = try Today.resolve(
-                    option: options.today, sourceDateEpoch: epoch, localDay: SystemCalls.localDay)
-                day = { fixed }
-            } else {
-                day = { SystemCalls.localDay() }
-            }
-        } catch {
-            switch error {
-            case .badOption(let text):
-                options.printer.report(.badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
-            case .badSourceDateEpoch(let text):
-                options.printer.report(
-                    .badSourceDateEpoch,
-                    "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970")
-            }
-            throw ExitCodes.usage
+        if options.today != nil || DayOptions.sourceDateEpoch != nil {
+            let fixed = try DayOptions.today(options.today, printer: options.printer)
+            day = { fixed }
+        } else {
+            // Read at each request, so a server left running crosses midnight.
+            day = { SystemCalls.localDay() }
         }
-        var hours: DayHours?
-        if let dayHours = options.dayHours {
-            do {
-                hours = try DayHours.parse(dayHours)
-            } catch {
-                options.printer.report(.badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))")
-                throw ExitCodes.usage
-            }
-        }
+        let hours = try DayOptions.dayHours(options.dayHours, printer: options.printer)
         let loaded = try TemplateFolder.load(
             options.templates, builtIn: ReportTemplates.requiredNames + ReportTemplates.indexNames,
             required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames, printer: options.printer)

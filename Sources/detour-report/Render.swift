@@ -117,9 +117,8 @@ struct Render: ParsableCommand {
         trip.printer.print(result.diagnostics)
         if let code = TripOptions.exitCode(result.outcome) { throw code }
         if check, let target = self.output {
-            let collected = CollectedBytes()
-            for output in result.outputs { try? output.write(to: collected.append) }
-            let differences = Check.compare(collected.bytes, withFileAt: FilePath(target)).map { [$0] } ?? []
+            let bytes = result.outputs.flatMap { (try? $0.bytes()) ?? [] }
+            let differences = Check.compare(bytes, withFileAt: FilePath(target)).map { [$0] } ?? []
             let code = Check.report(differences, checked: 1, printer: trip.printer)
             if code != ExitCodes.success { throw code }
             return
@@ -170,47 +169,13 @@ struct Render: ParsableCommand {
     /// or template error when it cannot be.
     func job(formats: [OutputFormat], alsoLoading extra: [String] = []) throws(ExitCode) -> (RenderJob, ReportTemplates)
     {
-        let day = try resolveToday()
-        let hours = try resolveDayHours()
+        let day = try DayOptions.today(today, printer: trip.printer)
+        let hours = try DayOptions.dayHours(dayHours, printer: trip.printer)
         let templates = try loadTemplates(builtIn: formats.compactMap(\.report).flatMap(\.templateNames) + extra)
         let job = trip.job(
             formats: formats, today: day, planner: Planner.Options(travel: travel, preference: prefer, dayHours: hours),
             renderer: ReportRenderer(templates: templates))
         return (job, templates)
-    }
-
-    /// `--day-hours`, checked by the same rule as a trip's `day_hours`.
-    func resolveDayHours() throws(ExitCode) -> DayHours? {
-        guard let dayHours else { return nil }
-        do {
-            return try DayHours.parse(dayHours)
-        } catch {
-            trip.printer.report(
-                .badDayHours, "--day-hours: \(DayHours.message(error, text: dayHours))", file: "detour-report")
-            throw ExitCodes.usage
-        }
-    }
-
-    func resolveToday() throws(ExitCode) -> CalendarDay {
-        do {
-            return try Today.resolve(
-                option: today,
-                sourceDateEpoch: ProcessInfo.processInfo.environment["SOURCE_DATE_EPOCH"],
-                localDay: SystemCalls.localDay)
-        } catch {
-            switch error {
-            case .badOption(let text):
-                trip.printer.report(
-                    .badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)",
-                    file: "detour-report")
-            case .badSourceDateEpoch(let text):
-                trip.printer.report(
-                    .badSourceDateEpoch,
-                    "SOURCE_DATE_EPOCH \(Quoting.quoted(text)) is not a number of seconds since 1970",
-                    file: "detour-report")
-            }
-            throw ExitCodes.usage
-        }
     }
 
     /// The templates: from `--templates`, the reports' and any index templates there, checked;
@@ -255,12 +220,3 @@ extension ReportFormat {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
-
-/// The chunks an output writes, joined: what `--check` compares.
-final class CollectedBytes {
-    var bytes: [UInt8] = []
-
-    func append(_ chunk: [UInt8]) {
-        bytes += chunk
-    }
-}

@@ -233,7 +233,7 @@ final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
 
     @Test func aScriptValueCannotEndItsElement() {
         #expect(PreviewPage.jsonString("</script><b>") == "\"\\u003c/script>\\u003cb>\"")
-        #expect(PreviewPage.jsonString("a\"b\\c\n\u{2028}") == "\"a\\\"b\\\\c\\u000a\\u2028\"")
+        #expect(PreviewPage.jsonString("a\"b\\c\n\u{2028}") == "\"a\\\"b\\\\c\\n\\u2028\"")
     }
 
     @Test func thePreviewReplacesThePolicyAndAddsTheScriptBeforeTheBody() {
