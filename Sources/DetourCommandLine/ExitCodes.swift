@@ -10,6 +10,8 @@ public enum ExitCodes {
     public static let invalidTrip = ExitCode(65)
     /// The trip file is missing or cannot be read.
     public static let noInput = ExitCode(66)
+    /// A PDF was asked for and no browser could print it (EX_UNAVAILABLE).
+    public static let unavailable = ExitCode(69)
     /// The output file cannot be created or replaced.
     public static let cannotCreate = ExitCode(73)
     /// Writing the report failed part-way (a full disk, a broken pipe).

@@ -12,6 +12,8 @@ public enum Delivery {
         /// Writing began and failed part-way (exit 74); `readerWentAway` when the other end of
         /// a pipe closed (`| head`), which is said quietly.
         case cutOff(String, readerWentAway: Bool = false)
+        /// A PDF could not be printed (exit 69); nothing was written.
+        case unprintable(PrintFailure)
 
         /// The diagnostic for an output that did not reach `target` (standard output for `nil`).
         public func diagnostic(target: FilePath?) -> Diagnostic {
@@ -21,6 +23,8 @@ public enum Delivery {
                 return Diagnostic(.cannotCreateOutput, "cannot create or replace \(what): \(reason)")
             case .cutOff(let reason, _):
                 return Diagnostic(.writeFailed, "writing to \(what) failed part-way: \(reason)")
+            case .unprintable(let failure):
+                return failure.diagnostic
             }
         }
     }

@@ -1,7 +1,7 @@
 import DetourRender
 
-/// What a render job can write for a trip: a report, an export of its plan (a calendar, a map), or
-/// the trip itself as GPX.
+/// What a render job can write for a trip: a report, the HTML report printed to PDF, an export of
+/// its plan (a calendar, a map), or the trip itself as GPX.
 public enum OutputFormat: String, CaseIterable, Sendable {
     case html
     case markdown
@@ -9,9 +9,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case gpx
     case ics
     case geojson
+    /// The HTML report printed by a browser engine (see ``PagePrinter``).
+    case pdf
 
     /// The format a file name's extension implies: `.html`/`.htm`, `.md`/`.markdown`, `.json`,
-    /// `.gpx`, `.ics`, `.geojson`.
+    /// `.gpx`, `.ics`, `.geojson`, `.pdf`.
     public init?(fileName: String) {
         if let report = ReportFormat(fileName: fileName) {
             self.init(rawValue: report.rawValue)
@@ -19,6 +21,8 @@ public enum OutputFormat: String, CaseIterable, Sendable {
             self.init(rawValue: export.rawValue)
         } else if fileName.lowercased().hasSuffix(".gpx") {
             self = .gpx
+        } else if fileName.lowercased().hasSuffix(".pdf") {
+            self = .pdf
         } else {
             return nil
         }
@@ -40,7 +44,14 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     public var fileExtension: String {
         switch self {
         case .markdown: return "md"
-        case .html, .json, .gpx, .ics, .geojson: return rawValue
+        case .html, .json, .gpx, .ics, .geojson, .pdf: return rawValue
         }
     }
+}
+
+extension OutputFormat {
+    /// The formats made without a browser: every one but PDF.
+    ///
+    /// The server offers these.
+    public static let withoutBrowser = allCases.filter { $0 != .pdf }
 }

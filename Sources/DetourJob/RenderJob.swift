@@ -24,11 +24,14 @@ public struct RenderJob: Sendable {
         public var inputFormat: TripFormat?
         /// How much a reader takes in.
         public var limits: ReadLimits
+        /// The browser and paper for PDF; a PDF asked for without them is not printed.
+        public var printing: Printing?
 
         /// Options; by default HTML with the built-in templates and the standard limits.
         public init(
             formats: [OutputFormat] = [.html], today: CalendarDay, planner: Planner.Options = Planner.Options(),
-            renderer: ReportRenderer, inputFormat: TripFormat? = nil, limits: ReadLimits = .standard
+            renderer: ReportRenderer, inputFormat: TripFormat? = nil, limits: ReadLimits = .standard,
+            printing: Printing? = nil
         ) {
             self.formats = formats
             self.today = today
@@ -36,6 +39,18 @@ public struct RenderJob: Sendable {
             self.renderer = renderer
             self.inputFormat = inputFormat
             self.limits = limits
+            self.printing = printing
+        }
+    }
+
+    /// How PDFs are printed: by which browser, on which paper.
+    public struct Printing: Sendable {
+        public var printer: any PagePrinter
+        public var paper: Paper
+
+        public init(printer: any PagePrinter, paper: Paper = .a4) {
+            self.printer = printer
+            self.paper = paper
         }
     }
 
@@ -81,7 +96,9 @@ public struct RenderJob: Sendable {
         let plan = Planner.plan(trip, today: options.today, options: options.planner)
         let tripWarnings = validated.diagnostics.warnings
         let outputs = options.formats.map { format in
-            Output(format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer)
+            Output(
+                format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer,
+                printing: options.printing)
         }
         return RenderResult(outcome: .written, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
     }
@@ -141,6 +158,7 @@ public struct Output: Sendable {
     let trip: Trip
     let tripWarnings: [Diagnostic]
     let renderer: ReportRenderer
+    var printing: RenderJob.Printing? = nil
 
     /// Writes the output into `sink`, a chunk at a time; a large report is never held whole.
     public func write(to sink: @escaping ReportSink) throws(Delivery.Failure) {
@@ -148,12 +166,30 @@ public struct Output: Sendable {
             renderer.render(plan, warnings: tripWarnings, as: report, to: sink)
         } else if let export = format.export {
             sink(export.bytes(plan))
+        } else if format == .pdf {
+            sink(try pdf())
         } else {
             do {
                 sink(Array(try TripGPXWriter.write(trip).utf8))
             } catch {
                 throw .cutOff("cannot write GPX: \(error.message)")
             }
+        }
+    }
+
+    /// The HTML report printed, with its dates and ID made reproducible (see ``PDFStamp``).
+    ///
+    /// It is printed whole before a byte is handed on, so a browser that fails leaves nothing
+    /// written.
+    func pdf() throws(Delivery.Failure) -> [UInt8] {
+        guard let printing else { throw .unprintable(.noBrowser("no browser was given to print PDF with")) }
+        var html: [UInt8] = []
+        renderer.render(plan, warnings: tripWarnings, as: .html) { html += $0 }
+        let page = PrintPage(html: html, paper: printing.paper, footer: PrintPage.footer(title: trip.title))
+        do {
+            return PDFStamp.stamped(try printing.printer.print(page), day: plan.today)
+        } catch {
+            throw .unprintable(error)
         }
     }
 

@@ -150,6 +150,7 @@ extension OutputFormat {
         case .ics: return .other("text/calendar; charset=utf-8")
         case .geojson: return .other("application/geo+json")
         case .gpx: return .other("application/gpx+xml")
+        case .pdf: return .other("application/pdf")
         }
     }
 }

@@ -75,7 +75,7 @@ public struct Site: Sendable {
     /// `/trips/NAME` (the live preview) or `/trips/NAME.EXT` (a format).
     func trip(_ segment: Substring, request: Request) throws(StoreFailure) -> Response {
         guard let decoded = TripName.percentDecoded(segment) else { return Replies.badName() }
-        for format in OutputFormat.allCases {
+        for format in OutputFormat.withoutBrowser {
             let suffix = "." + format.fileExtension
             guard decoded.hasSuffix(suffix) else { continue }
             guard let name = TripName(decoded: String(decoded.dropLast(suffix.count))) else { return Replies.badName() }
@@ -221,7 +221,7 @@ public struct Site: Sendable {
                 reports: [TripIndex.Entry.Report(format: "preview", file: "trips/\(name)")])
         }
         var reports = [TripIndex.Entry.Report(format: "preview", file: "trips/\(name)")]
-        for format in OutputFormat.allCases {
+        for format in OutputFormat.withoutBrowser {
             reports.append(
                 TripIndex.Entry.Report(format: format.rawValue, file: "trips/\(name).\(format.fileExtension)"))
         }

@@ -12,7 +12,8 @@ import Darwin
 ///
 /// The signal stops the run where it is: no report is started any more, the temporary files
 /// being written are removed (see ``TemporaryFiles``), and the program exits with 128 plus the
-/// signal's number (130, 143), as a shell reports a program the signal ended. Reports already
+/// signal's number (130, 143), as a shell reports a program the signal ended. A browser printing
+/// PDFs is ended and its profile removed. Reports already
 /// written stay, and so does the old index: a batch writes its index last.
 enum Interrupts {
     /// The sources that watch the two signals; kept for the run's life.
@@ -29,6 +30,7 @@ enum Interrupts {
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
                 for path in TemporaryFiles.shared.stop() { fileStore.remove(path) }
+                ChromiumPrinter.endAll()
                 exit(128 + number)
             }
             source.resume()

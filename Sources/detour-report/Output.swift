@@ -56,6 +56,7 @@ enum Output {
         switch failure {
         case .cannotCreate: return ExitCodes.cannotCreate
         case .cutOff: return ExitCodes.ioError
+        case .unprintable: return ExitCodes.unavailable
         }
     }
 }

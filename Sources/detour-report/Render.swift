@@ -26,13 +26,13 @@ struct Render: ParsableCommand {
     @Option(
         name: .shortAndLong,
         help: ArgumentHelp(
-            "Write the report to this file instead of standard output; its extension (.html, .md, .json, .gpx, .ics, .geojson) sets the format.",
+            "Write the report to this file instead of standard output; its extension (.html, .md, .json, .pdf, .gpx, .ics, .geojson) sets the format.",
             valueName: "file"))
     var output: String?
 
     @Option(
         help: ArgumentHelp(
-            "The output format: html, markdown or json (reports), ics (a calendar), geojson (a map), or gpx (the trip itself, for a phone or GPS); with -d, a comma list such as html,markdown,json.",
+            "The output format: html, markdown or json (reports), pdf (the HTML report printed by headless Chromium), ics (a calendar), geojson (a map), or gpx (the trip itself, for a phone or GPS); with -d, a comma list such as html,markdown,json.",
             valueName: "format"))
     var format: FormatList?
 
@@ -80,6 +80,15 @@ struct Render: ParsableCommand {
             valueName: "dir"))
     var templates: String?
 
+    @Option(help: ArgumentHelp("With PDF, the paper: a4 (default) or letter.", valueName: "paper"))
+    var paper: Paper = .a4
+
+    @Option(
+        help: ArgumentHelp(
+            "With PDF, the browser that prints it (a path, or a command on PATH). Default: DETOUR_BROWSER, else chromium, chromium-browser or google-chrome on PATH.",
+            valueName: "path"))
+    var browser: String?
+
     @Option(
         help: ArgumentHelp(
             "Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
@@ -110,6 +119,8 @@ struct Render: ParsableCommand {
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
         Interrupts.removeTemporariesAndExit()
+        // The browser a PDF run starts is ended on every way out, errors too (signals: Interrupts).
+        defer { ChromiumPrinter.endAll() }
         if outputDir != nil { return try runBatch() }
         try checkTargets()
         let (job, _) = try job(formats: [outputFormat])
@@ -143,7 +154,7 @@ struct Render: ParsableCommand {
             case .file = try? Delivery.destination(of: FilePath(output), store: fileStore)
         {
             throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .gpx, .ics or .geojson, or pass --format"
+                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .pdf, .gpx, .ics or .geojson, or pass --format"
             )
         }
         if isTrip(output) {
@@ -171,11 +182,25 @@ struct Render: ParsableCommand {
     {
         let day = try DayOptions.today(today, printer: trip.printer)
         let hours = try DayOptions.dayHours(dayHours, printer: trip.printer)
-        let templates = try loadTemplates(builtIn: formats.compactMap(\.report).flatMap(\.templateNames) + extra)
+        let reports = formats.compactMap { $0 == .pdf ? .html : $0.report }
+        let templates = try loadTemplates(builtIn: reports.flatMap(\.templateNames) + extra)
         let job = trip.job(
             formats: formats, today: day, planner: Planner.Options(travel: travel, preference: prefer, dayHours: hours),
-            renderer: ReportRenderer(templates: templates))
+            renderer: ReportRenderer(templates: templates), printing: try printing(for: formats))
         return (job, templates)
+    }
+
+    /// A started browser and `--paper` when `formats` has PDF; exit 69 with a hint when no
+    /// browser can be found or started.
+    func printing(for formats: [OutputFormat]) throws(ExitCode) -> RenderJob.Printing? {
+        guard formats.contains(.pdf) else { return nil }
+        do {
+            let path = try BrowserSearch.find(named: browser, environment: ProcessInfo.processInfo.environment)
+            return RenderJob.Printing(printer: try ChromiumPrinter(browser: path), paper: paper)
+        } catch {
+            trip.printer.print([error.diagnostic], file: "detour-report")
+            throw ExitCodes.unavailable
+        }
     }
 
     /// The templates: from `--templates`, the reports' and any index templates there, checked;
@@ -220,3 +245,10 @@ extension ReportFormat {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
+
+extension Paper: ExpressibleByArgument {
+    /// `a4` or `letter`, in any case.
+    public init?(argument: String) {
+        self.init(rawValue: argument.lowercased())
+    }
+}

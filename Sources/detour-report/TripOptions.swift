@@ -57,13 +57,14 @@ struct TripOptions: ParsableArguments {
     }
 
     /// The job these options ask for, making `formats`.
-    func job(formats: [OutputFormat], today: CalendarDay, planner: Planner.Options, renderer: ReportRenderer)
-        -> RenderJob
-    {
+    func job(
+        formats: [OutputFormat], today: CalendarDay, planner: Planner.Options, renderer: ReportRenderer,
+        printing: RenderJob.Printing? = nil
+    ) -> RenderJob {
         RenderJob(
             RenderJob.Options(
                 formats: formats, today: today, planner: planner, renderer: renderer, inputFormat: inputFormat,
-                limits: limits))
+                limits: limits, printing: printing))
     }
 
     /// The exit code for a trip that has no outputs: 66 unreadable, 65 invalid.

@@ -159,6 +159,11 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case cannotCreateOutput = "cannot-create-output"
     /// Writing the output failed part-way.
     case writeFailed = "write-failed"
+    /// A PDF was asked for and no browser to print it with was found, or the one named cannot
+    /// be started.
+    case noBrowser = "no-browser"
+    /// The browser printing a PDF ended, stopped answering, or refused the report.
+    case printFailed = "print-failed"
     /// Two trips of a batch run would write reports of the same name.
     case outputNameClash = "output-name-clash"
     /// `--check`: a report on disk is not what rendering writes now (or is missing, or no trip

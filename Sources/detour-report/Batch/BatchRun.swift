@@ -30,7 +30,7 @@ struct BatchResult: Sendable {
     var entry: TripIndex.Entry
     /// Its diagnostics as the printer writes them, printed in input order.
     var messages: String
-    /// 0, 65 (invalid), 66 (unreadable), 73 or 74 (a report not written).
+    /// 0, 65 (invalid), 66 (unreadable), 69 (a PDF not printed), 73 or 74 (a report not written).
     var exitCode: Int32
 }
 
@@ -113,10 +113,10 @@ enum BatchRun {
         return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)
     }
 
-    /// The most serious of the trips' exit codes: a report not written (74, then 73) over an
-    /// unreadable trip (66) over an invalid one (65) over success.
+    /// The most serious of the trips' exit codes: a report not written (74, then 73) over a PDF
+    /// no browser printed (69) over an unreadable trip (66) over an invalid one (65) over success.
     static func mostSerious(_ codes: [Int32]) -> ExitCode {
-        let order: [Int32] = [0, 65, 66, 73, 74]
+        let order: [Int32] = [0, 65, 66, 69, 73, 74]
         let worst = codes.max { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
         return ExitCode(worst ?? 0)
     }
