@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "DetourCommandLineTests",
             dependencies: [
-                "DetourCommandLine", "DetourCore",
+                "DetourCommandLine", "DetourCore", "DetourJob", "DetourTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -13,16 +13,21 @@ import Darwin
 /// The browser reads commands from its descriptor 3 and writes replies and events to its
 /// descriptor 4, each a JSON object ended by a NUL byte: no port is opened, so nothing else on
 /// the machine can drive it, and when this process ends, however it ends, the browser reads the
-/// end of its pipe and quits. Any number of threads may ``call(_:_:session:timeout:)`` at once: a
+/// end of its pipe and quits. The "pipe" is one end of a Unix socket pair, on both descriptors:
+/// writes to a socket can ask not to raise `SIGPIPE` when the browser is gone, which a pipe
+/// cannot, so a program that has not ignored that signal is not killed by a browser's crash. Any number of threads may ``call(_:_:session:timeout:)`` at once: a
 /// reader thread files each reply under its `id`, and each caller waits for its own.
 final class DevToolsPipe: Sendable {
     /// The browser's process ID; it leads its own process group.
     let pid: pid_t
-    private let commands: Int32
-    private let replies: Int32
+    /// This process's end of the socket pair: commands are sent and replies read on it.
+    private let socket: Int32
     private let state = Mutex(State())
     private let arrived = NSCondition()
-    private let writing = Mutex(())
+    /// Held while a command is written; true once the socket is closed, after which none is.
+    private let writing = Mutex(false)
+    /// Signalled when the reader thread has read its last.
+    private let readerDone = DispatchSemaphore(value: 0)
 
     /// A reply as parsed, handed once from the reader thread to the caller that waits for it and
     /// never changed after: so it may cross threads although a parsed object is not `Sendable`.
@@ -40,44 +45,27 @@ final class DevToolsPipe: Sendable {
     /// Starts `arguments[0]` with `arguments` and the pipe on descriptors 3 and 4; its standard
     /// input and output are `/dev/null`, its standard error goes to `errorLog`.
     init(arguments: [String], errorLog: String) throws(PrintFailure) {
-        var toBrowser: [Int32] = [-1, -1]
-        var fromBrowser: [Int32] = [-1, -1]
-        guard Self.pipe(&toBrowser) else { throw .noBrowser("cannot make a pipe: \(Self.errorText())") }
-        guard Self.pipe(&fromBrowser) else {
-            close(toBrowser[0])
-            close(toBrowser[1])
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
             throw .noBrowser("cannot make a pipe: \(Self.errorText())")
         }
-        defer {
-            close(toBrowser[0])
-            close(fromBrowser[1])
-        }
+        defer { close(ends[1]) }
         var pid: pid_t = 0
-        let status = Self.spawn(
-            arguments, errorLog: errorLog, descriptor3: toBrowser[0], descriptor4: fromBrowser[1], pid: &pid)
+        let status = Self.spawn(arguments, errorLog: errorLog, descriptor3: ends[1], descriptor4: ends[1], pid: &pid)
         guard status == 0 else {
-            close(toBrowser[1])
-            close(fromBrowser[0])
+            close(ends[0])
             throw .noBrowser("cannot start \(arguments[0]): \(String(cString: strerror(status)))")
         }
         self.pid = pid
-        commands = toBrowser[1]
-        replies = fromBrowser[0]
+        socket = ends[0]
         let thread = Thread { [self] in readReplies() }
         thread.start()
     }
 
-    /// `pipe(2)`, both ends closed on `exec` (no other program this one starts inherits them).
-    private static func pipe(_ ends: inout [Int32]) -> Bool {
-        guard Glibc.pipe(&ends) == 0 else { return false }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return true
-    }
-
-    /// `posix_spawn(3)` with the pipe's ends on descriptors 3 and 4 of the child.
+    /// `posix_spawn(3)` with `descriptor3` and `descriptor4` on descriptors 3 and 4 of the child.
     ///
-    /// Both ends are first copied above 9, so that neither already is 3 or 4 (a `dup2` onto
-    /// itself would keep close-on-exec), and the copies are closed at once after. The child gets
+    /// Both are first copied above 9, so that neither already is 3 or 4 (a `dup2` onto itself
+    /// would keep close-on-exec), and the copies are closed at once after. The child gets
     /// its own process group, so Ctrl-C on the terminal reaches this process, which ends the
     /// browser, and default handling of the signals this process ignores.
     private static func spawn(
@@ -157,11 +145,13 @@ final class DevToolsPipe: Sendable {
 
     /// Writes `bytes` whole, one command at a time.
     private func send(_ bytes: [UInt8]) throws(PrintFailure) {
-        let failure: String? = writing.withLock { _ in
-            bytes.withUnsafeBytes { buffer -> String? in
+        let failure: String? = writing.withLock { closed in
+            guard !closed else { return "the browser was ended" }
+            return bytes.withUnsafeBytes { buffer -> String? in
                 var offset = 0
                 while offset < buffer.count {
-                    let written = write(commands, buffer.baseAddress.map { $0 + offset }, buffer.count - offset)
+                    let written = Glibc.send(
+                        socket, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
                     if written < 0 {
                         if errno == EINTR { continue }
                         return "the browser is gone (\(Self.errorText()))"
@@ -181,7 +171,7 @@ final class DevToolsPipe: Sendable {
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         var ending = "the browser ended"
         reading: while true {
-            let count = chunk.withUnsafeMutableBytes { read(replies, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { read(socket, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
             buffer += chunk[0..<count]
@@ -194,25 +184,32 @@ final class DevToolsPipe: Sendable {
                     break reading
                 }
                 if let id = object["id"] as? Int {
+                    // Filed and announced under the condition's lock, so a caller between looking
+                    // and waiting cannot miss it.
+                    arrived.lock()
                     state.withLock { $0.waiting[id] = Reply(object: object) }
                     arrived.broadcast()
+                    arrived.unlock()
                 }
                 buffer.removeSubrange(...end)
                 scanned = 0
             }
             scanned = buffer.count
         }
-        close(replies)
+        arrived.lock()
         state.withLock { $0.ended = ending }
         arrived.broadcast()
+        arrived.unlock()
+        readerDone.signal()
     }
 
     /// Ends the browser, and returns once it has exited.
     ///
-    /// Its pipe is closed, which it takes as the signal to quit; after `grace` seconds its
-    /// process group is killed.
+    /// Its pipe is shut for writing, which it takes as the signal to quit; after `grace` seconds
+    /// its process group is killed. The socket is closed once the reader thread has read the
+    /// end, and no command is written after.
     func end(grace: TimeInterval = 5) {
-        close(commands)
+        shutdown(socket, Int32(SHUT_WR))
         let deadline = Date(timeIntervalSinceNow: grace)
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -223,9 +220,14 @@ final class DevToolsPipe: Sendable {
             }
             usleep(10_000)
         }
-        // Whatever of its helpers is left in its group goes too, and with them the last writer
-        // of the replies' pipe, which ends the reader thread.
+        // Whatever of its helpers is left in its group goes too, and with them the last holder
+        // of the browser's end, which ends the reader thread.
         kill(-pid, SIGKILL)
+        _ = readerDone.wait(timeout: .now() + grace)
+        writing.withLock { closed in
+            closed = true
+            close(socket)
+        }
     }
 
     private static func errorText() -> String { String(cString: strerror(errno)) }

@@ -1,0 +1,234 @@
+import DetourCore
+import DetourJob
+import DetourTestSupport
+import Foundation
+import Synchronization
+import Testing
+
+@testable import DetourCommandLine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which browser prints: `--browser`, then `DETOUR_BROWSER`, then Chromium's names on `PATH`.
+@Suite struct BrowserSearchTests {
+    let folder: ScratchFolder
+    var root: URL { folder.url }
+
+    init() throws {
+        folder = try ScratchFolder("detour-browser-search")
+    }
+
+    /// Makes `path` (under the scratch folder) a file, runnable or not.
+    @discardableResult
+    func file(_ path: String, runnable: Bool = true) throws -> String {
+        let url = root.appendingPathComponent(path)
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("#!/bin/sh\n".utf8).write(to: url)
+        chmod(url.path, runnable ? 0o755 : 0o644)
+        return url.path
+    }
+
+    func find(_ named: String?, _ environment: [String: String]) -> Result<String, PrintFailure> {
+        Result { () throws(PrintFailure) in try BrowserSearch.find(named: named, environment: environment) }
+    }
+
+    func find(_ environment: [String: String]) -> Result<String, PrintFailure> {
+        find(nil, environment)
+    }
+
+    @Test func pathIsSearchedInOrderForEachNameInOrder() throws {
+        let chrome = try file("a/google-chrome")
+        let chromium = try file("b/chromium")
+        try file("a/chromium-browser", runnable: false)
+        let path = "\(root.path)/a:\(root.path)/b"
+        #expect(try find(["PATH": path]).get() == chromium)
+        try FileManager.default.removeItem(atPath: chromium)
+        #expect(try find(["PATH": path]).get() == chrome)
+    }
+
+    @Test func theOptionBeatsTheVariableWhichBeatsPath() throws {
+        let onPath = try file("bin/chromium")
+        let variable = try file("v/browser")
+        let option = try file("o/browser")
+        let environment = ["PATH": "\(root.path)/bin", "DETOUR_BROWSER": variable]
+        #expect(try find(option, environment).get() == option)
+        #expect(try find(environment).get() == variable)
+        #expect(try find(["PATH": "\(root.path)/bin", "DETOUR_BROWSER": ""]).get() == onPath)
+        // A command name is looked up on PATH.
+        #expect(try find("chromium", ["PATH": "\(root.path)/bin"]).get() == onPath)
+    }
+
+    @Test func aNamedBrowserThatCannotRunIsAnErrorNotAFallBack() throws {
+        try file("bin/chromium")
+        let text = try file("plain", runnable: false)
+        let environment = ["PATH": "\(root.path)/bin"]
+        for named in [text, root.path, "\(root.path)/missing", "no-such-command"] {
+            guard case .failure(.noBrowser(let message)) = find(named, environment) else {
+                Issue.record("\(named) was accepted")
+                continue
+            }
+            #expect(message.hasPrefix("--browser names \""))
+            #expect(message.hasSuffix(BrowserSearch.hint))
+        }
+        guard case .failure(.noBrowser(let message)) = find(["PATH": "", "DETOUR_BROWSER": text]) else {
+            Issue.record("DETOUR_BROWSER naming a plain file was accepted")
+            return
+        }
+        #expect(message.hasPrefix("DETOUR_BROWSER names \""))
+    }
+
+    @Test func noBrowserAnywhereSaysHowToGetOne() {
+        guard case .failure(let failure) = find(["PATH": root.path]) else {
+            Issue.record("a browser was found in an empty folder")
+            return
+        }
+        #expect(
+            failure.diagnostic.message
+                == "no browser to print PDF with (chromium, chromium-browser, google-chrome on PATH); \(BrowserSearch.hint)"
+        )
+        #expect(failure.diagnostic.code == .noBrowser)
+        #expect(!failure.diagnostic.message.contains("\n"))
+    }
+}
+
+/// The browser driven over its pipe, played by a fake that fails on demand.
+///
+/// `Tests/Fakes/fake-browser` answers the protocol: what it is asked, what comes back, and that
+/// it is always ended and its profile removed.
+/// Serialized: ``ChromiumPrinter/endAll()`` ends every printer of the process.
+@Suite(
+    .serialized, .enabled(if: CI.runs(whenAvailable: Tool.usable("python3")), "the fake browser is a python3 script"))
+struct ChromiumPrinterTests {
+    static let fake = Fixtures.repository.appendingPathComponent("Tests/Fakes/fake-browser").path
+    let folder: ScratchFolder
+    var log: URL { folder.url.appendingPathComponent("browser.log") }
+
+    init() throws {
+        folder = try ScratchFolder("detour-browser")
+    }
+
+    /// A browser to start: the fake, through a script in the scratch folder that sets its mode
+    /// and log (the environment of this process, shared by every test, is left alone).
+    func browser(mode: String) throws -> String {
+        let script = folder.url.appendingPathComponent("browser-\(mode)")
+        let text = """
+            #!/bin/sh
+            FAKE_BROWSER_MODE='\(mode)' FAKE_BROWSER_LOG='\(log.path)' exec '\(Self.fake)' "$@"
+
+            """
+        try Data(text.utf8).write(to: script)
+        chmod(script.path, 0o755)
+        return script.path
+    }
+
+    /// The fake's log: its `start PID PROFILE` line, then the methods it was sent (and `end PID`).
+    func logged() throws -> (pid: pid_t, profile: String, lines: [String]) {
+        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
+        let start = try #require(lines.first?.split(separator: " "))
+        return (pid_t(start[1]) ?? 0, String(start[2]), lines)
+    }
+
+    func methods(_ lines: [String]) -> [String] {
+        lines.compactMap { line in
+            guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data),
+                let method = (object as? [String: Any])?["method"] as? String
+            else { return nil }
+            return method
+        }
+    }
+
+    /// The process has exited and been waited for, and the profile folder is gone.
+    func expectEnded(_ pid: pid_t, profile: String) {
+        #expect(kill(pid, 0) == -1 && errno == ESRCH, "the browser \(pid) is still running")
+        #expect(!FileManager.default.fileExists(atPath: profile), "the profile \(profile) was left")
+    }
+
+    static let page = PrintPage(html: Array("<p>Oslo</p>".utf8), paper: .letter, footer: "<span>f</span>")
+
+    @Test func aPageIsATabSetPrintedAndClosedAndEndingStopsTheBrowser() throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: "print"))
+        let pdf = try printer.print(Self.page)
+        #expect(pdf.starts(with: Array("%PDF-1.4".utf8)))
+        printer.end()
+        printer.end()
+        let (pid, profile, lines) = try logged()
+        #expect(profile.contains("detour-browser."))
+        #expect(
+            methods(lines) == [
+                "Browser.getVersion", "Target.createTarget", "Target.attachToTarget", "Page.getFrameTree",
+                "Page.setDocumentContent", "Page.printToPDF", "Target.closeTarget",
+            ])
+        #expect(lines.last == "end \(pid)", "the browser was not ended by closing its pipe")
+        let print = try #require(lines.first { $0.contains("Page.printToPDF") })
+        for part in [#""paperWidth": 8.5"#, #""paperHeight": 11"#, #""footerTemplate": "<span>f</span>""#] {
+            #expect(print.contains(part), "\(print)")
+        }
+        #expect(lines.contains { $0.contains(#""html": "<p>Oslo</p>""#) })
+        expectEnded(pid, profile: profile)
+    }
+
+    @Test func pagesPrintedFromManyThreadsAtOnceEachGetTheirReply() throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: "print"))
+        defer { printer.end() }
+        let results = Mutex<[Bool]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { _ in
+            let ok = (try? printer.print(Self.page))?.starts(with: Array("%PDF".utf8)) ?? false
+            results.withLock { $0.append(ok) }
+        }
+        #expect(results.withLock { $0 } == Array(repeating: true, count: 8))
+        #expect(methods(try logged().lines).filter { $0 == "Page.printToPDF" }.count == 8)
+    }
+
+    @Test(arguments: [
+        ("exit-on-print", "the browser ended"), ("refuse", "Page.printToPDF: Printing failed"),
+        ("garbage", "the browser wrote what is not the DevTools protocol"),
+    ])
+    func aBrowserThatFailsMidPrintIsAFailureAndIsStillEnded(_ mode: String, _ reason: String) throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: mode))
+        #expect(throws: PrintFailure.failed(reason)) { try printer.print(Self.page) }
+        printer.end()
+        let (pid, profile, _) = try logged()
+        expectEnded(pid, profile: profile)
+    }
+
+    @Test func aProgramThatIsNoBrowserIsNoBrowserAndLeavesNoProfile() throws {
+        let browser = try browser(mode: "exit-at-once")
+        #expect(
+            throws: PrintFailure.noBrowser(
+                "\(browser) did not start as a browser (the browser ended); \(BrowserSearch.hint)")
+        ) {
+            try ChromiumPrinter(browser: browser)
+        }
+        let (pid, profile, _) = try logged()
+        expectEnded(pid, profile: profile)
+    }
+
+    @Test func endAllEndsAPrintInProgress() throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: "slow"))
+        let finished = Mutex<PrintFailure?>(nil)
+        let thread = Thread {
+            do throws(PrintFailure) {
+                _ = try printer.print(Self.page)
+            } catch {
+                finished.withLock { $0 = error }
+            }
+        }
+        thread.start()
+        while try !methods(logged().lines).contains("Page.printToPDF") { usleep(5_000) }
+        ChromiumPrinter.endAll()
+        let (pid, profile, _) = try logged()
+        expectEnded(pid, profile: profile)
+        // The print waiting for its reply is told the browser is gone.
+        var waited = 0
+        while finished.withLock({ $0 }) == nil, waited < 2_000 {
+            usleep(5_000)
+            waited += 1
+        }
+        #expect(finished.withLock { $0 } == .failed("the browser ended"))
+        #expect(throws: PrintFailure.failed("the browser was ended")) { try printer.print(Self.page) }
+    }
+}
