@@ -126,7 +126,9 @@ let package = Package(
         .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourJob", "DetourTestSupport"]),
         .testTarget(
             name: "DetourRenderTests",
-            dependencies: ["DetourRender", "DetourTemplateSchema", "DetourIO", "DetourJob", "DetourTestSupport"],
+            dependencies: [
+                "DetourRender", "DetourTemplateSchema", "DetourIO", "DetourJob", "DetourCommandLine", "DetourTestSupport",
+            ],
             exclude: ["Goldens"]
         ),
         .testTarget(

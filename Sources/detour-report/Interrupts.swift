@@ -1,6 +1,7 @@
 import DetourCommandLine
 import DetourJob
 import Dispatch
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -19,6 +20,9 @@ enum Interrupts {
     /// The sources that watch the two signals; kept for the run's life.
     nonisolated(unsafe) private static var sources: [DispatchSourceSignal] = []
 
+    /// Set when a signal has come: its handler is ending the run, and exits.
+    private static let interrupted = Atomic(false)
+
     /// Installs the handling, once, before anything is written.
     static func removeTemporariesAndExit() {
         guard sources.isEmpty else { return }
@@ -29,6 +33,7 @@ enum Interrupts {
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
             source.setEventHandler {
+                interrupted.store(true, ordering: .sequentiallyConsistent)
                 for path in TemporaryFiles.shared.stop() { fileStore.remove(path) }
                 ChromiumPrinter.endAll()
                 exit(128 + number)
@@ -36,5 +41,13 @@ enum Interrupts {
             source.resume()
             sources.append(source)
         }
+    }
+
+    /// Waits for the handler to exit when a signal has come, so the run that it cut short does
+    /// not exit first, with its own code, while the handler is still cleaning up (ending a
+    /// browser takes a moment).
+    static func letTheHandlerExit() {
+        guard interrupted.load(ordering: .sequentiallyConsistent) else { return }
+        while true { pause() }
     }
 }

@@ -120,7 +120,10 @@ struct Render: ParsableCommand {
         StandardStreams.turnWriteSignalsIntoErrors()
         Interrupts.removeTemporariesAndExit()
         // The browser a PDF run starts is ended on every way out, errors too (signals: Interrupts).
-        defer { ChromiumPrinter.endAll() }
+        defer {
+            ChromiumPrinter.endAll()
+            Interrupts.letTheHandlerExit()
+        }
         if outputDir != nil { return try runBatch() }
         try checkTargets()
         let (job, _) = try job(formats: [outputFormat])

@@ -103,7 +103,6 @@ import Darwin
 @Suite(
     .serialized, .enabled(if: CI.runs(whenAvailable: Tool.usable("python3")), "the fake browser is a python3 script"))
 struct ChromiumPrinterTests {
-    static let fake = Fixtures.repository.appendingPathComponent("Tests/Fakes/fake-browser").path
     let folder: ScratchFolder
     var log: URL { folder.url.appendingPathComponent("browser.log") }
 
@@ -111,34 +110,19 @@ struct ChromiumPrinterTests {
         folder = try ScratchFolder("detour-browser")
     }
 
-    /// A browser to start: the fake, through a script in the scratch folder that sets its mode
-    /// and log (the environment of this process, shared by every test, is left alone).
     func browser(mode: String) throws -> String {
-        let script = folder.url.appendingPathComponent("browser-\(mode)")
-        let text = """
-            #!/bin/sh
-            FAKE_BROWSER_MODE='\(mode)' FAKE_BROWSER_LOG='\(log.path)' exec '\(Self.fake)' "$@"
-
-            """
-        try Data(text.utf8).write(to: script)
-        chmod(script.path, 0o755)
-        return script.path
+        try FakeBrowser(in: folder.url, mode: mode).path
     }
 
-    /// The fake's log: its `start PID PROFILE` line, then the methods it was sent (and `end PID`).
+    /// The one browser the test started: its process ID, profile, and the log's lines.
     func logged() throws -> (pid: pid_t, profile: String, lines: [String]) {
-        let lines = try String(contentsOf: log, encoding: .utf8).split(separator: "\n").map(String.init)
-        let start = try #require(lines.first?.split(separator: " "))
-        return (pid_t(start[1]) ?? 0, String(start[2]), lines)
+        let fake = try FakeBrowser(in: folder.url, mode: "log")
+        let start = try #require(try fake.starts().first)
+        return (start.pid, start.profile, try fake.lines().map(String.init))
     }
 
     func methods(_ lines: [String]) -> [String] {
-        lines.compactMap { line in
-            guard let data = line.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data),
-                let method = (object as? [String: Any])?["method"] as? String
-            else { return nil }
-            return method
-        }
+        lines.compactMap { line in (try? FakeBrowser.command(Substring(line)))?["method"] as? String }
     }
 
     /// The process has exited and been waited for, and the profile folder is gone.

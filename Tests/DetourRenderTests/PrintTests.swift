@@ -1,17 +1,22 @@
+import DetourCommandLine
 import DetourCore
 import DetourIO
+import DetourJob
 import DetourRender
 import DetourTestSupport
 import Foundation
 import Testing
 
-/// The HTML reports printed by a real browser (headless Chromium) on A4 and on Letter, and read
-/// back from the PDF with poppler: how many pages, and what text each page holds.
+/// The HTML reports printed by a real browser (headless Chromium, driven as `--format pdf` drives
+/// it) on A4 and on Letter, and read back from the PDF with poppler: how many pages, and what
+/// text each page holds.
 @Suite struct PrintTests {
     /// A paper size the test chooses; the report itself fixes none.
     enum Paper: String, CaseIterable, Sendable {
         case a4 = "A4"
         case letter = "Letter"
+
+        var paper: DetourJob.Paper { self == .a4 ? .a4 : .letter }
     }
 
     /// The most pages a sample may print on, on either paper.
@@ -41,7 +46,11 @@ import Testing
         let model = ReportModel(
             plan: Planner.plan(trip, today: RenderFixture.today), warnings: outcome.diagnostics.warnings)
         let html = try RenderFixture.render(bytes, as: .html)
-        let printed = try PrintedReport(html: html, paper: paper)
+        let printed = try PrintedReport(html: html, title: trip.title, paper: paper)
+
+        // The footer: the title and "page N of M" on every page, after all else.
+        let count = printed.pages.count
+        #expect(printed.footers == (1...count).map { "\(PageReader.flatten(trip.title)) page \($0) of \(count)" })
 
         if let limit = Self.maxPages[sample] {
             #expect(printed.pages.count <= limit, "\(sample) takes \(printed.pages.count) \(paper.rawValue) pages")
@@ -116,8 +125,10 @@ struct PageReader {
 
 /// An HTML report printed to PDF by headless Chromium on a chosen paper, read back with poppler.
 struct PrintedReport {
-    /// Each page's text, as `pdftotext -f N -l N` gives it.
+    /// Each page's text, as `pdftotext -f N -l N` gives it, white space flattened, without the footer.
     var pages: [String]
+    /// Each page's footer.
+    var footers: [String]
     /// How wide each map printed, in points, in the order of the report.
     var mapWidths: [Double]
 
@@ -129,24 +140,18 @@ struct PrintedReport {
         var description: String
     }
 
-    init(html: String, paper: PrintTests.Paper) throws {
+    init(html: String, title: String, paper: PrintTests.Paper) throws {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-print-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
-        let page = scratch.appendingPathComponent("report.html")
         let pdf = scratch.appendingPathComponent("report.pdf")
-        try Data(PrintedReport.prepare(html, paper: paper).utf8).write(to: page)
-
-        var arguments = [
-            "--headless", "--disable-gpu", "--no-first-run", "--user-data-dir=\(scratch.path)/profile",
-            "--no-pdf-header-footer", "--print-to-pdf=\(pdf.path)", page.absoluteString,
-        ]
-        // Chromium refuses to start as root with its sandbox on (CI containers run as root).
-        if geteuid() == 0 { arguments.insert("--no-sandbox", at: 0) }
-        let printed = try PrintedReport.run("chromium", arguments)
-        guard FileManager.default.fileExists(atPath: pdf.path) else {
-            throw Failure(description: "chromium printed nothing: \(printed.stderr)")
-        }
+        // Printed as `--format pdf` prints: the same browser driver, paper and footer.
+        guard let chromium = Tool.path("chromium") else { throw Failure(description: "chromium is not installed") }
+        let printer = try ChromiumPrinter(browser: chromium)
+        defer { printer.end() }
+        let page = PrintPage(
+            html: Array(PrintedReport.marked(html).utf8), paper: paper.paper, footer: PrintPage.footer(title: title))
+        try Data(try printer.print(page)).write(to: pdf)
 
         let info = try PrintedReport.run("pdfinfo", [pdf.path]).output
         let pagesLine = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
@@ -154,25 +159,31 @@ struct PrintedReport {
         else {
             throw Failure(description: "pdfinfo gave no page count: \(info)")
         }
-        pages = try (1...count).map { number in
-            try PrintedReport.run("pdftotext", ["-f", "\(number)", "-l", "\(number)", pdf.path, "-"]).output
+        // The footer is read apart, from the page's bottom margin (16 mm, the report's `@page`
+        // rule), so the title in it is not taken for the report's own text.
+        let sizeLine = info.split(separator: "\n").first { $0.hasPrefix("Page size:") } ?? ""
+        let height = Int(Double(sizeLine.split(separator: " ").dropFirst(4).first ?? "") ?? 842)
+        let margin = Int(16 / 25.4 * 72)
+        func text(_ number: Int, top: Int, height: Int) throws -> String {
+            let crop = ["-x", "0", "-y", "\(top)", "-W", "2000", "-H", "\(height)"]
+            let arguments = ["-f", "\(number)", "-l", "\(number)"] + crop + [pdf.path, "-"]
+            return PageReader.flatten(try PrintedReport.run("pdftotext", arguments).output)
         }
+        pages = try (1...count).map { try text($0, top: 0, height: height - margin) }
+        footers = try (1...count).map { try text($0, top: height - margin, height: margin) }
         let boxes = try PrintedReport.run("pdftotext", ["-bbox", pdf.path, "-"]).output
         mapWidths = PrintedReport.mapWidths(inBoundingBoxes: boxes)
     }
 
-    /// The report with the paper chosen and every map marked at its edges.
-    static func prepare(_ html: String, paper: PrintTests.Paper) -> String {
+    /// The report with every map marked at its edges.
+    static func marked(_ html: String) -> String {
         let marks = """
             <text x="0" y="12" font-size="11">\(leftEdge)</text>\
             <text x="\(Int(MapModel.width))" y="12" font-size="11" text-anchor="end">\(rightEdge)</text>
             """
-        return html.replacingOccurrences(
-            of: "</head>", with: "<style>@page { size: \(paper.rawValue); }</style></head>"
-        )
-        .split(separator: "\n", omittingEmptySubsequences: false)
-        .map { $0.hasPrefix("<svg ") ? $0 + "\n" + marks : String($0) }
-        .joined(separator: "\n")
+        return html.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { $0.hasPrefix("<svg ") ? $0 + "\n" + marks : String($0) }
+            .joined(separator: "\n")
     }
 
     /// The distance from each left edge mark to the right edge mark that follows it.
