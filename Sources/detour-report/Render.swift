@@ -18,7 +18,7 @@ struct Render: ParsableCommand {
             With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
             inside, or below with -r) into OUT, one report per trip and format, plus OUT/index.html \
             (and index.md with Markdown) listing them all. One bad trip does not stop the others; the \
-            exit code is the most serious one met (74, 73, 66, 65, then 0).
+            exit code is the most serious one met (74, 73, 69, 66, 65, then 0).
             """)
 
     @OptionGroup var trip: TripOptions
