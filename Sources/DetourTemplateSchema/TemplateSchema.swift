@@ -57,7 +57,7 @@ extension TemplateScope {
             "distance": typedText, "hasDistance": .flag, "pros": .list(userText), "cons": .list(userText),
             "hasPros": .flag, "hasCons": .flag, "betterDuration": .flag, "betterCost": .flag,
             "betterDistance": .flag, "travel": typedText, "total": typedText, "betterTotal": .flag,
-            "isRecommended": .flag,
+            "isRecommended": .flag, "mapLink": typedText, "hasMapLink": .flag,
         ])
     /// `DetourModel`.
     public static let detour = TemplateScope(
@@ -118,7 +118,8 @@ extension TemplateScope {
         name: "DestinationModel",
         keys: [
             "name": userText, "arrival": typedText, "departure": typedText, "arrivalISO": typedText,
-            "departureISO": typedText, "nights": typedText, "coordinate": typedText, "pageBreakBefore": .flag,
+            "departureISO": typedText, "nights": typedText, "coordinate": typedText, "mapLink": typedText,
+            "pageBreakBefore": .flag,
             "map": .object(map), "detours": .list(.object(detour)), "hasDetours": .flag, "plan": .object(stayPlan),
         ])
     /// `SectionModel`.

@@ -78,9 +78,11 @@ import Testing
         #expect(html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"))
         #expect(html.contains("A &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; trip"))
         #expect(html.contains("Content-Security-Policy"))
-        // The only URL is the SVG namespace name, which is never fetched.
-        #expect(
-            html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "").contains("://") == false)
+        // The only URLs are the SVG namespace name, which is never fetched, and the links to
+        // OpenStreetMap, which are only followed (MapLinkTests).
+        let urls = html.replacingOccurrences(of: "xmlns=\"http://www.w3.org/2000/svg\"", with: "")
+            .replacingOccurrences(of: "href=\"https://www.openstreetmap.org/?mlat=", with: "")
+        #expect(!urls.contains("://"))
         #expect(!html.contains("<link"))
         #expect(html.contains("<svg"))
         #expect(html.contains("break-inside: avoid"))

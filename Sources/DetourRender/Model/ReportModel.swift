@@ -232,6 +232,8 @@ public struct SideModel: Sendable {
     public var betterTotal: Bool
     /// Whether this is the recommended side.
     public var isRecommended: Bool
+    /// Where the task is, when it says.
+    public var location: Coordinate?
 
     init(undecided label: String) {
         self.label = label
@@ -269,6 +271,7 @@ public struct SideModel: Sendable {
         total = planned.totalMinutes.map(Formatting.minutes) ?? "unknown"
         betterTotal = better.totalTime == index
         isRecommended = recommended == index
+        location = planned.task.location
     }
 }
 
@@ -310,6 +313,9 @@ extension SectionModel {
 extension DestinationModel {
     /// What templates read as `hasDetours`.
     var hasDetours: Bool { !detours.isEmpty }
+
+    /// What templates read as `mapLink`: the stay on OpenStreetMap (see ``Formatting/mapLink(_:)``).
+    var mapLink: String { Formatting.mapLink(planned.destination.location) }
 }
 
 extension DetourModel {
@@ -329,6 +335,12 @@ extension DetourModel {
 extension SideModel {
     /// What templates read as `hasPros`.
     var hasPros: Bool { !pros.isEmpty }
+
+    /// What templates read as `hasMapLink`: whether the task has a location.
+    var hasMapLink: Bool { location != nil }
+
+    /// What templates read as `mapLink`: the task on OpenStreetMap, or empty without a location.
+    var mapLink: String { location.map(Formatting.mapLink) ?? "" }
 
     /// What templates read as `hasCons`.
     var hasCons: Bool { !cons.isEmpty }

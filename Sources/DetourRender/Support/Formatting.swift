@@ -87,6 +87,17 @@ public enum Formatting {
         return "\(lat), \(lon)"
     }
 
+    /// The point on OpenStreetMap, marked, at street zoom:
+    /// `https://www.openstreetmap.org/?mlat=38.7223&mlon=-9.1393#map=16/38.7223/-9.1393`.
+    ///
+    /// Five decimals (about a metre) and no trailing zeros, so the link is as short as it can be
+    /// and the same on every machine. A report links it; it loads nothing until followed.
+    public static func mapLink(_ point: Coordinate) -> String {
+        let lat = degrees(point.latitude, digits: 5)
+        let lon = degrees(point.longitude, digits: 5)
+        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+    }
+
     /// A coordinate in degrees with at most `digits` decimals and no trailing zeros: `-9.1393`, `0`.
     ///
     /// Plain notation always, never `1e-05`: RFC 5545's FLOAT and GeoJSON readers alike take it, and
