@@ -6,11 +6,11 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     case html
     case markdown
     case json
+    /// The HTML report printed by a browser engine (see ``PagePrinter``).
+    case pdf
     case gpx
     case ics
     case geojson
-    /// The HTML report printed by a browser engine (see ``PagePrinter``).
-    case pdf
 
     /// The format a file name's extension implies: `.html`/`.htm`, `.md`/`.markdown`, `.json`,
     /// `.gpx`, `.ics`, `.geojson`, `.pdf`.

@@ -76,7 +76,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ["--format", "pdf"], ["--today", "2026-02-30"], ["-o", "plan.pdf"], ["--no-such-flag"], [],
+        ["--format", "docx"], ["--today", "2026-02-30"], ["-o", "plan.docx"], ["--no-such-flag"], [],
     ])
     func badUsageExits64WithNothingOnStandardOutput(_ extra: [String]) throws {
         let arguments = extra.isEmpty ? [] : [sample] + extra

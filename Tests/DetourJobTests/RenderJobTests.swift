@@ -210,6 +210,7 @@ import Testing
     @Test(arguments: [
         ("plan.html", OutputFormat.html), ("plan.HTM", .html), ("plan.md", .markdown), ("plan.markdown", .markdown),
         ("plan.json", .json), ("plan.ics", .ics), ("plan.geojson", .geojson), ("trip.GPX", .gpx),
+        ("Plan.PDF", .pdf),
     ])
     func aFileNameTellsItsFormat(_ name: String, _ format: OutputFormat) {
         #expect(OutputFormat(fileName: name) == format)
@@ -223,7 +224,8 @@ import Testing
     @Test func aUserNamesAFormatInAnyCaseAndMarkdownAsMd() {
         #expect(OutputFormat(name: "MD") == .markdown)
         #expect(OutputFormat(name: "GeoJSON") == .geojson)
-        #expect(OutputFormat(name: "pdf") == nil)
-        #expect(OutputFormat.allCases.map(\.fileExtension) == ["html", "md", "json", "gpx", "ics", "geojson"])
+        #expect(OutputFormat(name: "PDF") == .pdf)
+        #expect(OutputFormat(name: "docx") == nil)
+        #expect(OutputFormat.allCases.map(\.fileExtension) == ["html", "md", "json", "pdf", "gpx", "ics", "geojson"])
     }
 }
