@@ -152,7 +152,7 @@ struct PDFCommandTests {
             #expect(pdf.starts(with: Data("%PDF".utf8)))
         }
         let index = try String(contentsOf: out.appendingPathComponent("index.html"), encoding: .utf8)
-        #expect(index.components(separatedBy: ".pdf\"").count - 1 == samples.count)
+        #expect(index.components(separatedBy: ".pdf\">PDF</a>").count - 1 == samples.count, "\(index)")
         let (starts, methods) = (try fake.starts(), try fake.methods())
         #expect(starts.count == 1)
         #expect(methods.filter { $0 == "Page.printToPDF" }.count == samples.count)

@@ -50,7 +50,7 @@ public struct IndexRowModel: Sendable {
 
 /// A link from the index to one report.
 public struct IndexLinkModel: Sendable {
-    /// `HTML`, `Markdown`, `JSON`, `GPX`, `iCalendar` or `GeoJSON`.
+    /// `HTML`, `Markdown`, `JSON`, `PDF`, `GPX`, `iCalendar` or `GeoJSON`.
     public var label: String
     /// The report's file relative to the index, percent-encoded: only letters, digits and
     /// `-._~/%` remain, which neither HTML attributes nor Markdown link destinations read
@@ -63,6 +63,7 @@ public struct IndexLinkModel: Sendable {
             case "html": "HTML"
             case "markdown": "Markdown"
             case "json": "JSON"
+            case "pdf": "PDF"
             case "gpx": "GPX"
             case "ics": "iCalendar"
             case "geojson": "GeoJSON"
