@@ -26,12 +26,12 @@ private let cmarkGFM: URL? = Tool.path("cmark-gfm").map { URL(fileURLWithPath: $
                "location": {"lat": 38.7118, "lon": -9.1300}}]}]}]}
         """
 
-    /// The HTML cmark-gfm makes of `markdown`, with the table and autolink extensions on.
+    /// The HTML cmark-gfm makes of `markdown`, with the table, autolink and strikethrough extensions on.
     static func gfm(_ markdown: String, unsafe: Bool) throws -> String {
         let tool = try #require(cmarkGFM, "cmark-gfm is not installed (apt-get install cmark-gfm)")
         let process = Process()
         process.executableURL = tool
-        process.arguments = ["-e", "table", "-e", "autolink"] + (unsafe ? ["--unsafe"] : [])
+        process.arguments = ["-e", "table", "-e", "autolink", "-e", "strikethrough"] + (unsafe ? ["--unsafe"] : [])
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
