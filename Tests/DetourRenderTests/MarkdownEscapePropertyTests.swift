@@ -20,7 +20,18 @@ import Testing
         var minimal = true
     }
 
-    static let places: [Place] = [
+    /// The places of the built-in templates, each also with the context a `--templates` folder
+    /// gives (which must render the text as well, though it may escape more), and a line under a
+    /// paragraph's, which only a `--templates` folder can make.
+    static let places: [Place] =
+        templatePlaces
+        + (templatePlaces + [Place(name: "under a line", prefix: "Title\n", suffix: "", context: .conservative)]).map {
+            Place(
+                name: $0.name + " (unknown template)", prefix: $0.prefix, suffix: $0.suffix, context: .conservative,
+                minimal: false)
+        }
+
+    static let templatePlaces: [Place] = [
         Place(name: "h1", prefix: "# ", suffix: "", context: MarkdownContext(headingEnd: true)),
         Place(name: "h3", prefix: "### ", suffix: "", context: MarkdownContext(headingEnd: true)),
         Place(
@@ -67,7 +78,7 @@ import Testing
 
     static func cmark(_ documents: [String]) throws -> [String] {
         let separator = "\n\n<!--sep-->\n\n"
-        let html = try MarkdownAutolinkTests.gfm(documents.joined(separator: separator), unsafe: true)
+        let html = try MarkdownCheck.gfm(documents.joined(separator: separator), unsafe: true)
         return html.components(separatedBy: "<!--sep-->\n")
     }
 

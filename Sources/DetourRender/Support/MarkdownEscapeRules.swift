@@ -21,10 +21,13 @@ public struct MarkdownContext: Sendable, Equatable {
     public var openBefore: Bool
     /// Something the compiler cannot see may follow `after` in the same inline content.
     public var openAfter: Bool
+    /// No template text around the value is known (a `--templates` folder): the text before it
+    /// may hold an open emphasis, a `[` or a backtick run, and a paragraph's line may stand above it.
+    public var unknownTemplate: Bool
 
     public init(
         lineStart: Bool = false, tableCell: Bool = false, headingEnd: Bool = false, before: String = "",
-        after: String = "", openBefore: Bool = false, openAfter: Bool = false
+        after: String = "", openBefore: Bool = false, openAfter: Bool = false, unknownTemplate: Bool = false
     ) {
         self.lineStart = lineStart
         self.tableCell = tableCell
@@ -33,12 +36,13 @@ public struct MarkdownContext: Sendable, Equatable {
         self.after = after
         self.openBefore = openBefore
         self.openAfter = openAfter
+        self.unknownTemplate = unknownTemplate
     }
 
-    /// Anything may stand around the value: a line start, a table cell, a heading's end, unknown
-    /// text on both sides.
+    /// Anything may stand around the value: a line start, a table cell, a heading's end, a
+    /// paragraph's line above, template text on both sides that may pair with the value's.
     public static let conservative = MarkdownContext(
-        lineStart: true, tableCell: true, headingEnd: true, openBefore: true, openAfter: true)
+        lineStart: true, tableCell: true, headingEnd: true, openBefore: true, openAfter: true, unknownTemplate: true)
 }
 
 /// The rules that make user text read as itself under GitHub-flavoured Markdown (cmark-gfm with
@@ -91,6 +95,14 @@ public struct MarkdownContext: Sendable, Equatable {
 /// the template's `\]` or `**`; one escape (`www\.`, `https\://`) keeps them text. An email
 /// address (and `mailto:`, `xmpp:`) is found later, in the text with escapes resolved, so no escape
 /// stops it: it becomes a link whose text is the address as written.
+///
+/// Where the template is unknown (``MarkdownContext/unknownTemplate``, a `--templates` folder),
+/// the inline scan cannot tell what the value's delimiters would pair with: the template's text
+/// before it may hold `**`, `_`, `~~`, a backtick run or a `[`. There every `` ` ``, `*`, `_`,
+/// `~`, `[`, `]` and `<` is escaped, a `(` that starts the value (after a template's `]`) and a
+/// `!` that ends it (before a template's `[`), the `www.` and `://` escapes are kept, and at a
+/// line start a value of only `=` or `-` is escaped (under a paragraph's line it would make it a
+/// heading). That escapes more than needed, never less.
 enum MarkdownEscapeRules {
     /// The value's bytes with line breaks folded and edges trimmed.
     static func folded(_ text: String) -> [UInt8] {
@@ -144,7 +156,11 @@ enum MarkdownEscapeRules {
         let value = folded(text)
         var escaped = [Bool](repeating: false, count: value.count)
         local(value, context, &escaped)
-        inline(value, context, &escaped)
+        if context.unknownTemplate {
+            everyDelimiter(value, &escaped)
+        } else {
+            inline(value, context, &escaped)
+        }
         for (index, byte) in value.enumerated() {
             if escaped[index] { out.append(0x5C) }
             out.append(byte)
@@ -206,6 +222,12 @@ enum MarkdownEscapeRules {
             }
         default:
             break
+        }
+        // Under a paragraph's line a run of `=` or `-` would make that line a heading.
+        if context.unknownTemplate && (first == UInt8(ascii: "=") || first == UInt8(ascii: "-"))
+            && value.allSatisfy({ $0 == first })
+        {
+            escaped[0] = true
         }
     }
 
@@ -316,6 +338,18 @@ enum MarkdownEscapeRules {
                 } else {
                     escaped[index] = true
                 }
+            }
+        }
+    }
+
+    /// Where the template is unknown: every character that could pair with template text.
+    private static func everyDelimiter(_ value: [UInt8], _ escaped: inout [Bool]) {
+        for index in value.indices where !escaped[index] {
+            switch value[index] {
+            case UInt8(ascii: "]"): escaped[index] = true
+            case UInt8(ascii: "("): escaped[index] = index == 0
+            case UInt8(ascii: "!"): escaped[index] = index == value.count - 1
+            default: escaped[index] = isInlineCandidate(value, index)
             }
         }
     }
