@@ -157,6 +157,18 @@ import Testing
         return (String(decoding: text, as: UTF8.self), offsets)
     }
 
+    /// Expects two Markdown documents to read the same: the same text once escapes are read, and
+    /// the same HTML from cmark-gfm where it is installed (always under CI).
+    static func expectSameReading(
+        _ markdown: String, _ other: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) throws {
+        #expect(read(markdown).text == read(other).text, sourceLocation: sourceLocation)
+        if Tool.usable("cmark-gfm") {
+            let html = try MarkdownCheck.gfm(markdown, unsafe: true)
+            #expect(try html == MarkdownCheck.gfm(other, unsafe: true), sourceLocation: sourceLocation)
+        }
+    }
+
     static func isASCIIPunctuation(_ byte: UInt8) -> Bool {
         (0x21...0x2F).contains(byte) || (0x3A...0x40).contains(byte) || (0x5B...0x60).contains(byte)
             || (0x7B...0x7E).contains(byte)
