@@ -24,6 +24,19 @@ import Testing
         #expect(Escaping.markdown("Zürich Hauptbahnhof 12", .conservative) == "Zürich Hauptbahnhof 12")
     }
 
+    /// Most text in a report (`Task 12-0-A`, `3 a.m. pickup`) has nothing a rule looks at where
+    /// it stands, and is written without the scan; what a place makes matter sends it through.
+    @Test func textWithNothingARuleLooksAtSkipsTheScan() {
+        #expect(!MarkdownEscapeRules.needsWork("Task 12-0-A".utf8, MarkdownContext()))
+        #expect(!MarkdownEscapeRules.needsWork("a | b".utf8, MarkdownContext()))
+        #expect(MarkdownEscapeRules.needsWork("a | b".utf8, MarkdownContext(tableCell: true)))
+        #expect(MarkdownEscapeRules.needsWork("- item".utf8, MarkdownContext(lineStart: true)))
+        #expect(MarkdownEscapeRules.needsWork("C #".utf8, MarkdownContext(headingEnd: true)))
+        #expect(MarkdownEscapeRules.needsWork("Task 12-0-A".utf8, .conservative))
+        #expect(MarkdownEscapeRules.needsWork(" a".utf8, MarkdownContext()))
+        #expect(!MarkdownEscapeRules.needsWork("".utf8, MarkdownContext()))
+    }
+
     @Test func aPipeIsEscapedInATableCellOnly() {
         #expect(Escaping.markdown("Zürich | HB", MarkdownContext(tableCell: true)) == "Zürich \\| HB")
         #expect(Escaping.markdown("Zürich | HB", MarkdownContext()) == "Zürich | HB")

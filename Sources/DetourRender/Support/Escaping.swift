@@ -60,7 +60,7 @@ public enum Escaping {
 
     /// ``markdown(_:_:)`` appended to `out` as UTF-8, without making a string.
     ///
-    /// Text with no ASCII punctuation, no line break, no `w` and no edge space is appended as it is.
+    /// Text with nothing any rule looks at in `context` is appended as it is.
     public static func markdown(_ text: String, _ context: MarkdownContext = .conservative, into out: inout [UInt8]) {
         MarkdownEscapeRules.escape(text, context, into: &out)
     }

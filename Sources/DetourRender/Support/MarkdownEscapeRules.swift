@@ -134,8 +134,7 @@ enum MarkdownEscapeRules {
         return Array(out[start..<end])
     }
 
-    /// Whether `byte` could need an escape or a fold anywhere: the fast path appends text without
-    /// any of these as it is.
+    /// Whether `byte` could need an escape or a fold anywhere.
     static func mayNeedWork(_ byte: UInt8) -> Bool {
         switch byte {
         case 0x09, 0x0A, 0x0D, 0x21...0x2F, 0x3A...0x40, 0x5B...0x60, 0x7B...0x7E, 0xE2: return true
@@ -144,12 +143,32 @@ enum MarkdownEscapeRules {
         }
     }
 
+    /// Whether `text` could need an escape, a fold or a trim in `context`.
+    ///
+    /// Text without any of what a rule looks at there is appended as it is: a `-` or a digit
+    /// matters only first on a line, a `|` only in a cell, a `#` only first or last.
+    static func needsWork(_ utf8: String.UTF8View, _ context: MarkdownContext) -> Bool {
+        guard let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20 else { return !utf8.isEmpty }
+        if context.unknownTemplate { return utf8.contains(where: mayNeedWork) }
+        if context.lineStart && (isASCIIPunctuation(first) || isDigit(first)) { return true }
+        if context.headingEnd && last == UInt8(ascii: "#") { return true }
+        let cell = context.tableCell
+        return utf8.contains { byte in
+            switch byte {
+            case 0x09, 0x0A, 0x0D, 0xE2, UInt8(ascii: "\\"), UInt8(ascii: "&"), UInt8(ascii: "`"), UInt8(ascii: "*"),
+                UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "["), UInt8(ascii: "<"), UInt8(ascii: ":"),
+                UInt8(ascii: "."):
+                return true
+            case UInt8(ascii: "|"): return cell
+            default: return false
+            }
+        }
+    }
+
     /// `text` escaped for `context`, appended to `out`.
     static func escape(_ text: String, _ context: MarkdownContext, into out: inout [UInt8]) {
         let utf8 = text.utf8
-        if let first = utf8.first, let last = utf8.last, first != 0x20, last != 0x20,
-            !utf8.contains(where: mayNeedWork)
-        {
+        guard needsWork(utf8, context) else {
             out.append(contentsOf: utf8)
             return
         }
@@ -314,6 +333,23 @@ enum MarkdownEscapeRules {
         ["", "*", "**", "***", "_", "__", "___", "~", "~~", "](x)", "`", "``", "```", "````"].map { next + $0 }
     }
 
+    /// The continuations that can matter when every candidate is a `[` and nothing else can pair.
+    ///
+    /// With no `` ` ``, `<`, emphasis or URL in the inline content, a `[` makes markup only as a
+    /// link or image, which needs a `]` after it, so only continuations with one (or none at all,
+    /// for the value's own) can tell its escape is needed. A warning's path and message hold
+    /// brackets; with every continuation the scan would be most of a report's time.
+    static let bracketProbes = probes.filter { $0.isEmpty || $0.contains("]") }
+
+    private static func onlyBrackets(_ value: [UInt8], _ candidates: [Int], _ context: MarkdownContext) -> Bool {
+        guard candidates.allSatisfy({ value[$0] == UInt8(ascii: "[") }) else { return false }
+        let around = Array(context.before.utf8) + value + Array(context.after.utf8)
+        return !around.indices.contains { index in
+            let byte = around[index]
+            return byte == UInt8(ascii: "<") || (byte != UInt8(ascii: "[") && isInlineCandidate(around, index))
+        }
+    }
+
     private static func inline(_ value: [UInt8], _ context: MarkdownContext, _ escaped: inout [Bool]) {
         var candidates: [Int] = []
         for index in value.indices where !escaped[index] && isInlineCandidate(value, index) {
@@ -322,7 +358,9 @@ enum MarkdownEscapeRules {
         if value.last == 0x5C && context.after.utf8.first == 0x5C { candidates.append(value.count - 1) }
         guard !candidates.isEmpty else { return }
         let before = Array(((context.openBefore ? " " : "") + context.before).utf8)
-        let afters = (context.openAfter ? probes : [""]).map { Array((context.after + $0).utf8) }
+        let continuations =
+            context.openAfter ? (onlyBrackets(value, candidates, context) ? bracketProbes : probes) : [""]
+        let afters = continuations.map { Array((context.after + $0).utf8) }
         for index in candidates { escaped[index] = true }
         let targets = afters.map { MarkdownInlineScan(before, value, escaped, $0).marks() }
         var changed = true
