@@ -25,12 +25,15 @@ struct SwiftEmitter {
     static let escapers = ["DETOUR_HTML": "html", "DETOUR_MARKDOWN": "markdown"]
 
     private var counter = 0
+    /// The `MarkdownContext` of each escaped value of the template being written, by position.
+    private var markdownPlaces: [String: String] = [:]
 
     /// `static func name(_ model: Root, into out: inout TemplateOutput)` for one template.
     mutating func function(named name: String, root: TemplateScope, nodes: [MustacheNode]) throws(MustacheSyntaxError)
         -> String
     {
         let context = Context(frames: [Frame(expression: "model", value: .object(root))], position: nil, escaper: nil)
+        markdownPlaces = MarkdownPlaces(nodes).contexts()
         let body = try emit(nodes, context, indent: 2)
         let parameter = uses("model", in: body) ? "model" : "_"
         return "    static func \(name)(_ \(parameter): \(root.name), into out: inout TemplateOutput) {\n\(body)    }\n"
@@ -98,6 +101,9 @@ struct SwiftEmitter {
             throw MustacheSyntaxError(
                 line: name.line, column: name.column,
                 reason: "{{\(name.name)}} comes before the template's content type")
+        }
+        if escaper == "markdown", let place = markdownPlaces[MarkdownPlaces.key(name)] {
+            return "\(pad)out.markdown(\(expression), \(place))\n"
         }
         return "\(pad)out.\(escaper)(\(expression))\n"
     }

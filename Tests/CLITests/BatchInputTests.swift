@@ -177,7 +177,7 @@ extension BatchInputTests {
             #expect(!bytes.contains(0x1B), "\(page) holds a raw ESC")
         }
         let markdown = String(decoding: try Data(contentsOf: output.appendingPathComponent("index.md")), as: UTF8.self)
-        #expect(markdown.contains("\\\\u\\{1B\\}"), "\(markdown)")
+        #expect(markdown.contains("/red\\u{1B}[31m.json |"), "\(markdown)")
     }
 }
 

@@ -65,8 +65,9 @@ import Testing
         #expect(parsed.status == 0, "\(parsed.stderr)")
         let lines = parsed.output.split(separator: "\n").map(String.init)
         #expect(lines.contains("rows [3, 6]"), "\(parsed.output)")
-        // One h1 (the title), no link, no bold from <b>, no quote, no code span from the data.
-        #expect(lines.contains("h1 1 a 0 b 0 blockquote 0 code 0"), "\(parsed.output)")
+        // One h1 (the title), no link but the stay's map link, no bold from <b>, no quote, no
+        // code span from the data.
+        #expect(lines.contains("h1 1 a 1 b 0 blockquote 0 code 0"), "\(parsed.output)")
     }
 
     @Test func anExistingTargetKeepsItsPermissions() throws {

@@ -111,7 +111,8 @@ import Testing
     /// A copy of the built-in templates renders through the template engine; the default renders them compiled to
     /// Swift.
     ///
-    /// Both must write the same report.
+    /// Both must write the same HTML report, and Markdown that GFM reads the same (through the engine a value's
+    /// place is unknown, so its Markdown may hold more escapes).
     @Test func aCopyOfTheBuiltInTemplatesGetsNoWarningAndTheSameReport() throws {
         for format in ["html", "markdown"] {
             let result = try render(try folder(), format: format)
@@ -119,7 +120,14 @@ import Testing
             #expect(result.stderr.isEmpty, "\(result.stderr)")
             let compiled = try cli.run([sample, "--today", "2026-11-22", "--format", format])
             #expect(compiled.status == 0)
-            #expect(result.stdout == compiled.stdout, "\(format): --templates with a copy changed the report")
+            if format == "html" {
+                #expect(result.stdout == compiled.stdout, "--templates with a copy changed the report")
+            } else if Tool.usable("cmark-gfm") {
+                #expect(
+                    try MarkdownCheck.gfm(result.output, unsafe: true)
+                        == MarkdownCheck.gfm(compiled.output, unsafe: true),
+                    "--templates with a copy changed what the Markdown report reads as")
+            }
         }
     }
 }

@@ -72,11 +72,13 @@ import Testing
         arguments: Fixtures.sampleTrips())
     func theMarkdownHasTheSameLinksUnderGFM(_ sample: String) throws {
         let markdown = try RenderFixture.render(try Fixtures.sample(sample), as: .markdown)
-        let html = try MarkdownAutolinkTests.gfm(markdown, unsafe: false)
+        let html = try MarkdownCheck.gfm(markdown, unsafe: false)
         let anchors = Self.anchors(html).filter { $0.href.hasPrefix(Self.prefix) }
         let expected = try Self.expected(sample)
         #expect(anchors.map(\.href) == expected.map(\.link))
         #expect(anchors.map(\.text) == expected.map { Escaping.html($0.text) })
+        #expect(MarkdownCheck.links(in: html).allSatisfy { $0.isAllowed })
+        #expect(MarkdownCheck.links(in: html).filter(\.isMapLink).count == expected.count)
     }
 
     @Test func aTaskWithoutALocationHasNoLinkAndOnPaperLinksReadAsText() throws {

@@ -1,5 +1,6 @@
 import DetourCore
 import DetourRender
+import DetourTestSupport
 import Foundation
 import Mustache
 import Testing
@@ -33,18 +34,27 @@ import Testing
         #expect(html.contains("<span class=\"status invalid\">invalid</span>"))
         let markdown = templates.renderIndex(Self.index, as: .markdown)
         #expect(markdown.contains("[Markdown](b.md)"))
-        #expect(markdown.contains("| trips\\/a b\\#1\\.json |"), "\(markdown)")
+        // In a cell only `|` would need its escape; `#` is text past a line's start.
+        #expect(markdown.contains("| trips/a b#1.json |"), "\(markdown)")
         #expect(templates.warnings.isEmpty)
     }
 
-    /// The compiled index templates write what the template engine writes for them.
+    /// The compiled index templates write what the template engine writes for them: the same
+    /// HTML, and Markdown that reads the same (through the engine a value's place is unknown, so
+    /// it may hold more escapes).
     @Test(arguments: [ReportFormat.html, .markdown])
     func theCompiledIndexMatchesTheTemplateEngine(_ format: ReportFormat) throws {
         let compiled = try ReportTemplates.builtIn(ReportTemplates.indexNames)
         let interpreted = try ReportTemplates.bundled.get()
         #expect(compiled.isCompiled && !interpreted.isCompiled)
         for index in [Self.index, TripIndex(entries: [])] {
-            #expect(compiled.renderIndex(index, as: format) == interpreted.renderIndex(index, as: format))
+            let fromCompiled = compiled.renderIndex(index, as: format)
+            let fromEngine = interpreted.renderIndex(index, as: format)
+            guard format == .markdown else {
+                #expect(fromCompiled == fromEngine)
+                continue
+            }
+            try EscapingTests.expectSameReading(fromCompiled, fromEngine)
         }
     }
 

@@ -63,19 +63,19 @@ struct TemplateOutput {
     }
 
     /// A value escaped for Markdown (`{{name}}` under `DETOUR_MARKDOWN`).
-    mutating func markdown(_ text: String) {
-        Escaping.markdown(text, into: &bytes)
+    mutating func markdown(_ text: String, _ context: MarkdownContext = .conservative) {
+        Escaping.markdown(text, context, into: &bytes)
     }
 
-    mutating func markdown(_ text: String?) {
-        if let text { markdown(text) }
+    mutating func markdown(_ text: String?, _ context: MarkdownContext = .conservative) {
+        if let text { markdown(text, context) }
     }
 
-    mutating func markdown(_ number: Int) {
-        markdown(String(number))
+    mutating func markdown(_ number: Int, _ context: MarkdownContext = .conservative) {
+        markdown(String(number), context)
     }
 
-    mutating func markdown(_ flag: Bool) {
+    mutating func markdown(_ flag: Bool, _: MarkdownContext = .conservative) {
         raw(flag)
     }
 
