@@ -1,7 +1,9 @@
 import DetourCommandLine
 import DetourJob
 import Dispatch
+import Foundation
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -14,7 +16,7 @@ import Darwin
 /// The signal stops the run where it is: no report is started any more, the temporary files
 /// being written are removed (see ``TemporaryFiles``), and the program exits with 128 plus the
 /// signal's number (130, 143), as a shell reports a program the signal ended. A browser printing
-/// PDFs is ended and its profile removed. Reports already
+/// PDFs is ended and its profile removed, and so is the folder `--check -d` renders into. Reports already
 /// written stay, and so does the old index: a batch writes its index last.
 enum Interrupts {
     /// The sources that watch the two signals; kept for the run's life.
@@ -22,6 +24,14 @@ enum Interrupts {
 
     /// Set when a signal has come: its handler is ending the run, and exits.
     private static let interrupted = Atomic(false)
+
+    /// Temporary folders of the run (`--check -d` renders into one), removed with all they hold.
+    private static let folders = Mutex<[FilePath]>([])
+
+    /// Removes `folder` and everything in it if a signal ends the run.
+    static func removeOnSignal(_ folder: FilePath) {
+        folders.withLock { $0.append(folder) }
+    }
 
     /// Installs the handling, once, before anything is written.
     static func removeTemporariesAndExit() {
@@ -35,6 +45,7 @@ enum Interrupts {
             source.setEventHandler {
                 interrupted.store(true, ordering: .sequentiallyConsistent)
                 for path in TemporaryFiles.shared.stop() { fileStore.remove(path) }
+                for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder.string) }
                 ChromiumPrinter.endAll()
                 exit(128 + number)
             }

@@ -30,10 +30,13 @@ import Darwin
 
     /// Starts the binary with `arguments`, waits until `ready` holds (polling every 5 ms, at
     /// most 60 s), then sends `signal`; returns the exit status.
-    func interrupt(_ arguments: [String], with signal: Int32, when ready: () -> Bool) throws -> Int32 {
+    func interrupt(
+        _ arguments: [String], with signal: Int32, environment: [String: String] = [:], when ready: () -> Bool
+    ) throws -> Int32 {
         let process = Process()
         process.executableURL = cli.executable
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -93,5 +96,35 @@ import Darwin
         #expect(try hidden(in: output) == [])
         #expect(!reports().isEmpty && reports().count < 20, "\(reports())")
         #expect(try Data(contentsOf: output.appendingPathComponent("index.json")) == oldIndex)
+    }
+
+    /// Ctrl-C during `--check -d`: the temporary folder it renders into goes too.
+    @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
+    func anInterruptedCheckLeavesNoTemporaryFolder() throws {
+        let trips = scratch.appendingPathComponent("trips")
+        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
+        try bigTrip(1500, at: trips.appendingPathComponent("t00.json"))
+        for number in 1..<20 {
+            try FileManager.default.copyItem(
+                at: trips.appendingPathComponent("t00.json"),
+                to: trips.appendingPathComponent(String(format: "t%02d.json", number)))
+        }
+        let temporary = scratch.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+        func checking() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
+        func rendered() -> Bool {
+            checking().contains { folder in
+                let inside = (try? FileManager.default.contentsOfDirectory(atPath: temporary.path + "/" + folder)) ?? []
+                return inside.contains { $0.hasSuffix(".html") }
+            }
+        }
+        let status = try interrupt(
+            [
+                trips.path, "-d", scratch.appendingPathComponent("out").path, "--check", "-j", "1", "--today",
+                "2026-11-22",
+            ],
+            with: SIGINT, environment: ["TMPDIR": temporary.path], when: rendered)
+        #expect(status == 130)
+        #expect(checking() == [])
     }
 }

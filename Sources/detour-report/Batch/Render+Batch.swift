@@ -67,6 +67,7 @@ extension Render {
             throw ExitCodes.cannotCreate
         }
         let fresh = FilePath(platformString: made)
+        Interrupts.removeOnSignal(fresh)
         defer { try? FileManager.default.removeItem(atPath: fresh.string) }
         var batchCode = ExitCodes.success
         do {
