@@ -51,6 +51,19 @@ import Darwin
         return process.terminationStatus
     }
 
+    /// A folder of 20 trips of 1,500 stays each, long enough to render to be interrupted.
+    func twentyTrips() throws -> URL {
+        let trips = scratch.appendingPathComponent("trips")
+        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
+        try bigTrip(1500, at: trips.appendingPathComponent("t00.json"))
+        for number in 1..<20 {
+            try FileManager.default.copyItem(
+                at: trips.appendingPathComponent("t00.json"),
+                to: trips.appendingPathComponent(String(format: "t%02d.json", number)))
+        }
+        return trips
+    }
+
     func hidden(in folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
     }
@@ -74,14 +87,7 @@ import Darwin
     /// more are started, and the old index is not rewritten.
     @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
     func anInterruptedBatchKeepsFinishedReportsAndTheOldIndex() throws {
-        let trips = scratch.appendingPathComponent("trips")
-        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
-        try bigTrip(1500, at: trips.appendingPathComponent("t00.json"))
-        for number in 1..<20 {
-            try FileManager.default.copyItem(
-                at: trips.appendingPathComponent("t00.json"),
-                to: trips.appendingPathComponent(String(format: "t%02d.json", number)))
-        }
+        let trips = try twentyTrips()
         let output = scratch.appendingPathComponent("out")
         try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
         let oldIndex = Data("{\"old\": true}".utf8)
@@ -101,14 +107,7 @@ import Darwin
     /// Ctrl-C during `--check -d`: the temporary folder it renders into goes too.
     @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
     func anInterruptedCheckLeavesNoTemporaryFolder() throws {
-        let trips = scratch.appendingPathComponent("trips")
-        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
-        try bigTrip(1500, at: trips.appendingPathComponent("t00.json"))
-        for number in 1..<20 {
-            try FileManager.default.copyItem(
-                at: trips.appendingPathComponent("t00.json"),
-                to: trips.appendingPathComponent(String(format: "t%02d.json", number)))
-        }
+        let trips = try twentyTrips()
         let temporary = scratch.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         func checking() -> [String] { (try? FileManager.default.contentsOfDirectory(atPath: temporary.path)) ?? [] }
