@@ -81,6 +81,12 @@ import Darwin
         #expect(message.hasPrefix("DETOUR_BROWSER names \""))
     }
 
+    /// Without PATH, the usual folders are searched.
+    @Test func withoutPathTheUsualFoldersAreSearched() throws {
+        let found = try find("sh", [:]).get()
+        #expect(found == "/usr/bin/sh" || found == "/bin/sh" || found == "/usr/local/bin/sh", "\(found)")
+    }
+
     @Test func noBrowserAnywhereSaysHowToGetOne() {
         guard case .failure(let failure) = find(["PATH": root.path]) else {
             Issue.record("a browser was found in an empty folder")
@@ -183,12 +189,32 @@ struct ChromiumPrinterTests {
         let browser = try browser(mode: "exit-at-once")
         #expect(
             throws: PrintFailure.noBrowser(
-                "\(browser) did not start as a browser (the browser ended); \(BrowserSearch.hint)")
+                "\(browser) did not start as a browser (the browser ended): fake-browser: not a browser; \(BrowserSearch.hint)"
+            )
         ) {
             try ChromiumPrinter(browser: browser)
         }
         let (pid, profile, _) = try logged()
         expectEnded(pid, profile: profile)
+    }
+
+    /// Replies without a result, errors without a message: each is still an answer.
+    @Test func aBareReplyIsAnEmptyResultAndABareErrorIsStillAFailure() throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: "bare"))
+        #expect(throws: PrintFailure.failed("Page.printToPDF: an error")) { try printer.print(Self.page) }
+        printer.end()
+        let (pid, profile, _) = try logged()
+        expectEnded(pid, profile: profile)
+    }
+
+    /// A browser that does not quit when its pipe closes is killed after the grace period.
+    @Test func aBrowserThatIgnoresTheEndOfItsPipeIsKilled() throws {
+        let printer = try ChromiumPrinter(browser: browser(mode: "stubborn"))
+        _ = try printer.print(Self.page)
+        printer.end(grace: 0.2)
+        let (pid, profile, lines) = try logged()
+        expectEnded(pid, profile: profile)
+        #expect(lines.last != "end \(pid)", "the fake quit by itself")
     }
 
     @Test func endAllEndsAPrintInProgress() throws {

@@ -95,12 +95,38 @@ import Testing
         return result
     }
 
+    /// Whole constructs random text seldom spells: HTML blocks and tags with attributes,
+    /// comments, processing instructions, declarations, CDATA, links with titles and angle
+    /// destinations, entities, autolinks; each in every place.
+    static let constructs = [
+        "<!-- note -->", "a <!-- b --> c", "<!-->", "<!--->", "<!-- a -- b -->", "<?php x ?>", "<!DOCTYPE html>",
+        "<!doctype", "<![CDATA[x]]>", "<div>", "<div/>", "<div/x", "</div>", "<DIV class=x>", "<script>",
+        "<pre x", "<style>", "<textarea>", "<a href=\"x\" title='y' data-z=w>", "<a b=c d = 'e'/>",
+        "<a b=\"c>", "<x-y>", "</a >", "<a\nb>", "[a](b \"t\")", "[a](<b c> 't')", "[a](b (t))",
+        "[a](b \"t)", "[a](<b>)", "![i](x.png)", "[a]: /u", "&copy; &#169; &#xA9; &foo;", "<https://x.org>",
+        "www.x.org/a_b_", "https://x.org/(a)", "a*b*c", "_a_b_", "**a**", "~~a~~", "`a``b`",
+        "# a #", "1) a", "10. b", "- a", "+ a", "> a", "=== ", "---", "\\*", "a\\", "|a|b|",
+    ]
+
     @Test(.enabled(if: Tool.usable("cmark-gfm"), "needs cmark-gfm on PATH (Debian: cmark-gfm)"))
     func renderedTextIsTheInputAndEveryEscapeIsNeeded() throws {
         var random = SplitMix(seed: 2024)
+        try Self.checkRendering((0..<300).map { _ in Self.randomText(&random) })
+    }
+
+    @Test(.enabled(if: Tool.usable("cmark-gfm"), "needs cmark-gfm on PATH (Debian: cmark-gfm)"))
+    func constructsRenderAsTextAndEveryEscapeIsNeeded() throws {
+        try Self.checkRendering(Self.constructs)
+        // A warning's path that starts like a link reference definition keeps its escape: what
+        // rules the definition out is the template's text after the message that follows it,
+        // which the escaper does not see (it sees the text up to the next value).
+        try Self.checkEveryEscapeIsNeeded(Self.constructs.filter { $0 != "[a]: /u" })
+    }
+
+    /// (1) What renders is the plain text in the same place.
+    static func checkRendering(_ texts: [String]) throws {
         var cases: [(Place, String, String)] = []
-        for _ in 0..<300 {
-            let text = Self.randomText(&random)
+        for text in texts {
             for place in Self.places { cases.append((place, text, Escaping.markdown(text, place.context))) }
         }
         // (1) what renders is the plain text in the same place.
@@ -130,9 +156,12 @@ import Testing
     @Test(.enabled(if: Tool.usable("cmark-gfm"), "needs cmark-gfm on PATH (Debian: cmark-gfm)"))
     func everyEscapeIsNeeded() throws {
         var random = SplitMix(seed: 2025)
+        try Self.checkEveryEscapeIsNeeded((0..<300).map { _ in Self.randomText(&random) })
+    }
+
+    static func checkEveryEscapeIsNeeded(_ texts: [String]) throws {
         var checks: [(place: Place, text: String, escaped: String, removed: String)] = []
-        for _ in 0..<300 {
-            let text = Self.randomText(&random)
+        for text in texts {
             for place in Self.places where place.minimal {
                 let escaped = Escaping.markdown(text, place.context)
                 for position in Self.escapes(escaped) {

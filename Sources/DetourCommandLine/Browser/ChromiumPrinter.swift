@@ -95,15 +95,16 @@ public final class ChromiumPrinter: PagePrinter {
         return Array(pdf)
     }
 
-    /// Ends the browser and removes its profile; once, whoever calls it first.
-    public func end() {
+    /// Ends the browser and removes its profile; once, whoever calls it first. A browser still
+    /// running `grace` seconds after its pipe is closed is killed.
+    public func end(grace: TimeInterval = 5) {
         guard
             ended.withLock({ ended in
                 defer { ended = true }
                 return !ended
             })
         else { return }
-        pipe.end()
+        pipe.end(grace: grace)
         try? FileManager.default.removeItem(atPath: profile)
         _ = Self.running.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
     }

@@ -215,7 +215,9 @@ final class DevToolsPipe: Sendable {
         while waitpid(pid, &status, WNOHANG) == 0 {
             guard Date() < deadline else {
                 kill(-pid, SIGKILL)
-                while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+                while waitpid(pid, &status, 0) < 0 {
+                    if errno != EINTR { break }
+                }
                 break
             }
             usleep(10_000)

@@ -223,7 +223,8 @@ enum MarkdownEscapeRules {
         case UInt8(ascii: ">"):
             escaped[0] = true
         case UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "*"), UInt8(ascii: "_"):
-            let marks = value.filter { $0 != 0x20 }
+            // A thematic break is the whole line: the template's text after the value counts.
+            let marks = (value + Array(context.after.utf8)).filter { $0 != 0x20 }
             let thematic = first != UInt8(ascii: "+") && marks.count >= 3 && marks.allSatisfy { $0 == first }
             escaped[0] = thematic || (first != UInt8(ascii: "_") && endsOrSpace(1))
         case UInt8(ascii: "`"), UInt8(ascii: "~"):
