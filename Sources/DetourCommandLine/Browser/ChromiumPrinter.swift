@@ -95,8 +95,9 @@ public final class ChromiumPrinter: PagePrinter {
         return Array(pdf)
     }
 
-    /// Ends the browser and removes its profile; once, whoever calls it first. A browser still
-    /// running `grace` seconds after its pipe is closed is killed.
+    /// Ends the browser and removes its profile; once, whoever calls it first.
+    ///
+    /// A browser still running `grace` seconds after its pipe is closed is killed.
     public func end(grace: TimeInterval = 5) {
         guard
             ended.withLock({ ended in
