@@ -198,6 +198,14 @@ struct ChromiumPrinterTests {
         expectEnded(pid, profile: profile)
     }
 
+    /// A program that ends at once and says nothing: the message says only that.
+    @Test func aSilentProgramIsNoBrowser() {
+        #expect(
+            throws: PrintFailure.noBrowser(
+                "/bin/true did not start as a browser (the browser ended); \(BrowserSearch.hint)")
+        ) { try ChromiumPrinter(browser: "/bin/true") }
+    }
+
     /// Replies without a result, errors without a message: each is still an answer.
     @Test func aBareReplyIsAnEmptyResultAndABareErrorIsStillAFailure() throws {
         let printer = try ChromiumPrinter(browser: browser(mode: "bare"))
