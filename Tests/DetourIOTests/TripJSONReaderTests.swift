@@ -152,6 +152,18 @@ import Testing
         #expect(trip == load(Self.minimal).trip)
     }
 
+    /// Day hours of the wrong type, at the trip and at a stay: each named by its own path.
+    @Test(arguments: [("true", "a boolean"), ("[4]", "an array"), ("{}", "an object")])
+    func dayHoursOfTheWrongTypeNameTheirPath(_ value: String, _ kind: String) {
+        let text = Self.minimal.replacingOccurrences(
+            of: "\"title\": \"T\"", with: "\"title\": \"T\", \"day_hours\": \(value)"
+        )
+        .replacingOccurrences(
+            of: "\"departure\": \"2026-12-05\"", with: "\"departure\": \"2026-12-05\", \"day_hours\": \(value)")
+        let found = load(text).diagnostics.filter { $0.code == .wrongType }.map { $0.path ?? "" }
+        #expect(found == ["day_hours", "destinations[0].day_hours"], "\(kind)")
+    }
+
     @Test(arguments: [("5", "a number"), ("[1]", "an array"), ("\"SEK\"", "a string")])
     func ratesThatAreNotAnObjectAreAWrongType(_ value: String, _ kind: String) {
         let text = Self.minimal.replacingOccurrences(
