@@ -31,9 +31,18 @@ public struct FakeBrowser: Sendable {
             exec '\(Self.script)' "$@"
 
             """
-        try Data(text.utf8).write(to: script)
-        chmod(script.path, 0o755)
+        // Written by a child process, never opened for writing by this one: a descriptor of a file
+        // being written leaks into any process another test starts meanwhile, and running a
+        // file some process holds open for writing fails with ETXTBSY ("Text file busy").
+        let shell = CommandRunner(executable: URL(fileURLWithPath: "/bin/sh"))
+        let written = try shell.run(
+            ["-c", "cat > \"$1\" && chmod 755 \"$1\"", "sh", script.path], stdin: Data(text.utf8))
+        guard written.status == 0 else { throw WriteFailure(description: written.stderr) }
         path = script.path
+    }
+
+    struct WriteFailure: Error, CustomStringConvertible {
+        var description: String
     }
 
     /// The log's lines.
