@@ -154,7 +154,10 @@ final class DevToolsPipe: Sendable {
                         socket, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
                     if written < 0 {
                         if errno == EINTR { continue }
-                        return "the browser is gone (\(Self.errorText()))"
+                        // A closed pipe is the browser's end, however the race with the reader
+                        // thread goes: the same words either way.
+                        if errno == EPIPE || errno == ECONNRESET { return "the browser ended" }
+                        return "cannot write to the browser (\(Self.errorText()))"
                     }
                     offset += written
                 }
