@@ -47,7 +47,7 @@ final class DevToolsPipe: Sendable {
     init(arguments: [String], errorLog: String) throws(PrintFailure) {
         var ends: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &ends) == 0 else {
-            throw .noBrowser("cannot make a pipe: \(Self.errorText())")
+            throw .noBrowser("cannot make a pipe: \(String(cString: strerror(errno)))")
         }
         defer { close(ends[1]) }
         var pid: pid_t = 0
@@ -154,10 +154,9 @@ final class DevToolsPipe: Sendable {
                         socket, buffer.baseAddress.map { $0 + offset }, buffer.count - offset, Int32(MSG_NOSIGNAL))
                     if written < 0 {
                         if errno == EINTR { continue }
-                        // A closed pipe is the browser's end, however the race with the reader
-                        // thread goes: the same words either way.
-                        if errno == EPIPE || errno == ECONNRESET { return "the browser ended" }
-                        return "cannot write to the browser (\(Self.errorText()))"
+                        // A socket that takes no more is the browser's end (EPIPE, ECONNRESET),
+                        // in the words the reader thread uses when it sees it first.
+                        return "the browser ended"
                     }
                     offset += written
                 }
@@ -235,5 +234,4 @@ final class DevToolsPipe: Sendable {
         }
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }
