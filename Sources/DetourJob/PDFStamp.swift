@@ -52,7 +52,7 @@ public enum PDFStamp {
             bytes[(at + trailer.count)..<open].allSatisfy(isWhitespace),
             firstIndex(of: Array("/ID".utf8), in: bytes, from: open) == nil
         else { return }
-        let hex = SHA256.digest(bytes).prefix(16).map(hexByte).joined()
+        let hex = SHA256.hex(bytes).prefix(32)
         bytes.insert(contentsOf: "/ID [<\(hex)> <\(hex)>]\n".utf8, at: open + 2)
     }
 
@@ -70,10 +70,5 @@ public enum PDFStamp {
         return (0...(bytes.count - needle.count)).reversed().first {
             bytes[$0..<($0 + needle.count)].elementsEqual(needle)
         }
-    }
-
-    private static func hexByte(_ byte: UInt8) -> String {
-        let digits = Array("0123456789abcdef")
-        return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
     }
 }

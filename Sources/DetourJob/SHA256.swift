@@ -51,7 +51,14 @@ public enum SHA256 {
 
     /// The digest in lowercase hexadecimal.
     public static func hex(_ bytes: some Collection<UInt8>) -> String {
-        digest(bytes).map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(64)
+        for byte in digest(bytes) {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 15)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func rotate(_ value: UInt32, _ count: UInt32) -> UInt32 {

@@ -63,14 +63,7 @@ public final class TripLibrary: Sendable {
 
     /// A strong entity tag for `bytes`: their SHA-256, quoted.
     public static func entityTag(of bytes: some Collection<UInt8>) -> String {
-        let hex = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = [UInt8(ascii: "\"")]
-        for byte in SHA256.digest(bytes) {
-            text.append(hex[Int(byte >> 4)])
-            text.append(hex[Int(byte & 15)])
-        }
-        text.append(UInt8(ascii: "\""))
-        return String(decoding: text, as: UTF8.self)
+        "\"" + SHA256.hex(bytes) + "\""
     }
 
     /// The trip files, sorted by name; a name with two files appears twice.
