@@ -1,7 +1,6 @@
 import DetourCommandLine
 import DetourJob
 import Dispatch
-import Foundation
 import Synchronization
 import SystemPackage
 
@@ -45,7 +44,7 @@ enum Interrupts {
             source.setEventHandler {
                 interrupted.store(true, ordering: .sequentiallyConsistent)
                 for path in TemporaryFiles.shared.stop() { fileStore.remove(path) }
-                for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(atPath: folder.string) }
+                for folder in folders.withLock({ $0 }) { TemporaryFolder.remove(folder) }
                 ChromiumPrinter.endAll()
                 exit(128 + number)
             }

@@ -1,6 +1,7 @@
 import DetourJob
 import Foundation
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
 import Glibc
@@ -24,7 +25,7 @@ public final class ChromiumPrinter: PagePrinter {
     public static let pageTimeout: TimeInterval = 300
 
     private let pipe: DevToolsPipe
-    private let profile: String
+    private let profile: FilePath
     private let ended = Mutex(false)
 
     /// The printers not yet ended, for ``endAll()``.
@@ -33,15 +34,12 @@ public final class ChromiumPrinter: PagePrinter {
     /// Starts the browser at `path`; throws ``PrintFailure/noBrowser(_:)`` when it does not start
     /// or does not speak the protocol.
     public init(browser path: String) throws(PrintFailure) {
-        let temporary = NSTemporaryDirectory()
-        let folder = temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary
-        var template = Array((folder + "/detour-browser.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        guard let folder = TemporaryFolder.make("detour-browser") else {
             throw .noBrowser("cannot make a temporary folder for the browser's profile")
         }
-        profile = String(cString: made)
+        profile = folder
         var arguments = [
-            path, "--headless", "--remote-debugging-pipe", "--user-data-dir=\(profile)", "--no-first-run",
+            path, "--headless", "--remote-debugging-pipe", "--user-data-dir=\(profile.string)", "--no-first-run",
             "--no-default-browser-check", "--disable-gpu", "--disable-extensions", "--disable-sync",
             "--disable-background-networking", "--disable-component-update", "--disable-default-apps",
             "--mute-audio", "--host-resolver-rules=MAP * ~NOTFOUND", "about:blank",
@@ -50,16 +48,16 @@ public final class ChromiumPrinter: PagePrinter {
         // here, where the only page is our own report and nothing is fetched.
         if geteuid() == 0 { arguments.insert("--no-sandbox", at: 1) }
         do {
-            pipe = try DevToolsPipe(arguments: arguments, errorLog: profile + "/stderr.log")
+            pipe = try DevToolsPipe(arguments: arguments, errorLog: profile.appending("stderr.log").string)
         } catch {
-            try? FileManager.default.removeItem(atPath: profile)
+            TemporaryFolder.remove(profile)
             throw error
         }
         Self.running.withLock { $0[ObjectIdentifier(self)] = self }
         do {
             _ = try pipe.call("Browser.getVersion", timeout: Self.startTimeout)
         } catch {
-            let said = lastLine(ofLog: profile + "/stderr.log")
+            let said = lastLine(ofLog: profile.appending("stderr.log").string)
             end()
             throw .noBrowser(
                 "\(path) did not start as a browser (\(error.reason))\(said.map { ": \($0)" } ?? ""); \(BrowserSearch.hint)"
@@ -106,7 +104,7 @@ public final class ChromiumPrinter: PagePrinter {
             })
         else { return }
         pipe.end(grace: grace)
-        try? FileManager.default.removeItem(atPath: profile)
+        TemporaryFolder.remove(profile)
         _ = Self.running.withLock { $0.removeValue(forKey: ObjectIdentifier(self)) }
     }
 

@@ -61,14 +61,12 @@ extension Render {
         let folder = FilePath(outputDir)
         guard check else { return try runBatch(into: folder, summary: !quiet) }
         let printer = DiagnosticPrinter(file: "detour-report", format: trip.diagnostics)
-        var template = Array((NSTemporaryDirectory() + "/detour-check.XXXXXX").utf8CString)
-        guard let made = mkdtemp(&template) else {
+        guard let fresh = TemporaryFolder.make("detour-check") else {
             printer.report(.cannotCreateOutput, "cannot make a temporary folder to render into")
             throw ExitCodes.cannotCreate
         }
-        let fresh = FilePath(platformString: made)
         Interrupts.removeOnSignal(fresh)
-        defer { try? FileManager.default.removeItem(atPath: fresh.string) }
+        defer { TemporaryFolder.remove(fresh) }
         var batchCode = ExitCodes.success
         do {
             try runBatch(into: fresh, summary: false)
