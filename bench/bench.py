@@ -46,6 +46,14 @@ def run_usage(argv, stdout=subprocess.DEVNULL):
 RELEASE = ["-c", "release", "--static-swift-stdlib"]
 
 
+def finish(missed):
+    """Ends a benchmark with its verdict: exit 1 naming the targets `missed`, else 0."""
+    if missed:
+        print(f"bench: targets missed: {', '.join(missed)}")
+        sys.exit(1)
+    print("bench: every target met")
+
+
 def build_release(product):
     """Builds `product` as the README's install command does and returns the path of its binary."""
     print(f"bench: building {product} (release, --static-swift-stdlib)", flush=True)

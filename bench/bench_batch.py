@@ -43,6 +43,18 @@ def timed(argv):
     return run(argv)[0]
 
 
+def one_process_per_trip(binary, files, out, extension, extra):
+    """Seconds to render each of `files` into `out` by a run of its own, one after another, as a
+    shell loop would: `binary TRIP -o OUT/TRIP.EXTENSION` plus `extra`."""
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    start = time.perf_counter()
+    for path in files:
+        name = os.path.splitext(os.path.basename(path))[0]
+        run([binary, path, "-o", os.path.join(out, f"{name}.{extension}")] + extra)
+    return time.perf_counter() - start
+
+
 def main():
     runs = int(os.environ.get("BENCH_RUNS", "5"))
     count = int(os.environ.get("BENCH_TRIPS", "200"))
@@ -85,13 +97,7 @@ def main():
                 shutil.rmtree(folder, ignore_errors=True)
 
     def separate():
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
-        start = time.perf_counter()
-        for path in files:
-            name = os.path.splitext(os.path.basename(path))[0]
-            run([binary, path, "-o", os.path.join(out, name + ".html")] + today)
-        return time.perf_counter() - start
+        return one_process_per_trip(binary, files, out, "html", today)
 
     sample = os.path.join(ROOT, "samples", "lisbon-city-break.json")
     measures = {

@@ -16,11 +16,10 @@ import os
 import shutil
 import statistics
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import WORK, build_release, run  # noqa: E402
-from bench_batch import make_trips  # noqa: E402
+from bench_batch import make_trips, one_process_per_trip  # noqa: E402
 
 
 def main():
@@ -42,13 +41,7 @@ def main():
         return run([binary, trips, "-d", out, "--format", "pdf", "-j", str(jobs), "--quiet"] + today)[0]
 
     def one_browser_per_trip():
-        shutil.rmtree(out, ignore_errors=True)
-        os.makedirs(out)
-        start = time.perf_counter()
-        for path in files:
-            name = os.path.splitext(os.path.basename(path))[0]
-            run([binary, path, "-o", os.path.join(out, name + ".pdf")] + today)
-        return time.perf_counter() - start
+        return one_process_per_trip(binary, files, out, "pdf", today)
 
     times = {"-j 1": [], "-j 2": []}
     for _ in range(runs):
