@@ -248,22 +248,6 @@ struct PDFChromiumTests {
         folder = try ScratchFolder("detour-pdf-chromium")
     }
 
-    static func run(_ tool: String, _ arguments: [String]) throws -> String {
-        let result = try CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path(tool)))).run(arguments)
-        try #require(result.status == 0, "\(tool) \(arguments): \(result.stderr)")
-        return result.output
-    }
-
-    /// `pdfinfo`'s fields, dates in ISO 8601.
-    static func info(_ pdf: URL) throws -> [String: String] {
-        var fields: [String: String] = [:]
-        for line in try run("pdfinfo", ["-isodates", pdf.path]).split(separator: "\n") {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[String(line[..<colon])] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        return fields
-    }
-
     /// The title and the names a report of `sample` shows: each stay and each detour's tasks.
     static func names(_ sample: String) throws -> (title: String, names: [String]) {
         let object = try JSONSerialization.jsonObject(with: Data(try Fixtures.sample(sample))) as? [String: Any]
@@ -283,13 +267,13 @@ struct PDFChromiumTests {
         let pdf = scratch.appendingPathComponent("plan.pdf")
         let run = try cli.run([Fixtures.sampleURL(sample).path, "-o", pdf.path, "--today", "2026-11-24"])
         #expect(run.status == 0, "\(run.stderr)")
-        let info = try Self.info(pdf)
+        let info = try Poppler.info(pdf)
         let (title, names) = try Self.names(sample)
         #expect(info["Title"] == title)
         #expect(info["CreationDate"] == "2026-11-24T00:00:00Z")
         #expect(info["ModDate"] == "2026-11-24T00:00:00Z")
         #expect(info["Page size"] == "595.92 x 841.92 pts (A4)")
-        let text = try Self.run("pdftotext", [pdf.path, "-"]).split(whereSeparator: \.isWhitespace).joined(
+        let text = try Poppler.run("pdftotext", [pdf.path, "-"]).split(whereSeparator: \.isWhitespace).joined(
             separator: " ")
         for name in names {
             #expect(text.contains(name.split(whereSeparator: \.isWhitespace).joined(separator: " ")), "\(name)")
@@ -317,7 +301,7 @@ struct PDFChromiumTests {
         let letter = scratch.appendingPathComponent("letter.pdf")
         let run = try cli.run([sample, "-o", letter.path, "--paper", "letter"])
         #expect(run.status == 0, "\(run.stderr)")
-        let info = try Self.info(letter)
+        let info = try Poppler.info(letter)
         #expect(info["Page size"] == "612 x 792 pts (letter)")
         #expect((Int(info["Pages"] ?? "") ?? 99) <= 6)
     }

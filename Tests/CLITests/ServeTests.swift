@@ -25,6 +25,13 @@ struct ServeTests {
         return names.map { String($0.dropLast(ext.count + 1)) }
     }
 
+    /// A server of the samples and of `broken.json`, a trip that is not valid.
+    func serveSamplesAndABrokenTrip() throws -> ServerProcess {
+        _ = try copySamples()
+        try Data("{\"title\": 3}".utf8).write(to: folder.appendingPathComponent("broken.json"))
+        return try ServerProcess(folder: folder)
+    }
+
     func trip(_ name: String) throws -> Data {
         try Data(contentsOf: folder.appendingPathComponent(name))
     }
@@ -85,9 +92,7 @@ struct ServeTests {
     }
 
     @Test func theCalendarHasEveryValidTripAndAnswers304() throws {
-        _ = try copySamples()
-        try Data("{\"title\": 3}".utf8).write(to: folder.appendingPathComponent("broken.json"))
-        let server = try ServerProcess(folder: folder)
+        let server = try serveSamplesAndABrokenTrip()
         let feed = try Curl.request("\(server.base)/calendar.ics")
         #expect(feed.status == 200)
         #expect(feed.header("content-type") == "text/calendar; charset=utf-8")
@@ -105,9 +110,7 @@ struct ServeTests {
     }
 
     @Test func theIndexListsEveryTripWithItsStatusAndLinks() throws {
-        _ = try copySamples()
-        try Data("{\"title\": 3}".utf8).write(to: folder.appendingPathComponent("broken.json"))
-        let server = try ServerProcess(folder: folder)
+        let server = try serveSamplesAndABrokenTrip()
         let page = try Curl.request("\(server.base)/")
         #expect(page.status == 200)
         #expect(page.header("content-type") == "text/html; charset=utf-8")

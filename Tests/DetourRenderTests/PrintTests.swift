@@ -153,25 +153,24 @@ struct PrintedReport {
             html: Array(PrintedReport.marked(html).utf8), paper: paper.paper, footer: PrintPage.footer(title: title))
         try Data(try printer.print(page)).write(to: pdf)
 
-        let info = try PrintedReport.run("pdfinfo", [pdf.path]).output
-        let pagesLine = info.split(separator: "\n").first { $0.hasPrefix("Pages:") }
-        guard let count = pagesLine.flatMap({ Int($0.dropFirst("Pages:".count).trimmingCharacters(in: .whitespaces)) })
-        else {
+        let info = try Poppler.info(pdf)
+        guard let count = info["Pages"].flatMap({ Int($0) }) else {
             throw Failure(description: "pdfinfo gave no page count: \(info)")
         }
         // The footer is read apart, from the page's bottom margin (16 mm, the report's `@page`
         // rule), so the title in it is not taken for the report's own text.
-        let sizeLine = info.split(separator: "\n").first { $0.hasPrefix("Page size:") } ?? ""
-        let height = Int(Double(sizeLine.split(separator: " ").dropFirst(4).first ?? "") ?? 842)
+        // `595.92 x 841.92 pts (A4)`.
+        let size = info["Page size"]?.split(separator: " ") ?? []
+        let height = Int(Double(size.dropFirst(2).first ?? "") ?? 842)
         let margin = Int(16 / 25.4 * 72)
         func text(_ number: Int, top: Int, height: Int) throws -> String {
             let crop = ["-x", "0", "-y", "\(top)", "-W", "2000", "-H", "\(height)"]
             let arguments = ["-f", "\(number)", "-l", "\(number)"] + crop + [pdf.path, "-"]
-            return PageReader.flatten(try PrintedReport.run("pdftotext", arguments).output)
+            return PageReader.flatten(try Poppler.run("pdftotext", arguments))
         }
         pages = try (1...count).map { try text($0, top: 0, height: height - margin) }
         footers = try (1...count).map { try text($0, top: height - margin, height: margin) }
-        let boxes = try PrintedReport.run("pdftotext", ["-bbox", pdf.path, "-"]).output
+        let boxes = try Poppler.run("pdftotext", ["-bbox", pdf.path, "-"])
         mapWidths = PrintedReport.mapWidths(inBoundingBoxes: boxes)
     }
 
@@ -205,15 +204,5 @@ struct PrintedReport {
     static func attribute(_ name: String, in line: Substring) -> Double? {
         guard let start = line.range(of: "\(name)=\"") else { return nil }
         return Double(line[start.upperBound...].prefix { $0 != "\"" })
-    }
-
-    /// Runs a command found on `PATH`, failing when it is missing or fails.
-    static func run(_ command: String, _ arguments: [String]) throws -> CommandRunner.Result {
-        guard let path = Tool.path(command) else { throw Failure(description: "\(command) is not installed") }
-        let result = try CommandRunner(executable: URL(fileURLWithPath: path)).run(arguments)
-        guard result.status == 0 else {
-            throw Failure(description: "\(command) failed (\(result.status)): \(result.stderr)")
-        }
-        return result
     }
 }
