@@ -351,7 +351,7 @@ import Testing
         let run = "'\(cli.executable.path)' '\(folder.path)' -d '\(out().path)' -j 1 --today 2026-11-22 2>&1"
         let command = "stty cols 30 rows 10 && unset COLUMNS && \(run)"
         let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
-        let result = try script.run(["-qec", command, "/dev/null"], removing: ["SOURCE_DATE_EPOCH", "COLUMNS"])
+        let result = try script.run(["-qec", command, "/dev/null"], removing: ["COLUMNS"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.output.components(separatedBy: "\r\u{1B}[K").map {
             $0.components(separatedBy: "\n").last ?? ""
@@ -403,7 +403,7 @@ extension BatchTests {
         let run = "'\(cli.executable.path)' '\(folder.path)' -d '\(out().path)' -j 1 --today 2026-11-22 2>&1"
         let command = "stty cols 30 rows 10 && unset COLUMNS && \(run)"
         let script = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("script"))))
-        let result = try script.run(["-qec", command, "/dev/null"], removing: ["SOURCE_DATE_EPOCH", "COLUMNS"])
+        let result = try script.run(["-qec", command, "/dev/null"], removing: ["COLUMNS"])
         #expect(result.status == 0, "\(result.stderr)")
         let progress = result.output.components(separatedBy: "\r\u{1B}[K").map {
             $0.components(separatedBy: "\n").last ?? ""

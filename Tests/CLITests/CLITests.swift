@@ -186,7 +186,8 @@ import Testing
     /// day this test's own calendar gives in each zone, one or two days apart.
     @Test func todayIsTheDayInTheLocalTimeZone() throws {
         func today(_ zone: String) throws -> String {
-            let result = try cli.run([sample, "--format", "json"], environment: ["TZ": zone])
+            let result = try cli.run(
+                [sample, "--format", "json"], environment: ["TZ": zone], removing: ["SOURCE_DATE_EPOCH"])
             let line = result.output.split(separator: "\n").first { $0.contains("\"today\"") } ?? ""
             return String(line.split(separator: "\"").dropFirst(3).first ?? "")
         }
@@ -208,13 +209,13 @@ import Testing
     }
 
     @Test func sourceDateEpochSetsTodayAndTheOptionBeatsIt() throws {
-        let epoch = ["SOURCE_DATE_EPOCH": "1795305600"]  // 2026-11-22T00:00:00Z
-        let fromEpoch = try cli.run([sample, "--format", "json"], environment: epoch, removing: [])
-        #expect(fromEpoch.output.contains("\"today\": \"2026-11-22\""))
+        let epoch = ["SOURCE_DATE_EPOCH": "1796428800"]  // 2026-12-05T00:00:00Z, not the pinned clock
+        let fromEpoch = try cli.run([sample, "--format", "json"], environment: epoch)
+        #expect(fromEpoch.output.contains("\"today\": \"2026-12-05\""))
         let fromOption = try cli.run(
-            [sample, "--format", "json", "--today", "2027-01-01"], environment: epoch, removing: [])
+            [sample, "--format", "json", "--today", "2027-01-01"], environment: epoch)
         #expect(fromOption.output.contains("\"today\": \"2027-01-01\""))
-        let bad = try cli.run([sample], environment: ["SOURCE_DATE_EPOCH": "soon"], removing: [])
+        let bad = try cli.run([sample], environment: ["SOURCE_DATE_EPOCH": "soon"])
         #expect(bad.status == 64)
         #expect(bad.stdout.isEmpty)
     }

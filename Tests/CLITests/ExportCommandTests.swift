@@ -42,7 +42,7 @@ import Testing
     @Test func sourceDateEpochSetsTheCalendarsStamp() throws {
         // 2027-01-02T00:00:00Z.
         let result = try cli.run(
-            [sample, "--format", "ics"], environment: ["SOURCE_DATE_EPOCH": "1798848000"], removing: [])
+            [sample, "--format", "ics"], environment: ["SOURCE_DATE_EPOCH": "1798848000"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.output.contains("\r\nDTSTAMP:20270102T000000Z\r\n"))
     }

@@ -299,7 +299,7 @@ struct PDFChromiumTests {
         #expect(try Data(contentsOf: out.appendingPathComponent("scandinavia-rail.pdf")) == Data(contentsOf: first))
 
         let letter = scratch.appendingPathComponent("letter.pdf")
-        let run = try cli.run([sample, "-o", letter.path, "--paper", "letter"])
+        let run = try cli.run([sample, "-o", letter.path, "--paper", "letter", "--today", "2026-11-27"])
         #expect(run.status == 0, "\(run.stderr)")
         let info = try Poppler.info(letter)
         #expect(info["Page size"] == "612 x 792 pts (letter)")

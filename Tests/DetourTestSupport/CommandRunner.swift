@@ -36,10 +36,18 @@ public struct CommandRunner: Sendable {
         executable = found
     }
 
-    /// Runs the binary with `arguments`, feeding `stdin`, in `directory`, with extra environment.
+    /// The clock every run sees unless a test removes it to read the real one.
+    ///
+    /// `SOURCE_DATE_EPOCH` at 2026-11-22, the day the goldens are as of. A report's sections, and
+    /// so its pages, depend on the day; a test that read the machine's clock would pass on some
+    /// days and fail on others.
+    public static let pinnedClock = ["SOURCE_DATE_EPOCH": "1795305600"]
+
+    /// Runs the binary with `arguments`, feeding `stdin`, in `directory`, with extra environment;
+    /// the clock pinned (``pinnedClock``) unless `removing` names `SOURCE_DATE_EPOCH`.
     public func run(
         _ arguments: [String], stdin: Data? = nil, directory: URL? = nil,
-        environment: [String: String] = [:], removing: [String] = ["SOURCE_DATE_EPOCH"],
+        environment: [String: String] = [:], removing: [String] = [],
         viaShell: Bool = false, shell: String = "/bin/sh"
     ) throws -> Result {
         let scratch = FileManager.default.temporaryDirectory
@@ -57,6 +65,7 @@ public struct CommandRunner: Sendable {
         process.arguments = arguments
         if let directory { process.currentDirectoryURL = directory }
         var env = ProcessInfo.processInfo.environment
+        env.merge(CommandRunner.pinnedClock) { $1 }
         for key in removing { env.removeValue(forKey: key) }
         env.merge(environment) { $1 }
         process.environment = env

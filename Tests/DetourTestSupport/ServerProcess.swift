@@ -25,7 +25,7 @@ public final class ServerProcess: @unchecked Sendable {
         if !arguments.contains("--today") { arguments += ["--today", "2026-11-24"] }
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
-        env.removeValue(forKey: "SOURCE_DATE_EPOCH")
+        env.merge(CommandRunner.pinnedClock) { $1 }
         env.merge(environment) { $1 }
         process.environment = env
         let output = Pipe()
