@@ -48,11 +48,12 @@ enum RenderFixture {
         return (Planner.plan(trip, today: day), outcome.diagnostics.warnings)
     }
 
-    /// The report of a trip file's bytes, or why there is none.
+    /// The report of a trip file's bytes as of `day`, or why there is none.
     static func render(
-        _ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat, engine: Engine = .compiled
+        _ bytes: [UInt8], format: TripFormat = .json, as output: ReportFormat, engine: Engine = .compiled,
+        today day: CalendarDay = today
     ) throws -> String {
-        let (plan, warnings) = try plan(bytes, format: format)
+        let (plan, warnings) = try plan(bytes, format: format, today: day)
         guard let renderer = engine == .compiled ? renderer : interpretingRenderer else {
             throw Failure(description: "the bundled templates do not compile")
         }
