@@ -38,7 +38,7 @@ public struct LocalFileStore: FileStore {
         }
         if info.type == .directory {
             if owned { try? descriptor.close() }
-            throw FileError(.isDirectory, reason: "it is a directory")
+            throw FileError(.isDirectory, reason: "it is a folder")
         }
         let size = info.type == .regular ? Int(info.size) : nil
         return DescriptorFile(descriptor, owned: owned, regularFileSize: size)

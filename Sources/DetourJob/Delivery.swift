@@ -59,7 +59,7 @@ public enum Delivery {
             guard error.isMissing else { throw .cannotCreate(error.reason) }
             return .file(store.resolvingLinks(path), permissions: store.newFilePermissions)
         }
-        if info.kind == .directory { throw .cannotCreate("it is a directory") }
+        if info.kind == .directory { throw .cannotCreate("it is a folder") }
         if info.identity == store.standardOutputIdentity { return .standardOutput }
         guard info.kind == .regular else { return .stream(path) }
         return .file(store.resolvingLinks(path), permissions: info.permissions)

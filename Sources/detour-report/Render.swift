@@ -21,7 +21,19 @@ struct Render: ParsableCommand {
             exit code is the most serious one met (74, 73, 69, 66, 65, then 0).
             """)
 
+    @Argument(
+        help: ArgumentHelp(
+            "The trip file (JSON or GPX), or - for standard input; with -d, any number of trips and folders of trips.",
+            valueName: "trip"))
+    var inputs: [String] = []
+
     @OptionGroup var trip: TripOptions
+
+    /// The one trip of a run without -d.
+    var input: String { inputs.first ?? "-" }
+
+    /// Where problems go: named after the trip.
+    var printer: DiagnosticPrinter { trip.printer(file: input) }
 
     @Option(
         name: .shortAndLong,
@@ -108,6 +120,7 @@ struct Render: ParsableCommand {
     var dayHours: String?
 
     func validate() throws {
+        if inputs.isEmpty { throw ValidationError("Missing expected argument '<trip>'") }
         try validateBatch()
     }
 
@@ -127,18 +140,18 @@ struct Render: ParsableCommand {
         if outputDir != nil { return try runBatch() }
         try checkTargets()
         let (job, _) = try job(formats: [outputFormat])
-        let result = job.run(path: FilePath(trip.input), store: fileStore)
-        trip.printer.print(result.diagnostics)
+        let result = job.run(path: FilePath(input), store: fileStore)
+        printer.print(result.diagnostics)
         if let code = TripOptions.exitCode(result.outcome) { throw code }
         if check, let target = self.output {
             let bytes = result.outputs.flatMap { (try? $0.bytes()) ?? [] }
             let differences = Check.compare(bytes, withFileAt: FilePath(target)).map { [$0] } ?? []
-            let code = Check.report(differences, checked: 1, printer: trip.printer)
+            let code = Check.report(differences, checked: 1, printer: printer)
             if code != ExitCodes.success { throw code }
             return
         }
         for output in result.outputs {
-            try Output.write(to: self.output, printer: trip.printer) { sink throws(Delivery.Failure) in
+            try Output.write(to: self.output, printer: printer) { sink throws(Delivery.Failure) in
                 try output.write(to: sink)
             }
         }
@@ -147,8 +160,8 @@ struct Render: ParsableCommand {
     /// The checks on the command line that look at files: the trip is no folder, an `-o` file's
     /// extension tells its format, and `-o` is not the trip itself.
     func checkTargets() throws {
-        if (try? fileStore.info(FilePath(trip.input), followLinks: true))?.kind == .directory, trip.input != "-" {
-            throw ValidationError("'\(trip.input)' is a folder; give -d DIR to render every trip in it")
+        if (try? fileStore.info(FilePath(input), followLinks: true))?.kind == .directory, input != "-" {
+            throw ValidationError("'\(input)' is a folder; give -d DIR to render every trip in it")
         }
         guard let output else { return }
         // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
@@ -173,8 +186,8 @@ struct Render: ParsableCommand {
             target.kind == .regular
         else { return false }
         let source =
-            trip.input == "-"
-            ? fileStore.standardInputIdentity : (try? fileStore.info(FilePath(trip.input), followLinks: true))?.identity
+            input == "-"
+            ? fileStore.standardInputIdentity : (try? fileStore.info(FilePath(input), followLinks: true))?.identity
         return source == target.identity
     }
 
@@ -183,8 +196,8 @@ struct Render: ParsableCommand {
     /// or template error when it cannot be.
     func job(formats: [OutputFormat], alsoLoading extra: [String] = []) throws(ExitCode) -> (RenderJob, ReportTemplates)
     {
-        let day = try DayOptions.today(today, printer: trip.printer)
-        let hours = try DayOptions.dayHours(dayHours, printer: trip.printer)
+        let day = try DayOptions.today(today, printer: printer)
+        let hours = try DayOptions.dayHours(dayHours, printer: printer)
         let reports = formats.compactMap { $0 == .pdf ? .html : $0.report }
         let templates = try loadTemplates(builtIn: reports.flatMap(\.templateNames) + extra)
         let job = trip.job(
@@ -201,7 +214,7 @@ struct Render: ParsableCommand {
             let path = try BrowserSearch.find(named: browser, environment: ProcessInfo.processInfo.environment)
             return RenderJob.Printing(printer: try ChromiumPrinter(browser: path), paper: paper)
         } catch {
-            trip.printer.print([error.diagnostic], file: "detour-report")
+            printer.print([error.diagnostic], file: "detour-report")
             throw ExitCodes.unavailable
         }
     }
@@ -211,7 +224,7 @@ struct Render: ParsableCommand {
     func loadTemplates(builtIn names: [String]) throws(ExitCode) -> ReportTemplates {
         try TemplateFolder.load(
             templates, builtIn: names, required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames,
-            printer: trip.printer)
+            printer: printer)
     }
 }
 

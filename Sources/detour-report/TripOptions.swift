@@ -7,15 +7,6 @@ import DetourRender
 
 /// The options every command that reads a trip takes.
 struct TripOptions: ParsableArguments {
-    @Argument(
-        help: ArgumentHelp(
-            "The trip file (JSON or GPX), or - for standard input; with -d, any number of trips and folders of trips.",
-            valueName: "trip"))
-    var inputs: [String] = []
-
-    /// The one trip of a command that reads one.
-    var input: String { inputs.first ?? "-" }
-
     @Option(
         help: ArgumentHelp(
             "The trip format (json or gpx) when the file name does not tell it; otherwise the first bytes decide.",
@@ -39,8 +30,10 @@ struct TripOptions: ParsableArguments {
         help: "List every warning; text lists the first 20 of each kind and says how many more there are.")
     var allWarnings = false
 
-    /// Where problems go, in the format asked for.
-    var printer: DiagnosticPrinter { DiagnosticPrinter(file: input, format: diagnostics, allWarnings: allWarnings) }
+    /// Where problems with `file` go, in the format asked for.
+    func printer(file: String) -> DiagnosticPrinter {
+        DiagnosticPrinter(file: file, format: diagnostics, allWarnings: allWarnings)
+    }
 
     /// The reading limits, with the input size from `--max-input-mib` when given.
     var limits: ReadLimits {
@@ -48,9 +41,6 @@ struct TripOptions: ParsableArguments {
     }
 
     mutating func validate() throws {
-        if inputs.isEmpty {
-            throw ValidationError("Missing expected argument '<trip>'")
-        }
         if let maxInputMib, !(1...1_048_576).contains(maxInputMib) {
             throw ValidationError("--max-input-mib must be between 1 and 1048576")
         }

@@ -5,13 +5,34 @@ import DetourJob
 import DetourRender
 import SystemPackage
 
-/// `detour-report validate TRIP`: checks a trip and reports every problem, writing no report.
+/// `detour-report validate TRIP… [-r]`: checks each trip named, and each in the folders named,
+/// and reports every problem, writing no report.
 struct Validate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Check a trip file and print its problems; write no report.")
+        abstract: "Check trip files and print their problems; write no report.",
+        discussion: """
+            Each trip named, and each *.json and *.gpx file in a folder named (hidden files left \
+            out, as a batch render reads folders), is checked; one line a trip says how it went, and its problems go to \
+            standard error. The exit status is the worst of the trips': 66 if any is unreadable, \
+            else 65 if any is invalid, else 0.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("Trip files (JSON or GPX) and folders of trips, or - for standard input.", valueName: "trip")
+    )
+    var inputs: [String] = []
 
     @OptionGroup var trip: TripOptions
+
+    @Flag(
+        name: [.customShort("r"), .customLong("recursive")],
+        help: "Also check the trips in folders inside the folders given.")
+    var recursive = false
+
+    func validate() throws {
+        if inputs.isEmpty { throw ValidationError("Missing expected argument '<trip>'") }
+    }
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()
@@ -20,16 +41,58 @@ struct Validate: ParsableCommand {
         let job = trip.job(
             formats: [], today: .unixEpoch, planner: Planner.Options(),
             renderer: ReportRenderer(templates: .compiled))
-        let result = job.run(path: FilePath(trip.input), store: fileStore)
-        trip.printer.print(result.diagnostics)
-        if let code = TripOptions.exitCode(result.outcome) { throw code }
-        let trip = result.trip?.destinations ?? []
-        let detours = trip.reduce(0) { $0 + $1.detours.count }
-        let summary =
-            "\(DiagnosticText.displayName(self.trip.input)): valid trip: "
-            + "\(count(trip.count, "destination")), \(count(detours, "detour")), "
-            + "\(count(result.diagnostics.warnings.count, "warning"))"
-        try Output.write(Quoting.printable(summary) + "\n", to: nil, printer: self.trip.printer)
+        var codes: [Int32] = []
+        var seen: Set<FilePath> = []
+        for input in inputs {
+            let found = BatchInputs([input], recursive: recursive).jobs
+            if found.isEmpty {
+                // A folder with no trip in it is a mistake worth a line, not a silent success.
+                trip.printer(file: input).report(
+                    .readFailed,
+                    "the folder holds no trip file (*.json, *.gpx)\(recursive ? "" : "; -r looks in its folders")",
+                    file: input)
+                codes.append(ExitCodes.noInput.rawValue)
+            }
+            for source in found where seen.insert(source.source).inserted {
+                codes.append(try check(source, with: job))
+            }
+        }
+        let worst = BatchRun.mostSerious(codes)
+        if worst != ExitCodes.success { throw worst }
+    }
+
+    /// Checks one trip: prints its problems and its line, and returns its exit status.
+    private func check(_ source: BatchInputs.Job, with job: RenderJob) throws -> Int32 {
+        let printer = DiagnosticPrinter(file: source.shown, format: trip.diagnostics, allWarnings: trip.allWarnings)
+        let name = DiagnosticText.displayName(source.shown)
+        if let reason = source.unlisted {
+            printer.report(.readFailed, "cannot list the folder: \(reason)")
+            try say("\(name): unreadable")
+            return ExitCodes.noInput.rawValue
+        }
+        let result = job.run(path: source.source, store: fileStore)
+        printer.print(result.diagnostics)
+        let warnings = count(result.diagnostics.warnings.count, "warning")
+        switch result.outcome {
+        case .written:
+            let stays = result.trip?.destinations ?? []
+            let detours = stays.reduce(0) { $0 + $1.detours.count }
+            try say(
+                "\(name): valid trip: \(count(stays.count, "destination")), \(count(detours, "detour")), \(warnings)")
+            return ExitCodes.success.rawValue
+        case .invalid:
+            let errors = result.diagnostics.filter { $0.severity == .error }.count
+            try say("\(name): invalid trip: \(count(errors, "error")), \(warnings)")
+            return ExitCodes.invalidTrip.rawValue
+        case .unreadable:
+            try say("\(name): unreadable")
+            return ExitCodes.noInput.rawValue
+        }
+    }
+
+    /// One line on standard output.
+    private func say(_ line: String) throws {
+        try Output.write(Quoting.printable(line) + "\n", to: nil, printer: trip.printer(file: "detour-report"))
     }
 
     private func count(_ value: Int, _ noun: String) -> String {

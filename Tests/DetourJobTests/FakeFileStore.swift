@@ -81,7 +81,7 @@ final class FakeFileStore: FileStore, Sendable {
         let found: [UInt8]? = state.withLock { $0.files[path.string]?.bytes }
         guard let found else {
             if state.withLock({ $0.folders.contains(path.string) }) {
-                throw FileError(.isDirectory, reason: "it is a directory")
+                throw FileError(.isDirectory, reason: "it is a folder")
             }
             throw FileError(.noSuchFileOrDirectory)
         }

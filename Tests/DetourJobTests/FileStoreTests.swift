@@ -39,7 +39,7 @@ import Testing
 
     @Test func anErrorReadsAsItsReason() {
         #expect("\(FileError(.noSuchFileOrDirectory))" == "No such file or directory")
-        #expect("\(FileError(.isDirectory, reason: "it is a directory"))" == "it is a directory")
+        #expect("\(FileError(.isDirectory, reason: "it is a folder"))" == "it is a folder")
         #expect(FileError(.noSuchFileOrDirectory).isMissing)
         #expect(!FileError(.isDirectory).isMissing)
     }

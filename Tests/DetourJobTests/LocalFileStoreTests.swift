@@ -52,7 +52,7 @@ import Darwin
     }
 
     @Test func whatCannotBeReadSaysWhy() {
-        #expect(throws: FileError(.isDirectory, reason: "it is a directory")) {
+        #expect(throws: FileError(.isDirectory, reason: "it is a folder")) {
             try store.openForReading(path(""))
         }
         expectError(.noSuchFileOrDirectory) { _ = try store.openForReading(path("gone.json")) }

@@ -46,7 +46,7 @@ import Testing
         store.folder("/trips")
         #expect(
             Self.job().run(path: "/trips", store: store).diagnostics.map(\.message) == [
-                "cannot read the trip: it is a directory"
+                "cannot read the trip: it is a folder"
             ])
     }
 

@@ -27,7 +27,7 @@ extension Render {
             if let option = batchOnly.first {
                 throw ValidationError("\(option) needs -d DIR: it sets how a folder of trips is rendered")
             }
-            if trip.inputs.count > 1 {
+            if inputs.count > 1 {
                 throw ValidationError("several trips need -d DIR, a folder to write their reports into")
             }
             if (format?.formats.count ?? 0) > 1 {
@@ -42,7 +42,7 @@ extension Render {
             throw ValidationError("--check compares a whole run's reports; it cannot take --shard")
         }
         if outputDir.isEmpty { throw ValidationError("-d needs a folder") }
-        if trip.inputs.contains("-") {
+        if inputs.contains("-") {
             throw ValidationError("-d cannot read standard input (-): a report is named after its trip file")
         }
         if let jobs, !(1...1024).contains(jobs) {
@@ -89,7 +89,7 @@ extension Render {
         // The index's templates too: HTML always, Markdown with Markdown reports.
         let indexTemplates = formats.contains(.markdown) ? ReportTemplates.indexNames : [ReportTemplates.indexHTMLName]
         let (job, templates) = try job(formats: formats, alsoLoading: indexTemplates)
-        let inputs = BatchInputs(trip.inputs, recursive: recursive, output: folder)
+        let inputs = BatchInputs(inputs, recursive: recursive, output: folder)
         let shard = shard.flatMap { BatchInputs.Shard($0) }
 
         // Every shard checks the whole list, so a clash stops each part of a job the same way.
