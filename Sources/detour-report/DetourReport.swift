@@ -26,6 +26,11 @@ struct DetourReport: ParsableCommand {
         defaultSubcommand: Render.self
     )
 
+    /// The names of the subcommands, which a mistyped first argument is compared with.
+    static var commandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName }
+    }
+
     /// Runs the command as ArgumentParser does, except that with `--diagnostics json` a usage
     /// error (an unknown option, a bad value, a missing argument) is one JSON object with the
     /// code `usage`, like every other problem, instead of ArgumentParser's text.
@@ -34,6 +39,19 @@ struct DetourReport: ParsableCommand {
         do {
             var command = try parseAsRoot(arguments)
             try command.run()
+        } catch let mistake as UsageMistake {
+            // A mistake found when the command ran reads as ArgumentParser's own, with the usage
+            // of the command it was found in.
+            if DiagnosticPrinter.Format.requested(in: arguments) == .json {
+                DiagnosticPrinter(file: "detour-report", format: .json).report(.usage, mistake.message)
+            } else {
+                let name = mistake.command.map { " \($0.configuration.commandName ?? "")" } ?? ""
+                let usage = usageString(for: mistake.command ?? DetourReport.self)
+                StandardStreams.writeError(
+                    "Error: \(mistake.message)\nUsage: \(usage)\n  See 'detour-report\(name) --help' for more information.\n"
+                )
+            }
+            Foundation.exit(ExitCodes.usage.rawValue)
         } catch {
             // A command that has printed its problem ends with an `ExitCode` and nothing to add.
             if !(error is ExitCode), exitCode(for: error) == ExitCodes.usage,
@@ -47,4 +65,12 @@ struct DetourReport: ParsableCommand {
             exit(withError: error)
         }
     }
+}
+
+/// A mistake on the command line found when a command runs rather than while ArgumentParser
+/// parses (see `Render.checkUsage`): exit 64 with the usage of `command`, or of detour-report
+/// itself when `nil`.
+struct UsageMistake: Error {
+    var message: String
+    var command: (any ParsableCommand.Type)?
 }

@@ -119,9 +119,20 @@ struct Render: ParsableCommand {
             valueName: "hours"))
     var dayHours: String?
 
-    func validate() throws {
-        if inputs.isEmpty { throw ValidationError("Missing expected argument '<trip>'") }
-        try validateBatch()
+    /// The checks of the command line that ArgumentParser cannot make itself, run when the
+    /// command runs rather than in `validate()`: ArgumentParser validates before it reports an
+    /// unknown option, and `--formt md` makes `md` a second trip, so `validate()` would blame the
+    /// trips for a mistyped option.
+    func checkUsage() throws(UsageMistake) {
+        if let first = inputs.first, let command = CommandSuggestion.mistyped(first, among: DetourReport.commandNames) {
+            throw UsageMistake(message: "unknown command '\(first)'; did you mean '\(command)'?")
+        }
+        if inputs.isEmpty { throw UsageMistake(message: "Missing expected argument '<trip>'", command: Render.self) }
+        do throws(ValidationError) {
+            try validateBatch()
+        } catch {
+            throw UsageMistake(message: error.message, command: Render.self)
+        }
     }
 
     /// The format: the option, else the output file's extension, else HTML.
@@ -130,6 +141,7 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
+        try checkUsage()
         StandardStreams.turnWriteSignalsIntoErrors()
         Interrupts.removeTemporariesAndExit()
         // The browser a PDF run starts is ended on every way out, errors too (signals: Interrupts).

@@ -30,11 +30,12 @@ struct Validate: ParsableCommand {
         help: "Also check the trips in folders inside the folders given.")
     var recursive = false
 
-    func validate() throws {
-        if inputs.isEmpty { throw ValidationError("Missing expected argument '<trip>'") }
-    }
-
     func run() throws {
+        // Checked here, not in `validate()`, which ArgumentParser runs before it reports an
+        // unknown option (see `Render.checkUsage`).
+        if inputs.isEmpty {
+            throw UsageMistake(message: "Missing expected argument '<trip>'", command: Validate.self)
+        }
         StandardStreams.turnWriteSignalsIntoErrors()
         // What planning finds (budgets, rates, days) is worth knowing before rendering too; the
         // day only sorts stays into sections, which a check does not show.

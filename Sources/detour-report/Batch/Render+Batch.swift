@@ -16,7 +16,7 @@ import Darwin
 
 extension Render {
     /// The options of a batch run make sense only together with `-d`, and not with `-o`.
-    func validateBatch() throws {
+    func validateBatch() throws(ValidationError) {
         guard let outputDir else {
             if check, output == nil || output == "-" {
                 throw ValidationError("--check needs -o FILE or -d DIR: the reports on disk to compare with")

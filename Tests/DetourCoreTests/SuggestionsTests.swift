@@ -1,0 +1,23 @@
+import DetourCore
+import Testing
+
+/// The nearest names to a mistyped one.
+@Suite struct SuggestionsTests {
+    @Test(arguments: [
+        ("", "", 0), ("", "abc", 3), ("abc", "", 3), ("traveller", "traveler", 1), ("duraton", "duration", 1),
+        ("lng", "lon", 2), ("serv", "serve", 1), ("ab", "ba", 1), ("abc", "ca", 3), ("kitten", "sitting", 3),
+        ("café", "cafe", 1),
+    ])
+    func distance(_ a: String, _ b: String, _ expected: Int) {
+        #expect(Suggestions.distance(a, b) == expected)
+        #expect(Suggestions.distance(b, a) == expected)
+    }
+
+    @Test func nearestFirstWithinTheLimitTiesInOrder() {
+        let keys = ["lat", "lon", "name", "location"]
+        #expect(Suggestions.nearest(to: "lng", among: keys, within: 2) == ["lon", "lat"])
+        #expect(Suggestions.nearest(to: "LON", among: keys, within: 2).first == "lon")
+        #expect(Suggestions.nearest(to: "zzzzzz", among: keys, within: 2).isEmpty)
+        #expect(Suggestions.nearest(to: "name", among: keys, within: 2) == [])
+    }
+}
