@@ -47,8 +47,18 @@ public enum TripServer {
                 announce("http://\(host):\(port)/")
             },
             logger: logger)
-        try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        do {
+            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServeFailure.portInUse(settings.port)
+        }
     }
+}
+
+/// Why the server could not start, in words a user can act on.
+public enum ServeFailure: Error, Equatable {
+    /// Another program listens on the port.
+    case portInUse(Int)
 }
 
 /// The folder watch, as a service that stops with the server and then ends every live-reload

@@ -43,15 +43,19 @@ struct ServeCommand: ParsableCommand {
                             Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
                     },
                     log: { line in StandardStreams.writeError(line + "\n") })
+            } catch ServeFailure.portInUse(let port) {
+                failure.set(
+                    "port \(port) is in use; choose another with --port, or --port 0 for any free port",
+                    code: .portInUse)
             } catch {
-                failure.set("\(error)")
+                failure.set("cannot serve: \(error)", code: .readFailed)
             }
             finished.signal()
         }
         finished.wait()
-        if let message = failure.message {
-            options.printer.report(.readFailed, "cannot serve: \(message)", file: "detour-report")
-            throw ExitCodes.cannotCreate
+        if let (message, code) = failure.problem {
+            options.printer.report(code, message, file: "detour-report")
+            throw code == .portInUse ? ExitCodes.unavailable : ExitCodes.cannotCreate
         }
     }
 
@@ -107,12 +111,12 @@ struct ServeCommand: ParsableCommand {
     /// What the server task ended with.
     final class Failure: @unchecked Sendable {
         private let lock = NSLock()
-        private var text: String?
+        private var stored: (String, DiagnosticCode)?
 
-        func set(_ message: String) {
-            lock.withLock { text = message }
+        func set(_ message: String, code: DiagnosticCode) {
+            lock.withLock { stored = (message, code) }
         }
 
-        var message: String? { lock.withLock { text } }
+        var problem: (String, DiagnosticCode)? { lock.withLock { stored } }
     }
 }

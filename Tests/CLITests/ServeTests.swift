@@ -309,6 +309,27 @@ struct ServeTests {
         #expect(result.stderr.contains("--token-file"))
     }
 
+    /// A port another server holds: one line that says so and what to do, code `port-in-use`,
+    /// exit 69; run under `timeout` so a server that started after all cannot hang the suite.
+    @Test func aPortInUseIsSaidInOneLineWithWhatToDo() throws {
+        let first = try ServerProcess(folder: folder)
+        defer { _ = first.stop() }
+        let timeout = try CommandRunner(
+            executable: URL(fileURLWithPath: try Tool.path("timeout").orThrow("no timeout")))
+        let cli = try CommandRunner().orThrow("no binary")
+        let second = try timeout.run(["30", cli.executable.path, "serve", folder.path, "--port", "\(first.port)"])
+        #expect(second.status == 69)
+        #expect(second.stdout.isEmpty)
+        #expect(
+            second.stderr
+                == "detour-report: error: port \(first.port) is in use; choose another with --port, or --port 0 for any free port [port-in-use]\n"
+        )
+        let json = try timeout.run(
+            ["30", cli.executable.path, "serve", folder.path, "--port", "\(first.port)", "--diagnostics", "json"])
+        #expect(json.status == 69)
+        #expect(json.stderr.contains(#""code":"port-in-use""#))
+    }
+
     @Test func aRequestHeadPastSixteenKibibytesIsRefused() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder)

@@ -164,6 +164,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case noBrowser = "no-browser"
     /// The browser printing a PDF ended, stopped answering, or refused the report.
     case printFailed = "print-failed"
+    /// `serve`'s port is taken by another program.
+    case portInUse = "port-in-use"
     /// Two trips of a batch run would write reports of the same name.
     case outputNameClash = "output-name-clash"
     /// `--check`: a report on disk is not what rendering writes now (or is missing, or no trip
