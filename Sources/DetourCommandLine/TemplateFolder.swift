@@ -8,8 +8,9 @@ public enum TemplateFolder {
     /// The templates from `folder`; without one, only the built-in templates `builtIn`, compiled
     /// without checks (compiling a template costs more than rendering a small trip).
     ///
-    /// `required` must be in the folder; `optional` may be, else the built-in ones serve. Every
-    /// other `NAME.mustache` in the folder is a partial, `{{> NAME}}`: at most ``maxPartials``.
+    /// At least one of `required` must be in the folder; the built-in template serves each of
+    /// `required` and `optional` that is not. Every other `NAME.mustache` in the folder is a
+    /// partial, `{{> NAME}}`: at most ``maxPartials``.
     public static func load(
         _ folder: String?, builtIn: [String], required: [String], optional: [String], printer: DiagnosticPrinter
     ) throws(ExitCode) -> ReportTemplates {
@@ -18,11 +19,13 @@ public enum TemplateFolder {
             var files: [String: String] = [:]
             for name in required + optional {
                 let path = path(of: name, in: folder)
-                guard let bytes = try? fileStore.contents(of: FilePath(path), limit: 1 << 20) else {
-                    if optional.contains(name) { continue }
-                    throw .missing(path)
-                }
+                guard let bytes = try? fileStore.contents(of: FilePath(path), limit: 1 << 20) else { continue }
                 files[name] = String(decoding: bytes, as: UTF8.self)
+            }
+            // One report template is enough: the built-in one serves each format whose file is
+            // absent. A folder with none is a mistake (a wrong path), not a wish for the defaults.
+            if let first = required.first, !required.contains(where: { files[$0] != nil }) {
+                throw .missing(path(of: first, in: folder))
             }
             for (name, text) in try partials(in: folder, besides: Set(required + optional)) { files[name] = text }
             let loaded = try ReportTemplates.bundled(replacing: files)

@@ -88,7 +88,7 @@ struct Render: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Load report.html.mustache and report.md.mustache from this folder instead of the built-in ones.",
+            "Load report.html.mustache, report.md.mustache and the index templates from this folder; the built-in template serves each one absent.",
             valueName: "dir"))
     var templates: String?
 

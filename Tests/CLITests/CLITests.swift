@@ -231,10 +231,31 @@ import Testing
         let result = try cli.run([sample, "--templates", folder.path])
         #expect(result.status == 0)
         #expect(result.output.hasPrefix("<h1>"))
+        // One report template is enough: the built-in one serves each format whose file is absent.
         try FileManager.default.removeItem(at: folder.appendingPathComponent("report.md.mustache"))
+        let htmlOnly = try cli.run([sample, "--templates", folder.path])
+        #expect(htmlOnly.status == 0, "\(htmlOnly.stderr)")
+        #expect(htmlOnly.output.hasPrefix("<h1>"))
+        let builtIn = try cli.run([sample, "--format", "markdown", "--today", "2026-11-22"])
+        let markdown = try cli.run([
+            sample, "--format", "markdown", "--today", "2026-11-22", "--templates", folder.path,
+        ])
+        #expect(markdown.status == 0, "\(markdown.stderr)")
+        #expect(markdown.output.hasPrefix("# "))
+        if CI.runs(whenAvailable: Tool.usable("cmark-gfm")) {
+            let read = try MarkdownCheck.gfm(markdown.output, unsafe: true)
+            #expect(read == (try MarkdownCheck.gfm(builtIn.output, unsafe: true)), "the built-in template serves")
+        }
+        let out = scratch.appendingPathComponent("out")
+        let batch = try cli.run([sample, "-d", out.path, "--format", "html,markdown", "--templates", folder.path])
+        #expect(batch.status == 0, "\(batch.stderr)")
+
+        // A folder with neither report template is a wrong path, not a wish for the defaults.
+        try FileManager.default.removeItem(at: folder.appendingPathComponent("report.html.mustache"))
         let missing = try cli.run([sample, "--templates", folder.path])
         #expect(missing.status == 78)
-        #expect(missing.stderr.contains("/templates/report.md.mustache: error: template not found [template-missing]"))
+        #expect(
+            missing.stderr.contains("/templates/report.html.mustache: error: template not found [template-missing]"))
         #expect(missing.stdout.isEmpty)
     }
 
