@@ -15,7 +15,9 @@ extension Preference: ExpressibleByArgument {}
 public struct ServeOptions: ParsableArguments {
     public init() {}
 
-    @Argument(help: ArgumentHelp("The folder of trips (default: the current folder).", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp("The folder of trips (default: the current folder).", valueName: "dir"),
+        completion: .directory)
     public var folder: String = "."
 
     @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1).", valueName: "host"))
@@ -50,7 +52,8 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Load the report and index templates from this folder instead of the built-in ones.", valueName: "dir"))
+            "Load the report and index templates from this folder instead of the built-in ones.", valueName: "dir"),
+        completion: .directory)
     public var templates: String?
 
     @Flag(name: .customLong("read-only"), help: "Refuse every write to the API (405).")
@@ -60,7 +63,7 @@ public struct ServeOptions: ParsableArguments {
         name: .customLong("token-file"),
         help: ArgumentHelp(
             "Require the token in this file (its first line, at least 16 characters): Authorization: Bearer TOKEN, or ?token=TOKEN for pages and feeds. Needed to listen on an address other than loopback.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     public var tokenFile: String?
 
     @Option(
@@ -100,4 +103,9 @@ public struct ServeOptions: ParsableArguments {
             )
         }
     }
+}
+
+extension CompletionKind {
+    /// Trip files: JSON and GPX, and folders to find them in.
+    public static var tripFiles: CompletionKind { .file(extensions: ["json", "gpx"]) }
 }

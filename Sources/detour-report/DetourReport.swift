@@ -36,6 +36,10 @@ struct DetourReport: ParsableCommand {
     /// code `usage`, like every other problem, instead of ArgumentParser's text.
     static func main() {
         let arguments = Array(CommandLine.arguments.dropFirst())
+        if let shell = CompletionScripts.requested(in: arguments) {
+            print(CompletionScripts.script(for: shell))
+            return
+        }
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

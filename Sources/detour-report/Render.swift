@@ -24,7 +24,7 @@ struct Render: ParsableCommand {
     @Argument(
         help: ArgumentHelp(
             "The trip file (JSON or GPX), or - for standard input; with -d, any number of trips and folders of trips.",
-            valueName: "trip"))
+            valueName: "trip"), completion: .tripFiles)
     var inputs: [String] = []
 
     @OptionGroup var trip: TripOptions
@@ -39,7 +39,7 @@ struct Render: ParsableCommand {
         name: .shortAndLong,
         help: ArgumentHelp(
             "Write the report to this file instead of standard output; its extension (.html, .md, .json, .pdf, .gpx, .ics, .geojson) sets the format.",
-            valueName: "file"))
+            valueName: "file"), completion: .file())
     var output: String?
 
     @Option(
@@ -52,7 +52,7 @@ struct Render: ParsableCommand {
         name: [.customShort("d"), .customLong("output-dir")],
         help: ArgumentHelp(
             "Write each trip's reports into this folder, named after the trip (lisbon.json -> DIR/lisbon.html).",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var outputDir: String?
 
     @Flag(
@@ -89,7 +89,7 @@ struct Render: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Load report.html.mustache, report.md.mustache and the index templates from this folder; the built-in template serves each one absent.",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var templates: String?
 
     @Option(help: ArgumentHelp("With PDF, the paper: a4 (default) or letter.", valueName: "paper"))
@@ -98,7 +98,7 @@ struct Render: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "With PDF, the browser that prints it (a path, or a command on PATH). Default: DETOUR_BROWSER, else chromium, chromium-browser or google-chrome on PATH.",
-            valueName: "path"))
+            valueName: "path"), completion: .file())
     var browser: String?
 
     @Option(

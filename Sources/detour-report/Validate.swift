@@ -19,8 +19,9 @@ struct Validate: ParsableCommand {
             """)
 
     @Argument(
-        help: ArgumentHelp("Trip files (JSON or GPX) and folders of trips, or - for standard input.", valueName: "trip")
-    )
+        help: ArgumentHelp(
+            "Trip files (JSON or GPX) and folders of trips, or - for standard input.", valueName: "trip"),
+        completion: .tripFiles)
     var inputs: [String] = []
 
     @OptionGroup var trip: TripOptions

@@ -17,7 +17,8 @@ struct Index: ParsableCommand {
             of a job is missing.
             """)
 
-    @Argument(help: ArgumentHelp("The folder the reports were rendered into.", valueName: "dir"))
+    @Argument(
+        help: ArgumentHelp("The folder the reports were rendered into.", valueName: "dir"), completion: .directory)
     var folder: String
 
     @Option(
@@ -27,7 +28,7 @@ struct Index: ParsableCommand {
     @Option(
         help: ArgumentHelp(
             "Load index.html.mustache and index.md.mustache from this folder instead of the built-in ones.",
-            valueName: "dir"))
+            valueName: "dir"), completion: .directory)
     var templates: String?
 
     func run() throws {
