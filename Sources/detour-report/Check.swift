@@ -97,9 +97,11 @@ enum Check {
         return found.sorted()
     }
 
-    /// Compares the reports rendered into `fresh` with those in `folder`: every file `fresh` has
-    /// must be in `folder` with the same bytes, and every report in `folder` (a file with a
-    /// report's extension) must be one `fresh` has.
+    /// Compares the reports rendered into `fresh` with those in `folder`.
+    ///
+    /// Every file `fresh` has must be in `folder` with the same bytes, and nothing a run would
+    /// remove may be there: a report the folder's index lists that `fresh` does not write, an
+    /// index page or part. Files no index lists are not the run's, and not compared.
     static func compare(folder: FilePath, with fresh: FilePath) -> (differences: [Difference], checked: Int) {
         let written = files(under: fresh)
         var differences: [Difference] = []
@@ -107,12 +109,15 @@ enum Check {
             guard let now = try? fileStore.contents(of: fresh.appending(name), limit: Int.max) else { continue }
             if let difference = compare(now, withFileAt: folder.appending(name)) { differences.append(difference) }
         }
-        let extensions = Set(OutputFormat.allCases.map(\.fileExtension))
         let known = Set(written)
-        for name in files(under: folder) where !known.contains(name) {
-            guard let dot = name.lastIndex(of: "."), extensions.contains(String(name[name.index(after: dot)...])) else {
-                continue
-            }
+        let stale = Ownership.staleReports(
+            previous: Ownership.previousIndex(in: folder), now: Ownership.previousIndex(in: fresh))
+        for name in stale where Ownership.isOwnFile(name, in: folder) {
+            differences.append(Difference(path: folder.appending(name).string, kind: .extra))
+        }
+        // The index pages and parts a run removes (Render.removeStaleIndexes).
+        let pages = ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string).filter(Render.isIndexFile)
+        for name in pages.sorted() where !known.contains(name) {
             differences.append(Difference(path: folder.appending(name).string, kind: .extra))
         }
         return (differences, written.count)

@@ -39,7 +39,7 @@ struct BatchInputs {
             let path = FilePath(input)
             if input != "-", (try? fileStore.info(path, followLinks: true))?.kind == .directory {
                 let walk = Walk(recursive: recursive, output: written)
-                walk.collect(path, relative: FilePath(), into: &jobs)
+                walk.collect(path, relative: FilePath(), owned: [], into: &jobs)
             } else {
                 jobs.append(Job(source: path, name: BatchInputs.stem(of: path.lastComponent?.string ?? input)))
             }
@@ -192,8 +192,10 @@ struct BatchInputs {
         /// The identity of the folder the run writes into, when it exists.
         let output: FileIdentity?
 
-        /// The trips in the folder at `path`, which is `relative` inside the folder given.
-        func collect(_ path: FilePath, relative: FilePath, into jobs: inout [Job]) {
+        /// The trips in the folder at `path`, which is `relative` inside the folder given; `owned`
+        /// are the reports that the indexes of the folders above list in this one (names relative
+        /// to it), which are a run's outputs, not trips.
+        func collect(_ path: FilePath, relative: FilePath, owned inherited: Set<String>, into jobs: inout [Job]) {
             let entries: [FolderEntry]
             do {
                 entries = try fileStore.entries(in: path)
@@ -202,9 +204,14 @@ struct BatchInputs {
                 jobs.append(Job(source: path, name: name, unlisted: error.reason))
                 return
             }
-            // Where the run writes, its indexes are not trips of the next run.
+            // Where the run writes, its indexes are not trips of the next run; nor, in any folder,
+            // the reports a run's index there lists (its JSON and GPX outputs).
             let isOutput = output != nil && identity(of: path) == output
-            for entry in entries where !entry.name.string.hasPrefix(".") {
+            var owned = inherited
+            if entries.contains(where: { $0.name.string == "index.json" }) {
+                owned.formUnion(Ownership.previousIndex(in: path).flatMap { $0.reports.map(\.file) })
+            }
+            for entry in entries where !entry.name.string.hasPrefix(".") && !owned.contains(entry.name.string) {
                 let name = entry.name.string
                 let source = path.appending(entry.name)
                 let inner = relative.appending(entry.name)
@@ -212,10 +219,14 @@ struct BatchInputs {
                 case .directory where recursive:
                     // The output folder inside an input folder is never descended into.
                     if output != nil, identity(of: source) == output { continue }
-                    collect(source, relative: inner, into: &jobs)
+                    let prefix = name + "/"
+                    let below = Set(owned.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
+                    collect(source, relative: inner, owned: below, into: &jobs)
                 case .regular where BatchInputs.isTripName(name):
                     let stem = BatchInputs.stem(of: inner.string)
                     if isOutput, relative.isEmpty, BatchInputs.isIndexName(stem.lowercased()) { continue }
+                    // A JSON report or index (`detour-report/1`) is an output wherever it lies.
+                    if name.lowercased().hasSuffix(".json"), Ownership.isReportJSON(source) { continue }
                     jobs.append(Job(source: source, name: stem))
                 default:
                     break

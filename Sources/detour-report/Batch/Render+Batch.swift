@@ -110,6 +110,8 @@ extension Render {
         }
 
         let jobs = shard.map(inputs.shard) ?? inputs.jobs
+        // What the last run wrote here, read before this run writes its own index over it.
+        let previous = shard == nil ? Ownership.previousIndex(in: folder) : []
         let settings = BatchSettings(
             job: job, folder: folder, diagnostics: trip.diagnostics, allWarnings: trip.allWarnings)
         let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
@@ -119,6 +121,10 @@ extension Render {
 
         let index = TripIndex(entries: results.map(\.entry))
         let indexCode = Render.writeIndex(index, shard: shard, folder: folder, templates: templates, printer: printer)
+        // Once the new index says what this run wrote, the reports only the old one listed go.
+        if indexCode == ExitCodes.success {
+            Ownership.remove(Ownership.staleReports(previous: previous, now: index.entries), from: folder)
+        }
         if summary { Render.printSummary(index, format: trip.diagnostics) }
         let code = BatchRun.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
         if code != ExitCodes.success { throw code }
@@ -174,12 +180,14 @@ extension Render {
     /// what is left in the folder says what this run did.
     static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>) {
         let names = ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string)
-        for name in names where !written.contains(name) {
-            let page = name == "index.md" || name == "index.html" || name == "index.json"
-            if page || BatchInputs.Shard(indexFileName: name) != nil {
-                fileStore.remove(folder.appending(name))
-            }
+        for name in names where !written.contains(name) && isIndexFile(name) {
+            fileStore.remove(folder.appending(name))
         }
+    }
+
+    /// Whether `name` is one of the files a run's index is written to: a page, or a shard's part.
+    static func isIndexFile(_ name: String) -> Bool {
+        ["index.md", "index.html", "index.json"].contains(name) || BatchInputs.Shard(indexFileName: name) != nil
     }
 
     /// `198 written, 2 invalid, 0 unreadable` on standard error; with `--diagnostics json`, the
