@@ -21,3 +21,15 @@ import Testing
         #expect(Suggestions.nearest(to: "name", among: keys, within: 2) == [])
     }
 }
+
+extension SuggestionsTests {
+    @Test func aHintGuessesOnlyWhatIsNearAndListsEveryName() {
+        #expect(
+            Suggestions.hint(for: "lng", known: ["lat", "lon"])
+                == #"; did you mean "lon"? (allowed here: "lon", "lat")"#)
+        #expect(Suggestions.hint(for: "xyz", known: ["lat", "lon"]) == #" (allowed here: "lat", "lon")"#)
+        // Two edits are a whole two-letter name: no guess.
+        #expect(Suggestions.hint(for: "ab", known: ["id"]) == #" (allowed here: "id")"#)
+        #expect(Suggestions.hint(for: "x", known: []).isEmpty)
+    }
+}

@@ -37,8 +37,15 @@ public enum Suggestions {
     /// `lat` and `lon`, and shares two letters with `lon`), then the order given. `name` itself is
     /// never suggested.
     public static func nearest(to name: String, among candidates: [String], within limit: Int) -> [String] {
+        ranked(name, among: candidates).filter { $0.distance <= limit }.map(\.name)
+    }
+
+    /// Every one of `candidates` but `name` itself, nearest to `name` first (as ``nearest(to:among:within:)``
+    /// orders them), with its distance.
+    public static func ranked(_ name: String, among candidates: [String]) -> [(name: String, distance: Int)] {
         let lowered = name.lowercased()
         return candidates.enumerated()
+            .filter { $0.element != name }
             .map { candidate in
                 let other = candidate.element.lowercased()
                 return (
@@ -46,9 +53,21 @@ public enum Suggestions {
                     shared: -sharedLetters(lowered, other)
                 )
             }
-            .filter { $0.distance <= limit && $0.name != name }
             .sorted { ($0.distance, $0.shared, $0.offset) < ($1.distance, $1.shared, $1.offset) }
-            .map(\.name)
+            .map { ($0.name, $0.distance) }
+    }
+
+    /// What to add to "unknown key" and its kin: `; did you mean "lon"?` when one of `known` is
+    /// within 2 edits of `name` (and not as far as `name` is long), then the names allowed there,
+    /// nearest first: ` (allowed here: "lon", "lat")`.
+    public static func hint(for name: String, known: [String]) -> String {
+        let ranked = ranked(name, among: known)
+        guard !ranked.isEmpty else { return "" }
+        var text = ""
+        if let best = ranked.first, best.distance <= 2, best.distance < name.count {
+            text += "; did you mean \(Quoting.quoted(best.name))?"
+        }
+        return text + " (allowed here: " + ranked.map { Quoting.quoted($0.name) }.joined(separator: ", ") + ")"
     }
 
     /// How many letters `a` and `b` have in common, each counted as often as it occurs in both.

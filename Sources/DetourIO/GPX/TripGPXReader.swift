@@ -222,7 +222,7 @@ struct GPXReading {
             return nil
         case .metadataExtensions:
             guard inMapping else { return nil }
-            guard `is`(E.trip) else { return unknown(in: "metadata extensions") }
+            guard `is`(E.trip) else { return unknown(in: "metadata extensions", allowed: [.trip]) }
             trip = element(.trip)
             return .trip
         case .trip:
@@ -232,7 +232,7 @@ struct GPXReading {
             } else if `is`(E.budget) {
                 tripBudget = budget(tripBudget, in: "dr:trip")
             } else {
-                return unknown(in: "dr:trip")
+                return unknown(in: "dr:trip", allowed: [.rate, .budget])
             }
             return nil
         case .waypoint:
@@ -254,7 +254,9 @@ struct GPXReading {
                 waypoint?.stay = stay
                 return .stay
             }
-            guard `is`(E.detour) else { return unknown(in: "a waypoint's extensions") }
+            guard `is`(E.detour) else {
+                return unknown(in: "a waypoint's extensions", allowed: [.stay, .task, .detour])
+            }
             let detour = element(.detour)
             guard let key = detour[.id] else {
                 report(
@@ -266,13 +268,13 @@ struct GPXReading {
             return nil
         case .stay:
             guard inMapping else { return nil }
-            guard `is`(E.budget) else { return unknown(in: "dr:stay") }
+            guard `is`(E.budget) else { return unknown(in: "dr:stay", allowed: [.budget]) }
             let budget = budget(waypoint?.stayBudget, in: "dr:stay")
             waypoint?.stayBudget = budget
             return nil
         case .task:
             guard inMapping else { return nil }
-            guard `is`(E.pro) || `is`(E.con) else { return unknown(in: "dr:task") }
+            guard `is`(E.pro) || `is`(E.con) else { return unknown(in: "dr:task", allowed: [.pro, .con]) }
             let isPro = `is`(E.pro)
             _ = element(isPro ? .pro : .con)
             return capture(isPro ? "dr:pro" : "dr:con", into: isPro ? \.pros : \.cons)
@@ -286,7 +288,7 @@ struct GPXReading {
             return nil
         case .routeExtensions(let isTrack):
             guard inMapping else { return nil }
-            guard `is`(E.path) else { return unknown(in: "route extensions") }
+            guard `is`(E.path) else { return unknown(in: "route extensions", allowed: [.path]) }
             let element = element(.path)
             let label = isTrack ? "trk \(counts.tracks)" : "rte \(counts.routes)"
             guard path == nil else {
@@ -325,7 +327,9 @@ struct GPXReading {
         }
         for attribute in unknown {
             report(
-                .unknownAttribute, "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored",
+                .unknownAttribute,
+                "unknown attribute \(Quoting.quoted(attribute)) on dr:\(name), ignored"
+                    + Suggestions.hint(for: attribute, known: known.map(\.rawValue)),
                 line: element.line)
         }
         return element
@@ -339,10 +343,15 @@ struct GPXReading {
         return kept
     }
 
-    /// Warns about a `dr:` element the mapping does not have here; its subtree is read past.
-    mutating func unknown(in place: String) -> Frame? {
+    /// Warns about a `dr:` element the mapping does not have here (it has `allowed`), with the
+    /// one probably meant; its subtree is read past.
+    mutating func unknown(in place: String, allowed: [E]) -> Frame? {
         let name = Quoting.printable(stream.localName)
-        report(.unknownElement, "unknown element dr:\(name) in \(place), ignored", line: stream.line)
+        report(
+            .unknownElement,
+            "unknown element dr:\(name) in \(place), ignored"
+                + Suggestions.hint(for: stream.localName, known: allowed.map(\.rawValue)),
+            line: stream.line)
         return nil
     }
 

@@ -113,7 +113,8 @@ private struct DraftReader {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, path: TripPath.member(path(), key.other), at: position(key.offset),
-                    "unknown key \(Quoting.quoted(key.other)), ignored"))
+                    "unknown key \(Quoting.quoted(key.other)), ignored"
+                        + Suggestions.hint(for: key.other, known: known.keys.map(\.rawValue))))
             _ = try cursor.skipValue(depth: object.depth)
         }
         return nil
