@@ -33,3 +33,17 @@ extension SuggestionsTests {
         #expect(Suggestions.hint(for: "x", known: []).isEmpty)
     }
 }
+
+extension SuggestionsTests {
+    @Test(arguments: [
+        ("lng", "lon"), ("traveller", "traveler"), ("serv", "serve"), ("idnex", "index"), ("arival", "arrival"),
+    ])
+    func likelyTypos(_ name: String, _ meant: String) {
+        #expect(Suggestions.likely(name, among: ["lat", "lon", "traveler", "serve", "index", "arrival"]) == meant)
+    }
+
+    @Test(arguments: ["note", "ab", "zzz", "lo"])
+    func notTypos(_ name: String) {
+        #expect(Suggestions.likely(name, among: ["rate", "id", "lat", "lon"]) == (name == "lo" ? "lon" : nil))
+    }
+}

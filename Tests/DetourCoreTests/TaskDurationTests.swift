@@ -102,3 +102,28 @@ import Testing
         #expect(accepted > 20)
     }
 }
+
+/// The short form a refused duration was probably meant as.
+@Suite struct LikelyDurationTests {
+    @Test(arguments: [
+        ("1h30", "1h30m"), ("90 min", "90m"), ("90", "90m"), ("2 hours", "2h"), ("1 Hour 15", "1h15m"),
+        ("3 days", "3d"), ("45mins", "45m"),
+    ])
+    func meant(_ text: String, _ expected: String) {
+        #expect(TaskDuration.likelyMeant(text) == expected)
+    }
+
+    @Test(arguments: ["soon", "1h30m", "0", "99999", "P1M", ""])
+    func nothingMeant(_ text: String) {
+        #expect(TaskDuration.likelyMeant(text) == nil)
+    }
+
+    @Test func decimalCommas() {
+        #expect(NumberText.withDecimalPoint("12,50") == "12.50")
+        #expect(NumberText.withDecimalPoint(" 0,5 ") == "0.5")
+        #expect(NumberText.withDecimalPoint("1,250.00") == nil)
+        #expect(NumberText.withDecimalPoint("1,2,3") == nil)
+        #expect(NumberText.withDecimalPoint("12.50") == nil)
+        #expect(NumberText.withDecimalPoint("a,b") == nil)
+    }
+}

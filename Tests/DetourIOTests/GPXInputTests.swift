@@ -72,7 +72,7 @@ import Testing
         }
         #expect(
             found(Array(text.utf8)) == [
-                "\(line(of: "colour")):- unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored",
+                "\(line(of: "colour")):- unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored (allowed here: \"day-hours\", \"id\", \"arrival\", \"departure\")",
                 "\(line(of: "138.71")):- coordinate-out-of-range: rte 1: latitude 138.71 is outside [-90, 90]",
             ])
         #expect(line(of: "colour") > 70_000)

@@ -127,9 +127,13 @@ import Testing
         }
         let label = place == "waypoint" || place == "stay" ? "wpt 1 \"Lisbon\": " : ""
         let line = place == "metadata" || place == "trip" ? 3 : 4
+        let allowed = [
+            "metadata": #""trip""#, "trip": #""rate", "budget""#, "waypoint": #""stay", "task", "detour""#,
+            "stay": #""budget""#, "route": #""path""#,
+        ]
         #expect(
             found(body, metadata: metadata) == [
-                "\(line) unknown-element: \(label)unknown element dr:note in \(named), ignored"
+                "\(line) unknown-element: \(label)unknown element dr:note in \(named), ignored (allowed here: \(allowed[place] ?? ""))"
             ])
     }
 }

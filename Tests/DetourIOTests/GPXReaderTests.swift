@@ -320,10 +320,10 @@ import Testing
             + Self.task("Walk")
         #expect(
             found(body) == [
-                "4 unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored",
-                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"dr:speed\" on dr:task, ignored",
-                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"durration\" on dr:task, ignored",
-                "4 unknown-element: wpt 2 \"Tram\": unknown element dr:tip in dr:task, ignored",
+                "4 unknown-attribute: wpt 1 \"Lisbon\": unknown attribute \"colour\" on dr:stay, ignored (allowed here: \"day-hours\", \"id\", \"arrival\", \"departure\")",
+                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"dr:speed\" on dr:task, ignored (allowed here: \"side\", \"travel\", \"detour\", \"duration\", \"id\", \"name\", \"cost\", \"currency\", \"destination\")",
+                "4 unknown-attribute: wpt 2 \"Tram\": unknown attribute \"durration\" on dr:task, ignored; did you mean \"duration\"? (allowed here: \"duration\", \"destination\", \"currency\", \"detour\", \"travel\", \"id\", \"name\", \"side\", \"cost\")",
+                "4 unknown-element: wpt 2 \"Tram\": unknown element dr:tip in dr:task, ignored (allowed here: \"pro\", \"con\")",
             ])
     }
 

@@ -57,15 +57,24 @@ public enum Suggestions {
             .map { ($0.name, $0.distance) }
     }
 
-    /// What to add to "unknown key" and its kin: `; did you mean "lon"?` when one of `known` is
-    /// within 2 edits of `name` (and not as far as `name` is long), then the names allowed there,
+    /// The one of `candidates` that `name` is probably a typo of: the nearest, when it is one
+    /// edit away, or two with the same first letter (`lng` for `lon`, but not `note` for
+    /// `rate`), and fewer edits than `name` has letters.
+    public static func likely(_ name: String, among candidates: [String]) -> String? {
+        guard let best = ranked(name, among: candidates).first, best.distance < name.count else { return nil }
+        let sameStart = name.lowercased().first == best.name.lowercased().first
+        return best.distance <= 1 || (best.distance == 2 && sameStart) ? best.name : nil
+    }
+
+    /// What to add to "unknown key" and its kin: `; did you mean "lon"?` when `name` is a
+    /// likely typo of one of `known` (``likely(_:among:)``), then the names allowed there,
     /// nearest first: ` (allowed here: "lon", "lat")`.
     public static func hint(for name: String, known: [String]) -> String {
         let ranked = ranked(name, among: known)
         guard !ranked.isEmpty else { return "" }
         var text = ""
-        if let best = ranked.first, best.distance <= 2, best.distance < name.count {
-            text += "; did you mean \(Quoting.quoted(best.name))?"
+        if let best = likely(name, among: known) {
+            text += "; did you mean \(Quoting.quoted(best))?"
         }
         return text + " (allowed here: " + ranked.map { Quoting.quoted($0.name) }.joined(separator: ", ") + ")"
     }
@@ -75,8 +84,9 @@ public enum Suggestions {
         var counts: [Unicode.Scalar: Int] = [:]
         for scalar in a.unicodeScalars { counts[scalar, default: 0] += 1 }
         var shared = 0
-        for scalar in b.unicodeScalars where (counts[scalar] ?? 0) > 0 {
-            counts[scalar, default: 0] -= 1
+        for scalar in b.unicodeScalars {
+            guard let count = counts[scalar], count > 0 else { continue }
+            counts[scalar] = count - 1
             shared += 1
         }
         return shared

@@ -39,11 +39,18 @@ public struct Money: Sendable, Hashable {
     public static func message(_ error: ParseError, text: String) -> String {
         let shown = "amount \(Quoting.printable(text))"
         switch error {
-        case .notANumber: return "amount \(Quoting.quoted(text)) is not a decimal number"
+        case .notANumber:
+            return "amount \(Quoting.quoted(text)) is not a decimal number" + (decimalCommaHint(text) ?? "")
         case .negative: return "\(shown) is negative; an amount is zero or more"
         case .tooLarge: return "\(shown) is out of range (at most \(maximumAmount))"
         case .tooPrecise: return "\(shown) has more than 6 digits after the point"
         }
+    }
+
+    /// `; write the amount with a dot: "12.50"` for an amount written with a decimal comma
+    /// (`12,50`); `nil` when the text is no such number.
+    public static func decimalCommaHint(_ text: String) -> String? {
+        NumberText.withDecimalPoint(text).map { "; write the amount with a dot: \(Quoting.quoted($0))" }
     }
 
     /// The rule for an amount written as text (a JSON number or a GPX attribute).

@@ -14,6 +14,15 @@ public struct NumberText: Sendable, Hashable {
     /// The power of ten to multiply `digits` by.
     public let exponent: Int
 
+    /// `text` written with a decimal comma, as much of Europe writes numbers (`12,50`), with a
+    /// point instead (`12.50`); `nil` when it is no such number.
+    public static func withDecimalPoint(_ text: String) -> String? {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard trimmed.filter({ $0 == "," }).count == 1, !trimmed.contains(".") else { return nil }
+        let dotted = trimmed.replacingOccurrences(of: ",", with: ".")
+        return NumberText(dotted) == nil ? nil : dotted
+    }
+
     /// Reads `text`, or returns `nil` if it is not a number in this grammar.
     public init?(_ text: String) {
         var bytes = ArraySlice(text.utf8)

@@ -35,7 +35,8 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         let shown = "duration \(Quoting.quoted(text))"
         switch error {
         case .notADuration:
-            return "\(shown) is not a duration (write PT1H30M, 1h30m, 90m or 2h)"
+            let meant = likelyMeant(text).map { "; did you mean \(Quoting.quoted($0))?" } ?? ""
+            return "\(shown) is not a duration\(meant) (write PT1H30M, 1h30m, 90m or 2h)"
         case .calendarUnit:
             return "\(shown) uses years or months, which have no fixed length; use days or weeks"
         case .partialMinute:
@@ -45,6 +46,22 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         case .tooLong:
             return "\(shown) is longer than the 30 days a task may take"
         }
+    }
+
+    /// The short form `text` was probably meant as: `1h30` → `1h30m`, `90 min` → `90m`,
+    /// `2 hours` → `2h`, `90` → `90m`; `nil` when no such reading parses.
+    public static func likelyMeant(_ text: String) -> String? {
+        var body = text.lowercased().filter { !$0.isWhitespace }
+        for (long, short) in [
+            ("minutes", "m"), ("minute", "m"), ("mins", "m"), ("min", "m"), ("hours", "h"), ("hour", "h"),
+            ("hrs", "h"), ("hr", "h"), ("days", "d"), ("day", "d"),
+        ] {
+            body = body.replacing(long, with: short)
+        }
+        // A bare number is minutes; a number after hours is minutes too (`1h30`).
+        if let last = body.last, last.isNumber { body += "m" }
+        guard body != text, (try? parse(body)) != nil else { return nil }
+        return body
     }
 
     /// Every refusal is `bad-duration`.

@@ -113,8 +113,7 @@ private struct DraftReader {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, path: TripPath.member(path(), key.other), at: position(key.offset),
-                    "unknown key \(Quoting.quoted(key.other)), ignored"
-                        + Suggestions.hint(for: key.other, known: known.keys.map(\.rawValue))))
+                    JSONValueHints.unknownKey(key.other, known: known.keys.map(\.rawValue))))
             _ = try cursor.skipValue(depth: object.depth)
         }
         return nil
@@ -156,9 +155,13 @@ private struct DraftReader {
     }
 
     /// A number, kept as its exact text; `optional` fields treat null as absent.
-    mutating func number(_ cursor: inout JSONCursor, depth: Int, optional: Bool = false, path: () -> String)
-        throws(SyntaxError) -> Field<String>
-    {
+    ///
+    /// A number written as a string (`"12.50"`, `"12,50"`) is refused with the number to write,
+    /// called `noun` (`the amount`).
+    mutating func number(
+        _ cursor: inout JSONCursor, depth: Int, optional: Bool = false, noun: String = "the number",
+        path: () -> String
+    ) throws(SyntaxError) -> Field<String> {
         let start = cursor.index
         switch cursor.peek {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
@@ -166,6 +169,10 @@ private struct DraftReader {
         case Self.null where optional:
             try cursor.literal("null")
             return .missing(position(start))
+        case UInt8(ascii: "\""):
+            let message = JSONValueHints.numberAsString(try cursor.string(), noun: noun)
+            diagnostics.append(Diagnostic(.wrongType, path: path(), at: position(start), message))
+            return .invalid
         default:
             wrongType(path(), at: start, try cursor.skipValue(depth: depth), "a number")
             return .invalid
@@ -339,7 +346,7 @@ private struct DraftReader {
         while let key = try nextKnown(&cursor, &object, Self.taskKeys, path: path) {
             switch key {
             case .name: draft.name = try string(&cursor, depth: depth, path: { path() + ".name" })
-            case .duration: draft.duration = try string(&cursor, depth: depth, path: { path() + ".duration" })
+            case .duration: draft.duration = try duration(&cursor, depth: depth, path: { path() + ".duration" })
             case .cost: draft.cost = try money(&cursor, depth: depth, key: "cost", optional: false, in: path)
             case .location: draft.coordinate = try coordinate(&cursor, depth: depth, optional: true, in: path)
             case .pros: draft.pros = try reasons(&cursor, depth: depth, path: { path() + ".pros" })
@@ -383,6 +390,20 @@ private struct DraftReader {
         return invalid ? .invalid : .present(PathDraft(points: points), position(start))
     }
 
+    /// A task's duration: a string; a bare number is refused with the minutes it probably means.
+    mutating func duration(_ cursor: inout JSONCursor, depth: Int, path: () -> String) throws(SyntaxError) -> Field<
+        String
+    > {
+        guard cursor.peek == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.peek) else {
+            return try string(&cursor, depth: depth, path: path)
+        }
+        let start = cursor.index
+        let number = try cursor.number()
+        diagnostics.append(
+            Diagnostic(.wrongType, path: path(), at: position(start), JSONValueHints.durationAsNumber(number)))
+        return .invalid
+    }
+
     /// `{"amount": …, "currency": …}`: a task's cost or a budget (`key`).
     mutating func money(
         _ cursor: inout JSONCursor, depth: Int, key: String, optional: Bool, in path: () -> String
@@ -393,11 +414,21 @@ private struct DraftReader {
             return .missing(position(start))
         }
         func costPath() -> String { TripPath.member(path(), key) }
+        // A bare price: the object it should be, with its number.
+        if cursor.peek == UInt8(ascii: "-") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(cursor.peek) {
+            let number = try cursor.number()
+            diagnostics.append(
+                Diagnostic(
+                    .wrongType, path: costPath(), at: position(start), JSONValueHints.bareMoney(key, number: number)))
+            return .invalid
+        }
         guard var object = try object(&cursor, depth: depth, what: "a \(key)", path: costPath) else { return .invalid }
         var draft = MoneyDraft(amount: .missing(position(start)), currency: .missing(position(start)))
         while let member = try nextKnown(&cursor, &object, Self.moneyKeys, path: costPath) {
             switch member {
-            case .amount: draft.amount = try number(&cursor, depth: object.depth, path: { costPath() + ".amount" })
+            case .amount:
+                draft.amount = try number(
+                    &cursor, depth: object.depth, noun: "the amount", path: { costPath() + ".amount" })
             case .currency:
                 draft.currency = try string(&cursor, depth: object.depth, path: { costPath() + ".currency" })
             }

@@ -66,7 +66,7 @@ struct TreeDraftMapper {
             diagnostics.append(
                 Diagnostic(
                     .unknownKey, path: TripPath.member(path, member.key), at: SourcePosition(offset: member.keyOffset),
-                    "unknown key \(Quoting.quoted(member.key)), ignored"))
+                    JSONValueHints.unknownKey(member.key, known: known)))
         }
         return Members(node: node, members: members)
     }
@@ -85,9 +85,18 @@ struct TreeDraftMapper {
         }
     }
 
-    /// A number field, kept as its exact text.
-    mutating func number(_ object: Members, _ key: String, in path: String) -> Field<String> {
+    /// A number field, kept as its exact text; a number written as a string says how to write it.
+    mutating func number(_ object: Members, _ key: String, in path: String, noun: String = "the number") -> Field<
+        String
+    > {
         guard let node = object[key] else { return .missing(position(object.node)) }
+        if case .string(let text) = node.value {
+            diagnostics.append(
+                Diagnostic(
+                    .wrongType, path: TripPath.member(path, key), at: position(node),
+                    JSONValueHints.numberAsString(text, noun: noun)))
+            return .invalid
+        }
         guard case .number(let text) = node.value else {
             wrongType(TripPath.member(path, key), node, "a number")
             return .invalid
@@ -236,7 +245,7 @@ struct TreeDraftMapper {
         return TaskDraft(
             position: position(node),
             name: string(object, "name", in: path),
-            duration: string(object, "duration", in: path),
+            duration: duration(object, in: path),
             cost: money(object, "cost", in: path, optional: false),
             coordinate: coordinate(object, in: path, optional: true),
             pros: reasons(object, "pros", in: path),
@@ -263,16 +272,33 @@ struct TreeDraftMapper {
         return .present(PathDraft(points: points), position(node))
     }
 
+    /// A task's duration: a string; a bare number says the minutes it probably means.
+    mutating func duration(_ object: Members, in path: String) -> Field<String> {
+        if let node = object["duration"], case .number(let text) = node.value {
+            diagnostics.append(
+                Diagnostic(
+                    .wrongType, path: TripPath.member(path, "duration"), at: position(node),
+                    JSONValueHints.durationAsNumber(text)))
+            return .invalid
+        }
+        return string(object, "duration", in: path)
+    }
+
     /// `{"amount": …, "currency": …}`: a task's cost or a budget (`key`).
     mutating func money(_ object: Members, _ key: String, in path: String, optional: Bool) -> Field<MoneyDraft> {
         guard let node = object[key] else { return .missing(position(object.node)) }
         if optional, case .null = node.value { return .missing(position(node)) }
         let costPath = TripPath.member(path, key)
+        if case .number(let text) = node.value {
+            diagnostics.append(
+                Diagnostic(.wrongType, path: costPath, at: position(node), JSONValueHints.bareMoney(key, number: text)))
+            return .invalid
+        }
         guard let members = members(node, path: costPath, known: ["amount", "currency"], what: "a \(key)") else {
             return .invalid
         }
         let draft = MoneyDraft(
-            amount: number(members, "amount", in: costPath),
+            amount: number(members, "amount", in: costPath, noun: "the amount"),
             currency: string(members, "currency", in: costPath))
         return .present(draft, position(node))
     }
