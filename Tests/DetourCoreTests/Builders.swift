@@ -68,7 +68,8 @@ enum Draft {
             name: text(name),
             duration: text(duration),
             cost: .present(MoneyDraft(amount: text(amount), currency: text(currency)), here),
-            coordinate: location ?? coordinate("1", "1"),
+            // Near the default stay (Lisbon, 38.7, -9.1), as a real task is.
+            coordinate: location ?? coordinate("38.71", "-9.13"),
             pros: pros.map(text),
             cons: cons.map(text))
     }

@@ -115,6 +115,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case shortPath = "short-path"
     /// A path that starts or ends far from where it should.
     case pathFarFromEnds = "path-far-from-ends"
+    /// A task is more than 500 km from its stay (latitude and longitude swapped?).
+    case taskFarFromStay = "task-far-from-stay"
     /// An exchange rate that cannot be read or is not allowed.
     case badRate = "bad-rate"
     /// Rates are given but the trip has no currency to convert into.
@@ -188,7 +190,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     public var severity: Severity {
         switch self {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
-            .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .templateUnescaped, .templateUnknownKey, .overBudget,
+            .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .taskFarFromStay, .templateUnescaped,
+            .templateUnknownKey, .overBudget,
             .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing:
             return .warning
         default:

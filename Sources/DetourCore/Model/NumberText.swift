@@ -14,6 +14,28 @@ public struct NumberText: Sendable, Hashable {
     /// The power of ten to multiply `digits` by.
     public let exponent: Int
 
+    /// `value` with a comma between each group of three digits: `4,327`, `-1,250`, `999`.
+    public static func grouped(_ value: Int) -> String {
+        grouped(digits: String(value.magnitude), negative: value < 0)
+    }
+
+    /// A plain decimal's text (`1250.00`, `-4327`) with its whole part grouped: `1,250.00`.
+    public static func grouped(decimal text: String) -> String {
+        let negative = text.hasPrefix("-")
+        let body = negative ? text.dropFirst() : Substring(text)
+        let point = body.firstIndex(of: ".") ?? body.endIndex
+        return grouped(digits: String(body[..<point]), negative: negative) + body[point...]
+    }
+
+    private static func grouped(digits: String, negative: Bool) -> String {
+        var out = ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { out.append(",") }
+            out.append(digit)
+        }
+        return (negative ? "-" : "") + out
+    }
+
     /// `text` written with a decimal comma, as much of Europe writes numbers (`12,50`), with a
     /// point instead (`12.50`); `nil` when it is no such number.
     public static func withDecimalPoint(_ text: String) -> String? {

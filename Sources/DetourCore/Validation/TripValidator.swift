@@ -442,6 +442,11 @@ private struct Checker {
         }
         let cost = money(draft.cost, place)
         let location = coordinate(draft.coordinate, place, "location", required: nil)
+        if let location, let origin, case .present(_, let position) = draft.coordinate,
+            let warning = TaskDistanceRule.warning(task: location, stay: origin)
+        {
+            report(.taskFarFromStay, place, "location", position, warning)
+        }
         // With a path, the way there is known even without the task's own location.
         if case .missing(let position) = draft.coordinate, name != nil, draft.path.value == nil {
             report(.taskWithoutLocation, place, "location", position, "no location, so its distance is unknown")
