@@ -27,3 +27,53 @@ import Testing
         #expect(EmailAddress(text) == nil)
     }
 }
+
+/// An address with a name before it, as mail programs write it (RFC 5322 name-addr).
+@Suite struct NamedAddressTests {
+    @Test(arguments: [
+        ("Ana Silva <ana@example.org>", "Ana Silva", "ana@example.org"),
+        ("\"Silva, Ana\" <ana@example.org>", "Silva, Ana", "ana@example.org"),
+        ("  Ana  <ana@example.org>", "Ana", "ana@example.org"),
+        ("<ana@example.org>", nil, "ana@example.org"),
+        ("ana@example.org", nil, "ana@example.org"),
+    ])
+    func nameAndAddress(_ text: String, _ name: String?, _ address: String) throws {
+        let parsed = try #require(EmailAddress(text))
+        #expect(parsed.name == name)
+        #expect(parsed.address == address)
+        #expect(parsed.shown == name ?? address)
+    }
+
+    @Test(arguments: ["Ana Silva <ana@example>", "Ana Silva <>", "Ana <a@b>"])
+    func theAddressInsideFollowsTheRule(_ text: String) {
+        #expect(EmailAddress(text) == nil)
+    }
+
+    /// Text that is not NAME <ADDRESS> is one address, by the product's lenient rule, as before.
+    @Test(arguments: ["Ana <a<b@c.d>", "Ana Silva ana@example.org>", "a@b.c<]]>", "Ana Silva <ana@example.org"])
+    func otherTextIsOneAddress(_ text: String) throws {
+        let parsed = try #require(EmailAddress(text))
+        #expect(parsed.name == nil)
+        #expect(parsed.address == text)
+    }
+
+    @Test func theTextIsWrittenAsRFC5322WritesIt() throws {
+        #expect(EmailAddress(#""Ana Silva" <a@b.c>"#)?.text == "Ana Silva <a@b.c>")
+        #expect(EmailAddress("Ana B. Silva <a@b.c>")?.text == #""Ana B. Silva" <a@b.c>"#)
+        #expect(EmailAddress(#""Say \"hi\"" <a@b.c>"#)?.name == #"Say "hi""#)
+        #expect(EmailAddress(#""Say \"hi\"" <a@b.c>"#)?.text == #""Say \"hi\"" <a@b.c>"#)
+        #expect(EmailAddress(name: #"Back\slash"#, address: "a@b.c")?.name == #"Back\slash"#)
+        #expect(EmailAddress(name: "a<b", address: "a@b.c") == nil)
+    }
+
+    @Test func aNameAloneIsShownTheFormWithAnAddress() {
+        #expect(
+            EmailAddress.refusal("Ana Silva")
+                == #""Ana Silva" is not an email address; write the address, with the name before it if you like: "Ana Silva <name@example.org>""#
+        )
+        #expect(
+            EmailAddress.refusal("Ana <ana@example>")
+                == #""ana@example" is not an email address: it needs one character either side of an "@", and a "." between two characters after it"#
+        )
+    }
+}

@@ -65,7 +65,10 @@ enum TripGenerator {
 
     static func trip(using random: inout SplitMix) -> Trip {
         let destinations = (0..<Int.random(in: 0...4, using: &random)).map { _ in destination(using: &random) }
-        let traveler = Bool.random(using: &random) ? EmailAddress("ana@example.org") : nil
+        // An address alone, with a name, with a name GPX's reader must quote again, or none.
+        let travelers = ["ana@example.org", "Ana Silva <ana@example.org>", #""Silva, Ana" <ana@example.org>"#]
+        let traveler =
+            Bool.random(using: &random) ? travelers.randomElement(using: &random).flatMap(EmailAddress.init) : nil
         let travel = TravelMode.allCases.randomElement(using: &random) ?? .walk
         var rates: ExchangeRates?
         if Bool.random(using: &random), let currency = CurrencyCode("EUR") {

@@ -152,10 +152,7 @@ private struct Checker {
                 try TextRules.check(text)
                 traveler = EmailAddress(text)
                 if traveler == nil {
-                    report(
-                        .badEmail, top, "traveler", position,
-                        "\(Quoting.quoted(text)) is not an email address: it needs one character "
-                            + "either side of an \"@\", and a \".\" between two characters after it")
+                    report(.badEmail, top, "traveler", position, EmailAddress.refusal(text))
                 }
             } catch {
                 report(error.code, top, "traveler", position, TextRules.message(error, what: "the traveler"))

@@ -100,6 +100,8 @@ struct GPXReading {
     var rootLine = 1
     var titles: [Field<String>] = []
     var travelers: [Field<String>] = []
+    /// The names in `<author>`, which go with the address as `NAME <ADDRESS>`.
+    var authorNames: [Field<String>] = []
     var names: [Field<String>] = []
     var pros: [Field<String>] = []
     var cons: [Field<String>] = []
@@ -214,6 +216,7 @@ struct GPXReading {
             if `is`(G.author) { return .author }
             return `is`(G.extensions) ? .metadataExtensions : nil
         case .author:
+            if inGPX, `is`(G.name) { return capture("name", into: \.authorNames) }
             let id = stream.attribute(GPXMapping.GPXAttribute.id)
             let domain = stream.attribute(GPXMapping.GPXAttribute.domain)
             if inGPX, `is`(G.email), id != nil || domain != nil {
@@ -499,6 +502,18 @@ struct GPXReading {
         }
     }
 
+    /// The traveller: the author's email, with the author's name before it (`NAME <ADDRESS>`)
+    /// when the file gives one.
+    func traveler(_ top: SourcePosition) -> Field<String> {
+        guard case .present(let address, let position)? = travelers.first else {
+            return travelers.first ?? .missing(top)
+        }
+        guard case .present(let name, _)? = authorNames.first, !name.isEmpty else { return .present(address, position) }
+        // A name the address rule cannot carry (an angle bracket) leaves the address alone.
+        guard let named = EmailAddress(name: name, address: address) else { return .present(address, position) }
+        return .present(named.text, position)
+    }
+
     /// The draft, once every element is read.
     mutating func finish() -> ReadResult {
         let top = SourcePosition(line: rootLine)
@@ -508,7 +523,7 @@ struct GPXReading {
         let hasTrip = trip != nil || !references.isEmpty
         let destinations = hasTrip ? references.resolve(into: &diagnostics) : []
         var draft = TripDraft(
-            position: top, title: titles.first ?? .missing(top), traveler: travelers.first ?? .missing(top),
+            position: top, title: titles.first ?? .missing(top), traveler: traveler(top),
             destinations: hasTrip
                 ? .present(destinations, top) : .missing(SourcePosition(line: rootLine, element: "gpx")))
         if let trip {

@@ -107,11 +107,13 @@ private struct Output {
         check(xmlTextWriterWriteAttribute(writer, "xmlns:\(GPXMapping.prefix)", GPXMapping.namespace.description))
         start(G.metadata)
         element(G.name, text: trip.title)
-        if let traveler = trip.traveler, let at = traveler.text.firstIndex(of: "@") {
+        if let traveler = trip.traveler, let at = traveler.address.firstIndex(of: "@") {
             start(G.author)
+            // GPX's person: a name, then the address split at its "@".
+            if let name = traveler.name { element(G.name, text: name) }
             start(G.email)
-            attribute(GPXMapping.GPXAttribute.id, String(traveler.text[..<at]))
-            attribute(GPXMapping.GPXAttribute.domain, String(traveler.text[traveler.text.index(after: at)...]))
+            attribute(GPXMapping.GPXAttribute.id, String(traveler.address[..<at]))
+            attribute(GPXMapping.GPXAttribute.domain, String(traveler.address[traveler.address.index(after: at)...]))
             end()
             end()
         }

@@ -8,7 +8,7 @@ import DetourCore
 public struct ReportModel: Sendable {
     /// The trip's title.
     public var title: String
-    /// The traveller's email address, when given.
+    /// The traveller, when given: the name written with the address, else the address.
     public var traveler: String?
     /// The day the plan is as of, formatted.
     public var today: String
@@ -28,7 +28,7 @@ public struct ReportModel: Sendable {
     /// Builds the model of `plan`, with the warnings found while reading it.
     public init(plan: Plan, warnings: [Diagnostic]) {
         title = plan.title
-        traveler = plan.traveler?.text
+        traveler = plan.traveler?.shown
         today = Formatting.day(plan.today)
         todayISO = plan.today.description
         var first = true
