@@ -122,3 +122,33 @@ import Testing
     }
 
 }
+
+/// The overview lists stays by date, whatever order the file has them in.
+@Suite struct OverviewOrderTests {
+    @Test func staysAreListedByArrivalThenName() throws {
+        let (plan, warnings) = try RenderFixture.plan(try Fixtures.sample("scandinavia-rail.json"))
+        let names = ReportModel(plan: plan, warnings: warnings).overview.stays.map(\.name)
+        // The file lists Bergen (27 Nov) first.
+        #expect(names == ["Copenhagen", "Malmö", "Göteborg", "Oslo", "Bergen"])
+        let markdown = try RenderFixture.render(try Fixtures.sample("scandinavia-rail.json"), as: .markdown)
+        let rows = markdown.split(separator: "\n").filter {
+            $0.hasPrefix("| ") && !$0.hasPrefix("| Stay") && !$0.hasPrefix("| ---")
+        }
+        #expect(
+            rows.prefix(5).map { $0.dropFirst(2).prefix { $0 != " " } } == [
+                "Copenhagen", "Malmö", "Göteborg", "Oslo", "Bergen",
+            ])
+    }
+
+    @Test func aTieOnArrivalIsBrokenByName() throws {
+        let trip = """
+            {"title": "T", "destinations": [
+             {"name": "Zagreb", "location": {"lat": 45.8, "lon": 16.0}, "arrival": "2026-05-01", "departure": "2026-05-02"},
+             {"name": "Ljubljana", "location": {"lat": 46.05, "lon": 14.5}, "arrival": "2026-05-01", "departure": "2026-05-03"},
+             {"name": "Graz", "location": {"lat": 47.07, "lon": 15.44}, "arrival": "2026-04-28", "departure": "2026-05-01"}]}
+            """
+        let (plan, warnings) = try RenderFixture.plan(Array(trip.utf8))
+        #expect(
+            ReportModel(plan: plan, warnings: warnings).overview.stays.map(\.name) == ["Graz", "Ljubljana", "Zagreb"])
+    }
+}

@@ -9,7 +9,7 @@ public struct OverviewModel: Sendable {
     public var lastDay: String
     /// `9 nights` from the first arrival to the last departure.
     public var nights: String
-    /// One row per stay, in the trip's order.
+    /// One row per stay, by arrival, then name: the order a reader scans a trip in.
     public var stays: [StayRowModel]
     /// The chosen sides' cost in each currency: `445.00 SEK`.
     public var costs: [String]
@@ -33,7 +33,12 @@ public struct OverviewModel: Sendable {
         firstDay = first.map(Formatting.day) ?? ""
         lastDay = last.map(Formatting.day) ?? ""
         nights = first.flatMap { first in last.map { Formatting.nights(first.days(to: $0)) } } ?? ""
-        self.stays = stays.map(StayRowModel.init)
+        // By date, as a reader scans a trip: arrival, then name (then file order, which the sort keeps).
+        let byDate = stays.enumerated().sorted {
+            ($0.element.destination.arrival, $0.element.destination.name, $0.offset)
+                < ($1.element.destination.arrival, $1.element.destination.name, $1.offset)
+        }
+        self.stays = byDate.map { StayRowModel($0.element) }
         costs = plan.totals.costs.map(Formatting.money)
         costInCurrency = plan.totals.costInCurrency.map(Formatting.money) ?? ""
         total = Formatting.cost(plan.totals)
