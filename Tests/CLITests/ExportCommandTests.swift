@@ -67,17 +67,18 @@ import Testing
         #expect(!written.contains("index.md"), "an index in Markdown without Markdown reports")
     }
 
-    /// The README's table of output formats has a row for every format `--format` accepts, and
-    /// no other: the binary lists them when given one it does not know.
-    @Test func theReadmeFormatTableListsEveryFormat() throws {
+    /// The table of output formats in docs/commands.md has a row for every format `--format`
+    /// accepts, and no other: the binary lists them when given one it does not know.
+    @Test func theFormatTableListsEveryFormat() throws {
         let refused = try cli.run([sample, "--format", "docx"])
         #expect(refused.status == 64)
         let accepted = Set(
             refused.stderr.split(separator: "\n").filter { $0.hasPrefix("  - ") }.map { String($0.dropFirst(4)) })
         #expect(
             accepted.isSuperset(of: ["html", "markdown", "json", "pdf", "gpx", "ics", "geojson"]), "\(refused.stderr)")
-        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Output formats\n").dropFirst().first)
+        let commands = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("docs/commands.md"), encoding: .utf8)
+        let section = try #require(commands.components(separatedBy: "### Output formats\n").dropFirst().first)
         let rows = section.split(separator: "\n").drop { !$0.hasPrefix("|") }.prefix { $0.hasPrefix("|") }.dropFirst(2)
         // `| `markdown` (`md`) | …`: the first code span of the first cell.
         let listed = Set(rows.compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) })

@@ -126,9 +126,10 @@ import Testing
         #expect(codes(row.draft(limit + 1), .standard) == [row.code], "at \(limit + 1)")
     }
 
-    /// The README's table of rules states every limit; the code must say the same.
+    /// The table of rules in docs/trip-format.md states every limit; the code must say the same.
     @Test func theStandardLimitsAreTheDocumentedOnes() throws {
-        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let format = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("docs/trip-format.md"), encoding: .utf8)
         let documented: [(String, String)] = [
             ("maxTextBytes", "at most 10,000 bytes"),
             ("maxDestinations", "at most 100,000 destinations"),
@@ -140,10 +141,11 @@ import Testing
         ]
         #expect(Set(documented.map(\.0)) == Set(Self.rows.map(\.name)))
         for (name, phrase) in documented {
-            #expect(readme.contains(phrase), "README lacks \(phrase)")
+            #expect(format.contains(phrase), "docs/trip-format.md lacks \(phrase)")
             let number = phrase.filter(\.isNumber)
             #expect(
-                String(Self.standard(name)) == number, "\(name) is \(Self.standard(name)), the README says \(number)")
+                String(Self.standard(name)) == number,
+                "\(name) is \(Self.standard(name)), docs/trip-format.md says \(number)")
         }
     }
 }
@@ -277,16 +279,17 @@ import Testing
 }
 
 extension ValueLimitTests {
-    /// The README and docs/diagnostics.md state the limits on amounts and rates; the numbers they
-    /// give are the code's.
+    /// docs/trip-format.md and docs/diagnostics.md state the limits on amounts and rates; the
+    /// numbers they give are the code's.
     @Test func theDocumentedLimitsOnAmountsAndRatesAreTheCodes() throws {
-        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
+        let format = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("docs/trip-format.md"), encoding: .utf8)
         let guide = try String(
             contentsOf: Fixtures.repository.appendingPathComponent("docs/diagnostics.md"), encoding: .utf8)
         #expect(Money.maximumAmount == 1_000_000_000_000)
-        #expect(readme.contains("at most 1,000,000,000,000") && guide.contains("at most 1,000,000,000,000"))
+        #expect(format.contains("at most 1,000,000,000,000") && guide.contains("at most 1,000,000,000,000"))
         #expect(ExchangeRates.maximumFractionDigits == 10)
-        #expect(readme.contains("below 1,000,000,000, at most 10 decimals"))
+        #expect(format.contains("below 1,000,000,000, at most 10 decimals"))
         #expect(guide.contains("at most 10 digits after the point, is 1,000,000,000 (a billion)"))
         // The edges themselves are in the table above: 10^12 passes, a millionth more does not.
         #expect(

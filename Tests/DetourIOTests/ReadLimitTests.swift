@@ -135,13 +135,14 @@ import Testing
         #expect(codes(Array(past.utf8), .gpx, .standard) == [.xmlTooManyAttributes])
     }
 
-    /// The README and the option's help state the input limits; the code must say the same.
+    /// docs/commands.md and the option's help state the input limits; the code must say the same.
     @Test func theStandardSizesAreTheDocumentedOnes() throws {
         #expect(ReadLimits.standard.maxJSONBytes == 64 * 1024 * 1024)
         #expect(ReadLimits.standard.maxGPXBytes == 4096 * 1024 * 1024)
-        let readme = try String(contentsOf: Fixtures.repository.appendingPathComponent("README.md"), encoding: .utf8)
-        #expect(readme.contains("default 64 MiB for JSON"))
-        #expect(readme.contains("4096 MiB for GPX"))
+        let commands = try String(
+            contentsOf: Fixtures.repository.appendingPathComponent("docs/commands.md"), encoding: .utf8)
+        #expect(commands.contains("default 64 MiB for JSON"))
+        #expect(commands.contains("4096 MiB for GPX"))
         #expect(ReadLimits.standard.withInputLimit(mebibytes: 3).maxJSONBytes == 3 << 20)
         #expect(ReadLimits.standard.withInputLimit(mebibytes: 3).maxGPXBytes == 3 << 20)
     }
