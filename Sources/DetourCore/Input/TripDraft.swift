@@ -55,6 +55,10 @@ public struct TripDraft: Sendable {
     public var budget: Field<MoneyDraft> = .missing(.unknown)
     /// Hours a day spent on detours, as number text.
     public var dayHours: Field<String> = .missing(.unknown)
+    /// Tasks the file holds but could not place in the trip (in GPX, a task naming a stay that
+    /// does not exist, which the reader reports): checked for their own values, so one run
+    /// reports every problem, then left out.
+    public var unplacedTasks: [TaskDraft] = []
 
     /// Creates a draft.
     public init(

@@ -162,6 +162,10 @@ private struct Checker {
         let rates = rates(draft, top)
         let budget = money(draft.budget, top, "budget", required: nil)
         let dayHours = dayHours(draft.dayHours, top)
+        // A task that could not be placed still has values worth checking in the same run.
+        for task in draft.unplacedTasks {
+            _ = self.task(task, top, origin: nil)
+        }
         var destinations: [Destination] = []
         var drafts: ArraySlice<DestinationDraft> = []
         switch draft.destinations {

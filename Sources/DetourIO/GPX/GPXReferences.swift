@@ -59,6 +59,8 @@ struct GPXReferences {
     var index: [String: Int] = [:]
     var waiting: [Waiting] = []
     var paths: [Path] = []
+    /// The tasks whose stay does not exist, kept for their values to be checked.
+    var unplaced: [TaskDraft] = []
     /// Whether the document named any stay or task, kept or not.
     private var namedAny = false
 
@@ -156,7 +158,8 @@ struct GPXReferences {
         var early: [Int: [Waiting]] = [:]
         for task in waiting {
             guard let stay = index[task.destination] else {
-                diagnostics.append(Self.unknownStay(task.destination, at: task.draft.position))
+                diagnostics.append(unknownStay(task.destination, at: task.draft.position))
+                unplaced.append(task.draft)
                 continue
             }
             early[stay, default: []].append(task)
@@ -184,8 +187,17 @@ struct GPXReferences {
         }
     }
 
-    static func unknownStay(_ id: String, at position: SourcePosition) -> Diagnostic {
-        Diagnostic(.gpxUnknownStay, at: position, "destination \(Quoting.quoted(id)) is not the id of any dr:stay")
+    /// A reference to a stay that does not exist; when it differs from a stay's id only in case
+    /// or by one edit, the message names that id.
+    func unknownStay(_ id: String, at position: SourcePosition) -> Diagnostic {
+        let ids = stays.map(\.id)
+        let meant =
+            ids.first { $0.lowercased() == id.lowercased() }
+            // One edit in a one-letter id is a whole other id.
+            ?? (id.count > 1 ? Suggestions.nearest(to: id, among: ids, within: 1).first : nil)
+        let hint = meant.map { "; did you mean \(Quoting.quoted($0))?" } ?? ""
+        return Diagnostic(
+            .gpxUnknownStay, at: position, "destination \(Quoting.quoted(id)) is not the id of any dr:stay\(hint)")
     }
 
     /// Gives each path to the task it names (by `id`, else by name) within its stay.
@@ -201,7 +213,7 @@ struct GPXReferences {
                 continue
             }
             guard let stay = index[destination] else {
-                diagnostics.append(Self.unknownStay(destination, at: here))
+                diagnostics.append(unknownStay(destination, at: here))
                 continue
             }
             // The stay's tasks that `name` names: by `id` first, else by name.

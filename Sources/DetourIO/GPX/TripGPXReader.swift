@@ -522,10 +522,12 @@ struct GPXReading {
         // is unknown.
         let hasTrip = trip != nil || !references.isEmpty
         let destinations = hasTrip ? references.resolve(into: &diagnostics) : []
+        let unplaced = references.unplaced
         var draft = TripDraft(
             position: top, title: titles.first ?? .missing(top), traveler: traveler(top),
             destinations: hasTrip
                 ? .present(destinations, top) : .missing(SourcePosition(line: rootLine, element: "gpx")))
+        draft.unplacedTasks = unplaced
         if let trip {
             let at = SourcePosition(line: trip.line, element: "dr:trip")
             (draft.travel, draft.currency) = (Self.field(trip, .travel, at: at), Self.field(trip, .currency, at: at))
