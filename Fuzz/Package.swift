@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets for detour-report's readers and renderers. Not part of the main build:
-//   Fuzz/run.sh FuzzJSON 600     (builds with -sanitize=fuzzer,address; see the README's Fuzzing section)
+//   Fuzz/run.sh FuzzJSON 600     (builds with -sanitize=fuzzer,address; see docs/contributing.md, "Fuzzing")
 let fuzzer: [SwiftSetting] = [.unsafeFlags(["-parse-as-library"])]
 
 let package = Package(

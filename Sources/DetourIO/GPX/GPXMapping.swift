@@ -1,5 +1,5 @@
 /// The names of the GPX trip mapping (version 1), written once for the reader and the writer;
-/// the README documents the mapping with an example.
+/// docs/trip-format.md documents the mapping with an example.
 ///
 /// A `<wpt>` with `<dr:stay id= arrival= departure=/>` in its extensions is a destination (its
 /// name, lat and lon); a `<wpt>` with `<dr:task destination= detour= duration= cost= currency=>`
