@@ -80,7 +80,7 @@ public struct DiagnosticPrinter: Sendable {
                 counts[diagnostic.code] = (count, file)
                 if count > DiagnosticPrinter.warningsPerCode { continue }
             }
-            out += line(DiagnosticPrinter.withHint(diagnostic), file: file) + "\n"
+            out += line(DiagnosticPrinter.withHint(diagnostic, file: file), file: file) + "\n"
         }
         for code in order {
             guard let (count, file) = counts[code], count > DiagnosticPrinter.warningsPerCode else { continue }
@@ -105,10 +105,17 @@ public struct DiagnosticPrinter: Sendable {
     }
 
     /// The diagnostic with what this command's options can do about it.
-    public static func withHint(_ diagnostic: Diagnostic) -> Diagnostic {
-        guard diagnostic.code == .fileTooLarge else { return diagnostic }
+    public static func withHint(_ diagnostic: Diagnostic, file: String) -> Diagnostic {
         var hinted = diagnostic
-        hinted.message += "; raise it with --max-input-mib N"
+        switch diagnostic.code {
+        case .fileTooLarge:
+            hinted.message += "; raise it with --max-input-mib N"
+        case .gpxNoTrip:
+            let command = "detour-report import \(file)"
+            hinted.message += "; \(Quoting.quoted(command, limit: nil)) makes a draft trip of its places"
+        default:
+            break
+        }
         return hinted
     }
 }

@@ -55,7 +55,10 @@ import Testing
 
     static let cases: [(line: String, offered: String)] = [
         // The first word: a command or a trip (JSON, GPX, folders).
-        ("detour-report ", "--help --version -h Templates help index init lisbon.json oslo.gpx render serve validate"),
+        (
+            "detour-report ",
+            "--help --version -h Templates help import index init lisbon.json oslo.gpx render serve validate"
+        ),
         ("detour-report se", "serve"),
         ("detour-report li", "lisbon.json"),
         // Under the default command, as under render.

@@ -34,7 +34,8 @@ import Testing
         ("<email/>", nil),
     ])
     func theTravelerIsTheEmailsIdAndDomain(_ email: String, _ traveler: String?) throws {
-        let metadata = "<metadata><name>T</name><author>\(email)</author></metadata>"
+        let metadata =
+            "<metadata><name>T</name><author>\(email)</author><extensions><dr:trip/></extensions></metadata>"
         #expect(try draft(GPXReaderTests.gpx("", metadata: metadata)).traveler.value == traveler)
     }
 

@@ -63,16 +63,16 @@ import Testing
             ])
     }
 
-    /// A GPX file from another app holds no trip: its destinations are missing, as a JSON trip
-    /// without its list is, one clear error rather than a message for each of its waypoints.
-    @Test func aGPXFileFromAnotherAppHasNoDestinations() {
+    /// A GPX file from another app holds no trip: one clear error that says so (the command
+    /// line adds how to import its places), rather than a trip's missing fields and a message
+    /// for its waypoints.
+    @Test func aGPXFileFromAnotherAppHoldsNoTrip() {
         let cafes = String(repeating: "<wpt lat=\"1\" lon=\"2\"><name>Cafe</name></wpt>\n", count: 3)
         let outcome = load(Self.gpx(cafes))
         #expect(outcome.trip == nil)
         #expect(
             lines(outcome) == [
-                "trip.gpx:2: error: destinations: gpx: a trip needs a list of destinations (it may be empty) [missing-field]",
-                "trip.gpx:4: warning: 3 waypoints have neither dr:stay nor dr:task and were read past; the first is on line 4 [gpx-plain-waypoints]",
+                "trip.gpx:2: error: the file holds no detour-report trip (no dr:trip, dr:stay or dr:task) [gpx-no-trip]"
             ])
         // A task alone is a trip whose stay is unknown, not a file without a trip.
         let orphan = load(Self.gpx(GPXShapeTests.task("Orphan")))

@@ -135,3 +135,23 @@ enum TripGenerator {
         (try? TextRules.multiLine(text(using: &random) + (Bool.random(using: &random) ? "\nsecond line" : ""))) ?? "x"
     }
 }
+
+/// Trip JSON written from a trip reads back to the same trip: every sample, and generated trips.
+@Suite struct TripJSONWriterTests {
+    @Test(arguments: Fixtures.sampleTrips())
+    func eachSampleSurvivesJSONAndBack(_ name: String) throws {
+        let trip = try #require(TripLoader.load(try Fixtures.sample(name), format: .json).trip)
+        let text = TripJSONWriter.write(trip)
+        let back = TripLoader.load(Array(text.utf8), format: .json)
+        #expect(back.trip == trip, "\(back.diagnostics.map(\.message))")
+    }
+
+    @Test func everyGeneratedTripSurvivesJSONAndBack() throws {
+        var random = SplitMix(seed: 2027)
+        for round in 0..<150 {
+            let trip = TripGenerator.trip(using: &random)
+            let back = TripLoader.load(Array(TripJSONWriter.write(trip).utf8), format: .json)
+            #expect(back.trip == trip, "round \(round): \(back.diagnostics.map(\.message))")
+        }
+    }
+}

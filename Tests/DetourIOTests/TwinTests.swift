@@ -38,8 +38,13 @@ import Testing
 
     @Test(arguments: twins)
     func aTripAndItsGPXTwinGetTheSameDiagnostics(_ twin: String) throws {
-        let fromJSON = try Self.judged(Self.jsonTrip(of: twin), .json)
+        var fromJSON = try Self.judged(Self.jsonTrip(of: twin), .json)
         let fromGPX = try Self.judged(Self.folder.appendingPathComponent(twin), .gpx)
+        // A GPX file without any of the mapping is another app's file, not a trip missing its
+        // stays: it says so in its own words.
+        if twin == "no-destinations.gpx", fromJSON == ["error missing-field destinations"] {
+            fromJSON = ["error gpx-no-trip -"]
+        }
         #expect(
             fromJSON == fromGPX,
             "only in JSON: \(fromJSON.subtracting(fromGPX)); only in GPX: \(fromGPX.subtracting(fromJSON))")

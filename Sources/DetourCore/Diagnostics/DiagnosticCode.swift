@@ -168,6 +168,12 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case printFailed = "print-failed"
     /// `serve`'s port is taken by another program.
     case portInUse = "port-in-use"
+    /// `import`: what the draft trip holds only as a placeholder (days, durations, costs).
+    case importDraft = "import-draft"
+    /// `import`: the file holds no waypoint, route, track, point or line.
+    case nothingToImport = "nothing-to-import"
+    /// A GPX file holds no detour-report trip (no `dr:` element at all).
+    case gpxNoTrip = "gpx-no-trip"
     /// Two trips of a batch run would write reports of the same name.
     case outputNameClash = "output-name-clash"
     /// `--check`: a report on disk is not what rendering writes now (or is missing, or no trip
@@ -192,7 +198,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
             .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .taskFarFromStay, .templateUnescaped,
             .templateUnknownKey, .overBudget,
-            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing:
+            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing, .importDraft:
             return .warning
         default:
             return .error

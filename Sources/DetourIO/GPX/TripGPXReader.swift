@@ -20,6 +20,17 @@ public enum TripGPXReader {
     public static func read(_ source: some ByteSource, name: String = "trip.gpx", limits: ReadLimits = .standard)
         -> ReadResult
     {
+        switch open(source, name: name, limits: limits) {
+        case .failure(let diagnostic): return .failed(diagnostic)
+        case .success(let stream):
+            var reading = GPXReading(stream: stream, limits: limits)
+            return reading.run()
+        }
+    }
+
+    /// The XML stream of the GPX in `source`, its encoding settled from the first bytes, or why
+    /// there is none (compressed, an encoding libxml2 would misread, unreadable).
+    static func open(_ source: some ByteSource, name: String, limits: ReadLimits) -> Result<XMLStream, Diagnostic> {
         var source = source
         var prefix = [UInt8](repeating: 0, count: prefixLength)
         var filled = 0
@@ -32,22 +43,20 @@ public enum TripGPXReader {
                 filled += count
             }
         } catch {
-            return .failed(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
+            return .failure(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
         }
         prefix.removeLast(prefixLength - filled)
         if let problem = TextEncoding.compressionProblem(prefix) {
-            return .failed(Diagnostic(.compressedFile, problem))
+            return .failure(Diagnostic(.compressedFile, problem))
         }
-        if let problem = TextEncoding.xmlProblem(prefix) { return .failed(Diagnostic(.unsupportedEncoding, problem)) }
+        if let problem = TextEncoding.xmlProblem(prefix) { return .failure(Diagnostic(.unsupportedEncoding, problem)) }
         guard let stream = XMLStream(source: source, prefix: prefix, name: name, limits: limits) else {
-            return .failed(Diagnostic(.readFailed, "cannot start the XML reader"))
+            return .failure(Diagnostic(.readFailed, "cannot start the XML reader"))
         }
-        var reading = GPXReading(stream: stream, limits: limits)
-        return reading.run()
+        return .success(stream)
     }
 }
 
-/// The streaming state machine: XML nodes in, a ``TripDraft`` out.
 struct GPXReading {
     typealias G = GPXMapping.GPX
     typealias E = GPXMapping.Element
@@ -157,32 +166,8 @@ struct GPXReading {
         return status < 0 ? .failed(readFailure()) : finish()
     }
 
-    /// Why the stream stopped with an error: a limit, the source, or libxml2's first complaint.
-    func readFailure() -> Diagnostic {
-        switch stream.overflow {
-        case (let line, .attributes)?:
-            return Diagnostic(
-                .xmlTooManyAttributes, at: SourcePosition(line: line),
-                "an element has more than \(limits.maxAttributes) attributes; no GPX element needs that many")
-        case (let line, .depth)?:
-            return Diagnostic(
-                .xmlTooDeep, at: SourcePosition(line: line),
-                "XML: the elements are nested too deeply (more than \(limits.maxDepth) levels)")
-        case nil:
-            break
-        }
-        if stream.exceededLimit { return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes) }
-        if let failure = stream.sourceFailure { return Diagnostic(.readFailed, "cannot read the trip: \(failure)") }
-        let problem = stream.problems.first
-        let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }
-        if problem?.isEncoding == true {
-            return Diagnostic(
-                .invalidUTF8, at: position,
-                "the file is not valid UTF-8 where it says it is; save it as UTF-8, or declare its encoding")
-        }
-        let message = problem?.isEntityLoop == true ? "entities refer to each other in a loop" : problem?.message
-        return Diagnostic(.xmlSyntax, at: position, "XML: \(Quoting.printable(message ?? "not well-formed"))")
-    }
+    /// Why the stream stopped with an error.
+    func readFailure() -> Diagnostic { stream.failure(limits) }
 
     var inGPX: Bool { stream.namespaceIs(rootNamespace) }
     var inMapping: Bool { stream.namespaceIs(GPXMapping.namespace) }
@@ -521,6 +506,13 @@ struct GPXReading {
         // destinations is missing), not an empty one; a task or path alone is a trip whose stay
         // is unknown.
         let hasTrip = trip != nil || !references.isEmpty
+        // Another app's GPX: one line that says so, not a trip's missing fields.
+        if !hasTrip {
+            let noTrip = Diagnostic(
+                .gpxNoTrip, at: SourcePosition(line: rootLine),
+                "the file holds no detour-report trip (no dr:trip, dr:stay or dr:task)")
+            return ReadResult(draft: nil, diagnostics: [noTrip])
+        }
         let destinations = hasTrip ? references.resolve(into: &diagnostics) : []
         let unplaced = references.unplaced
         var draft = TripDraft(
@@ -546,7 +538,7 @@ struct GPXReading {
             let counted =
                 plainWaypoints == 1
                 ? "1 waypoint has neither dr:stay nor dr:task and was read past; it is"
-                : "\(Self.grouped(plainWaypoints)) waypoints have neither dr:stay nor dr:task and were read past; the first is"
+                : "\(NumberText.grouped(plainWaypoints)) waypoints have neither dr:stay nor dr:task and were read past; the first is"
             diagnostics.append(
                 Diagnostic(
                     .gpxPlainWaypoints, at: SourcePosition(line: firstPlainWaypointLine),
@@ -555,14 +547,33 @@ struct GPXReading {
         return ReadResult(draft: draft, diagnostics: diagnostics)
     }
 
-    /// `1,204`: a count as the warning about plain waypoints shows it.
-    static func grouped(_ value: Int) -> String {
-        var digits = String(value)
-        var index = digits.endIndex
-        while digits.distance(from: digits.startIndex, to: index) > 3 {
-            index = digits.index(index, offsetBy: -3)
-            digits.insert(",", at: index)
+}
+
+extension XMLStream {
+    /// Why the stream stopped with an error: a limit, the source, or libxml2's first complaint.
+    func failure(_ limits: ReadLimits) -> Diagnostic {
+        switch overflow {
+        case (let line, .attributes)?:
+            return Diagnostic(
+                .xmlTooManyAttributes, at: SourcePosition(line: line),
+                "an element has more than \(limits.maxAttributes) attributes; no GPX element needs that many")
+        case (let line, .depth)?:
+            return Diagnostic(
+                .xmlTooDeep, at: SourcePosition(line: line),
+                "XML: the elements are nested too deeply (more than \(limits.maxDepth) levels)")
+        case nil:
+            break
         }
-        return digits
+        if exceededLimit { return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes) }
+        if let failure = sourceFailure { return Diagnostic(.readFailed, "cannot read the trip: \(failure)") }
+        let problem = problems.first
+        let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }
+        if problem?.isEncoding == true {
+            return Diagnostic(
+                .invalidUTF8, at: position,
+                "the file is not valid UTF-8 where it says it is; save it as UTF-8, or declare its encoding")
+        }
+        let message = problem?.isEntityLoop == true ? "entities refer to each other in a loop" : problem?.message
+        return Diagnostic(.xmlSyntax, at: position, "XML: \(Quoting.printable(message ?? "not well-formed"))")
     }
 }

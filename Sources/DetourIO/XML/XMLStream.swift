@@ -177,7 +177,12 @@ final class XMLStream {
 
     /// The value of the current element's attribute `name` (with no namespace), if it has one.
     func attribute(_ name: some RawRepresentable<String>) -> String? {
-        guard let value = xmlTextReaderGetAttribute(reader, name.rawValue) else { return nil }
+        attributeNamed(name.rawValue)
+    }
+
+    /// The value of the element's attribute `name` (in no namespace), or `nil`.
+    func attributeNamed(_ name: String) -> String? {
+        guard let value = xmlTextReaderGetAttribute(reader, name) else { return nil }
         defer { clibxml2_free(value) }
         return String(cString: value)
     }

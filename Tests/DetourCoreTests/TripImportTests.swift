@@ -1,0 +1,57 @@
+import Testing
+
+@testable import DetourCore
+
+/// Places grouped into stays, and a stay's centre.
+@Suite struct TripImportTests {
+    func point(_ lat: Double, _ lon: Double) throws -> Coordinate {
+        try #require(Coordinate(latitude: lat, longitude: lon))
+    }
+
+    @Test func placesWithinFiftyKilometresByAnyChainAreOneStay() throws {
+        // Lisbon, Sintra (25 km), Cascais (from Sintra 14 km), then Porto, 270 km north.
+        let places = [
+            try point(38.7223, -9.1393), try point(41.1496, -8.6110), try point(38.8029, -9.3817),
+            try point(38.6979, -9.4215),
+        ]
+        #expect(TripImport.cluster(places) == [[0, 2, 3], [1]])
+        #expect(TripImport.cluster([]) == [])
+    }
+
+    @Test func theLinkIsFiftyKilometresAtItAndNotPast() throws {
+        let a = try point(0, 0)
+        // 0.4522° of latitude at the equator is just under 50 km; 0.4523° just over.
+        let near = try point(0.4521, 0)
+        let far = try point(0.4524, 0)
+        #expect(Geodesy.distance(from: a, to: near) <= TripImport.clusterMetres)
+        #expect(Geodesy.distance(from: a, to: far) > TripImport.clusterMetres)
+        #expect(TripImport.cluster([a, near]).count == 1)
+        #expect(TripImport.cluster([a, far]).count == 2)
+    }
+
+    @Test func theCentreOfPlacesAcrossTheDateLineIsOnIt() throws {
+        let centre = TripImport.centre(of: [try point(-17, 179.5), try point(-17, -179.5)])
+        #expect(abs(abs(centre.longitude) - 180) < 0.001, "\(centre)")
+        #expect(abs(centre.latitude + 17) < 0.01)
+    }
+
+    @Test func aDraftValidatesAndSaysWhatIsAPlaceholder() throws {
+        let places = TripImport.Places(
+            title: " Walks ",
+            points: [TripImport.Point(name: nil, description: " ", link: nil, location: try point(1, 1))],
+            lines: [
+                TripImport.Line(name: "Loop", points: [try point(1, 1), try point(1.01, 1)]),
+                TripImport.Line(name: "Empty", points: []),
+            ])
+        let day = try #require(CalendarDay(iso: "2026-11-27"))
+        let draft = TripImport.draft(places, from: day, fileName: "walks.gpx")
+        #expect(draft.trip.title == "Walks")
+        #expect(draft.trip.destinations.map(\.name) == ["Walks"])
+        #expect(draft.trip.destinations.first?.detours.flatMap(\.tasks).map(\.name) == ["Place 1", "Loop"])
+        #expect(draft.trip.destinations.first?.arrival.description == "2026-12-11")
+        #expect(draft.notes.count == 2)
+        let untitled = TripImport.draft(
+            TripImport.Places(title: nil, points: places.points), from: day, fileName: "x.gpx")
+        #expect(untitled.trip.title == "Places from x.gpx")
+    }
+}
