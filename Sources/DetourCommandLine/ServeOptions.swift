@@ -16,14 +16,14 @@ public struct ServeOptions: ParsableArguments {
     public init() {}
 
     @Argument(
-        help: ArgumentHelp("The folder of trips (default: the current folder).", valueName: "dir"),
+        help: ArgumentHelp("The folder of trips.", valueName: "dir"),
         completion: .directory)
     public var folder: String = "."
 
-    @Option(help: ArgumentHelp("The address to listen on (default 127.0.0.1).", valueName: "host"))
+    @Option(help: ArgumentHelp("The address to listen on.", valueName: "host"))
     public var host = "127.0.0.1"
 
-    @Option(help: ArgumentHelp("The port to listen on; 0 takes a free one (default 8080).", valueName: "port"))
+    @Option(help: ArgumentHelp("The port to listen on; 0 takes a free one.", valueName: "port"))
     public var port = 8080
 
     @Option(
@@ -39,7 +39,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Recommend the side with the least total time (default), the lower cost, or the shorter distance.",
+            "Recommend the side with the least total time, the lower cost, or the shorter distance.",
             valueName: "rule"))
     public var prefer: Preference = .time
 
@@ -74,7 +74,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "The largest trip accepted, as a file or a request body, in MiB (default 16).", valueName: "mib"))
+            "The largest trip accepted, as a file or a request body, in MiB.", valueName: "mib"))
     public var maxInputMib = 16
 
     @Flag(help: "Print no request log.")
@@ -82,7 +82,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How problems are written to standard error: text (default), or json (one JSON object per line).",
+            "How problems are written to standard error: text, or json (one JSON object per line).",
             valueName: "format"))
     public var diagnostics: DiagnosticPrinter.Format = .text
 

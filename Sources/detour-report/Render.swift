@@ -13,7 +13,7 @@ struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract:
-            "Write the trip's itinerary as HTML (default), Markdown or JSON, or export it as a calendar or a map.",
+            "Write the trip's itinerary as HTML, Markdown, JSON or PDF, or export it as a calendar or a map.",
         discussion: """
             With -d OUT, renders every trip given (files, or folders: every *.json and *.gpx directly \
             inside, or below with -r) into OUT, one report per trip and format, plus OUT/index.html \
@@ -92,7 +92,7 @@ struct Render: ParsableCommand {
             valueName: "dir"), completion: .directory)
     var templates: String?
 
-    @Option(help: ArgumentHelp("With PDF, the paper: a4 (default) or letter.", valueName: "paper"))
+    @Option(help: ArgumentHelp("With PDF, the paper: a4 or letter.", valueName: "paper"))
     var paper: Paper = .a4
 
     @Option(
@@ -108,7 +108,7 @@ struct Render: ParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Recommend the side with the least total time (default), the lower cost, or the shorter distance.",
+            "Recommend the side with the least total time, the lower cost, or the shorter distance.",
             valueName: "rule"))
     var prefer: Preference = .time
 

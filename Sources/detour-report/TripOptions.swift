@@ -21,7 +21,7 @@ struct TripOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "How problems are written to standard error: text (default), or json (one JSON object per line).",
+            "How problems are written to standard error: text, or json (one JSON object per line).",
             valueName: "format"))
     var diagnostics: DiagnosticPrinter.Format = .text
 

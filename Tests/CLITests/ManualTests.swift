@@ -47,13 +47,56 @@ import Testing
         let result = try CommandRunner(executable: generator).run(
             [cli.executable.path, "--output-directory", folder.path, "--date", "2000-01-01"])
         try #require(result.status == 0, "\(result.stderr)")
-        let fresh = try String(contentsOf: folder.appendingPathComponent("detour-report.1"), encoding: .utf8)
+        let generated = try Data(contentsOf: folder.appendingPathComponent("detour-report.1"))
+        // Finished as `.ci/manual` finishes it: one sentence a line, exit statuses, examples.
+        let python = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("python3"))))
+        let finisher = Fixtures.repository.appendingPathComponent(".ci/manual-finish.py").path
+        let finished = try python.run([finisher], stdin: generated)
+        try #require(finished.status == 0, "\(finished.stderr)")
+        let fresh = finished.output
         let committed = try String(contentsOf: Self.page, encoding: .utf8)
         #expect(fresh.contains(".Dd January 1, 2000"), "the tool did not write the page asked for")
         let difference = LineDiff.unified(
             old: committed, new: fresh, oldName: "docs/detour-report.1", newName: "generated")
         let current = Self.withoutDate(committed) == Self.withoutDate(fresh)
         #expect(current, "docs/detour-report.1 is stale; run .ci/manual\n\(difference)")
+    }
+
+    /// mandoc, the manual's own checker, has nothing to say about the page, at any level.
+    @Test(.enabled(if: CI.runs(whenAvailable: Tool.usable("mandoc")), "needs mandoc (Debian: mandoc)"))
+    func mandocFindsNothingToSay() throws {
+        let mandoc = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("mandoc"))))
+        let result = try mandoc.run(["-T", "lint", "-W", "all", Self.page.path])
+        #expect(result.status == 0, "\(result.output)\(result.stderr)")
+        #expect(result.output.isEmpty && result.stderr.isEmpty, "\(result.output)\(result.stderr)")
+    }
+
+    /// Every exit status the commands use is in EXIT STATUS with its meaning, and there are
+    /// examples.
+    @Test func theExitStatusesAndExamplesAreThere() throws {
+        let page = try String(contentsOf: Self.page, encoding: .utf8)
+        let status = try #require(page.range(of: ".Sh \"EXIT STATUS\""))
+        let examples = try #require(page.range(of: ".Sh EXAMPLES"))
+        let section = page[status.upperBound..<examples.lowerBound]
+        for code in [0, 1, 64, 65, 66, 69, 73, 74, 78, 130, 143] {
+            #expect(section.contains(".It \(code)\n"), "EXIT STATUS lacks \(code)")
+        }
+        for command in ["detour-report trip.json", "validate", "--check", "init", "import", "serve"] {
+            #expect(page[examples.upperBound...].contains(command), "EXAMPLES lacks \(command)")
+        }
+    }
+
+    /// No option's help says its default twice (once in words, once as ArgumentParser's
+    /// `(default: …)`).
+    @Test(arguments: [[], ["render"], ["validate"], ["index"], ["serve"], ["init"], ["import"]])
+    func noOptionSaysItsDefaultTwice(_ command: [String]) throws {
+        let cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        let help = try cli.run(command + ["--help"]).output
+        let options = help.components(separatedBy: "\n  -")
+        for option in options.dropFirst() {
+            let count = option.lowercased().components(separatedBy: "default").count - 1
+            #expect(count <= 1, "\(command): \(option)")
+        }
     }
 
     /// `man ./docs/detour-report.1` shows the page, with every subcommand and the export formats.

@@ -22,7 +22,7 @@ struct Index: ParsableCommand {
     var folder: String
 
     @Option(
-        help: ArgumentHelp("How problems are written to standard error: text (default) or json.", valueName: "format"))
+        help: ArgumentHelp("How problems are written to standard error: text or json.", valueName: "format"))
     var diagnostics: DiagnosticPrinter.Format = .text
 
     @Option(
