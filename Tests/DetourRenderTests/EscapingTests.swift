@@ -213,7 +213,7 @@ import Testing
         #expect(Formatting.distance(999.6) == "1.0 km")
         #expect(Formatting.distance(12_345) == "12.3 km")
         #expect(Formatting.distance(99_960) == "100 km")
-        #expect(Formatting.distance(1_234_567) == "1235 km")
+        #expect(Formatting.distance(1_234_567) == "1,235 km")
     }
 
     @Test func fixedPointIsLocaleFreeAndRoundsHalfAway() {

@@ -121,8 +121,8 @@ import Testing
                     #expect(event["start"] as? String == day.day.description)
                     #expect(event["end"] as? String == day.day.adding(days: item.days)?.description)
                     let description = event["description"] as? String ?? ""
-                    #expect(description.contains("Cost: \(side.task.cost.description)"))
-                    #expect(description.contains("Duration: \(side.task.duration.description)"))
+                    #expect(description.contains("Cost: \(Formatting.money(side.task.cost))"))
+                    #expect(description.contains("Duration: \(Formatting.duration(side.task.duration))"))
                     #expect(description.contains("Travel: \(side.travelMode.rawValue)"))
                     if let location = side.task.location {
                         let geo = event["geo"] as? [Double] ?? []

@@ -227,7 +227,7 @@ import Testing
         #expect(ferry["GEO"] == "-16.7889;-179.989")
         #expect(
             ferry["DESCRIPTION"]
-                == "Duration: 6h\\nCost: 85.50 FJD\\nTravel: transit\\, 7h 16m there and back\\nStay: Savusavu\\, Vanua Levu"
+                == "Duration: 6 h\\nCost: 85.50 FJD\\nTravel: transit\\, 7 h 16 min there and back\\nStay: Savusavu\\, Vanua Levu"
         )
     }
 

@@ -18,12 +18,12 @@ import Testing
     static let eur = euros("1.5")
 
     @Test(arguments: [
-        (Recommendation.Reason.lessTotalTime(minutes: 170), Preference.time, "2h 50m less in all, travel included"),
+        (Recommendation.Reason.lessTotalTime(minutes: 170), Preference.time, "2 h 50 min less in all, travel included"),
         (.cheaper(eur), .cost, "cheaper by 1.50 EUR"),
         (.nearer(metres: 1250), .distance, "1.3 km less to travel each way"),
         (.tieThenCheaper(eur), .time, "same total time, and cheaper by 1.50 EUR"),
-        (.tieThenLessTotalTime(minutes: 25), .cost, "same cost, and 25m less in all"),
-        (.tieThenLessTotalTime(minutes: 25), .distance, "same distance, and 25m less in all"),
+        (.tieThenLessTotalTime(minutes: 25), .cost, "same cost, and 25 min less in all"),
+        (.tieThenLessTotalTime(minutes: 25), .distance, "same distance, and 25 min less in all"),
         (.draft, .time, "a side is still undecided"),
         (.unknownFigure, .distance, "a figure the rule needs is unknown (a task without a location or path)"),
         (.differentCurrencies, .cost, "the costs are in different currencies"),
@@ -46,7 +46,7 @@ import Testing
         (outcome(spent: "80", within: true), "Budget 100.00 EUR: 80.00 EUR spent, within; the least time, proven"),
         (
             outcome(spent: "80", within: true, optimal: false, bound: 95),
-            "Budget 100.00 EUR: 80.00 EUR spent, within; the best found, and no choice takes less than 1h 35m"
+            "Budget 100.00 EUR: 80.00 EUR spent, within; the best found, and no choice takes less than 1 h 35 min"
         ),
         (outcome(spent: "80", within: true, optimal: false), "Budget 100.00 EUR: 80.00 EUR spent, within"),
         (
@@ -134,5 +134,43 @@ import Testing
             let code = format == .markdown ? Escaping.markdown("over-budget") : "over-budget"
             #expect(report.components(separatedBy: code).count - 1 == 2, "\(format)")
         }
+    }
+}
+
+/// Units a reader cannot confuse: minutes are `min`, metres `m`; large numbers are grouped.
+@Suite struct UnitTests {
+    @Test(arguments: [
+        (0, "0 min"), (11, "11 min"), (60, "1 h"), (90, "1 h 30 min"), (1440, "1 d"), (2 * 1440 + 180, "2 d 3 h"),
+        (1001 * 1440 + 1, "1,001 d 1 min"),
+    ])
+    func minutes(_ count: Int, _ text: String) {
+        #expect(Formatting.minutes(count) == text)
+    }
+
+    @Test(arguments: [
+        (849.6, "850 m"), (999.4, "999 m"), (999.5, "1.0 km"), (12_345, "12.3 km"), (99_949, "99.9 km"),
+        (99_950, "100 km"), (999_499, "999 km"), (999_500, "1,000 km"), (4_327_000, "4,327 km"),
+    ])
+    func distances(_ metres: Double, _ text: String) {
+        #expect(Formatting.distance(metres) == text)
+    }
+
+    @Test func moneyIsGroupedInReportsAndPlainInJSON() throws {
+        let euro = try #require(CurrencyCode("EUR"))
+        #expect(Formatting.money(Money(amount: 1250, currency: euro, scale: 2)) == "1,250.00 EUR")
+        #expect(Formatting.money(Money(amount: 999.5, currency: euro)) == "999.50 EUR")
+        let trip = """
+            {"title": "T", "destinations": [{"name": "L", "location": {"lat": 38.7, "lon": -9.1},
+             "arrival": "2026-12-01", "departure": "2026-12-03", "detours": [{"tasks": [
+              {"name": "Dinner", "duration": "2h", "cost": {"amount": 1250, "currency": "EUR"}, "location": {"lat": 38.71, "lon": -9.13}},
+              {"name": "Picnic", "duration": "90m", "cost": {"amount": 12.5, "currency": "EUR"}, "location": {"lat": 38.71, "lon": -9.13}}]}]}]}
+            """
+        let markdown = try RenderFixture.render(Array(trip.utf8), as: .markdown)
+        #expect(markdown.contains("1,250.00 EUR"))
+        #expect(markdown.contains("1 h 30 min"))
+        #expect(!markdown.contains("30m"))
+        let json = try RenderFixture.render(Array(trip.utf8), as: .json)
+        #expect(json.contains("\"amount\": 1250.00"), "\(json)")
+        #expect(!json.contains("1,250"))
     }
 }

@@ -55,7 +55,7 @@ import Testing
         #expect(better["total_time"] as? Int == 0)
         #expect(detours[0]["recommended"] as? Int == 0)
         // 165 − 124 minutes.
-        #expect(detours[0]["recommended_because"] as? String == "41m less in all, travel included")
+        #expect(detours[0]["recommended_because"] as? String == "41 min less in all, travel included")
         #expect(detours[1]["recommended"] is NSNull)
         let travel = try #require(root["travel"] as? [String: Any])
         #expect(travel["default_mode"] as? String == "walk")
@@ -90,7 +90,7 @@ import Testing
 
     @Test func htmlMarksTheBetterSidePerFigureAndShowsUndecidedSides() throws {
         let html = try render(.html)
-        #expect(html.contains(#"<dt>Duration</dt><dd class="better">1h 30m</dd>"#))
+        #expect(html.contains(#"<dt>Duration</dt><dd class="better">1 h 30 min</dd>"#))
         #expect(html.contains(#"<dt>Cost</dt><dd class="better">0.00 EUR</dd>"#))
         #expect(html.contains("Undecided"))
         #expect(html.contains("Plan as of <time datetime=\"2026-11-22\">Sun 22 Nov 2026</time>"))

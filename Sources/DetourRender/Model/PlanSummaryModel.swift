@@ -128,11 +128,12 @@ public struct ScheduleDayModel: Sendable {
 }
 
 extension Formatting {
-    /// Minutes as hours and minutes, never days, for hours of a day: `24h`, `19h 30m`, `45m`.
+    /// Minutes as hours and minutes, never days, for hours of a day: `24 h`, `19 h 30 min`,
+    /// `45 min`.
     static func hours(_ minutes: Int) -> String {
         let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
-        if hours == 0 { return "\(rest)m" }
-        return rest == 0 ? "\(hours)h" : "\(hours)h \(rest)m"
+        if hours == 0 { return "\(rest) min" }
+        return rest == 0 ? "\(NumberText.grouped(hours)) h" : "\(NumberText.grouped(hours)) h \(rest) min"
     }
 
     /// `445.00 SEK + 200.00 NOK (54.11 EUR)`, or `nothing chosen`.

@@ -22,19 +22,27 @@ public enum Formatting {
         count == 1 ? "1 night" : "\(count) nights"
     }
 
-    /// `1h 30m`, `45m`, `2d 3h`.
+    /// `1 h 30 min`, `45 min`, `2 d 3 h`.
     public static func duration(_ duration: TaskDuration) -> String {
-        duration.description
+        minutes(duration.minutes)
     }
 
-    /// `3.10 EUR`.
+    /// `3.10 EUR`, `1,250.00 EUR`: the amount's whole part grouped by thousands.
     public static func money(_ money: Money) -> String {
-        money.description
+        "\(NumberText.grouped(decimal: money.amountText)) \(money.currency.code)"
     }
 
-    /// `34m`, `1h 34m`, `2d 3h`; `0m` for nothing.
+    /// `34 min`, `1 h 34 min`, `2 d 3 h`; `0 min` for nothing.
+    ///
+    /// Minutes are `min`, never `m`, which a reader takes for metres beside a distance.
     public static func minutes(_ count: Int) -> String {
-        TaskDuration.shortForm(minutes: count)
+        guard count > 0 else { return "0 min" }
+        let (days, hours, rest) = (count / 1440, count % 1440 / 60, count % 60)
+        var parts: [String] = []
+        if days > 0 { parts.append("\(NumberText.grouped(days)) d") }
+        if hours > 0 { parts.append("\(hours) h") }
+        if rest > 0 { parts.append("\(rest) min") }
+        return parts.joined(separator: " ")
     }
 
     /// `walk, 34m there and back`, or `walk, unknown` when the task has neither location nor path.
@@ -59,9 +67,9 @@ public enum Formatting {
     public static func reason(_ recommendation: Recommendation) -> String {
         switch recommendation.reason {
         case .lessTotalTime(let minutes): return "\(Formatting.minutes(minutes)) less in all, travel included"
-        case .cheaper(let money): return "cheaper by \(money.description)"
+        case .cheaper(let money): return "cheaper by \(Formatting.money(money))"
         case .nearer(let metres): return "\(distance(metres)) less to travel each way"
-        case .tieThenCheaper(let money): return "same total time, and cheaper by \(money.description)"
+        case .tieThenCheaper(let money): return "same total time, and cheaper by \(Formatting.money(money))"
         case .tieThenLessTotalTime(let minutes):
             let figure = recommendation.preference == .cost ? "same cost" : "same distance"
             return "\(figure), and \(Formatting.minutes(minutes)) less in all"
@@ -72,12 +80,12 @@ public enum Formatting {
         }
     }
 
-    /// `850 m` under a kilometre, `12.3 km` under a hundred, `1234 km` beyond.
+    /// `850 m` under a kilometre, `12.3 km` under a hundred, `1,234 km` beyond.
     public static func distance(_ meters: Double) -> String {
         let rounded = meters.rounded()
         if rounded < 1000 { return "\(Int(rounded)) m" }
         if meters < 99_950 { return "\(fixed(meters / 1000, digits: 1)) km" }
-        return "\(Int((meters / 1000).rounded())) km"
+        return "\(NumberText.grouped(Int((meters / 1000).rounded()))) km"
     }
 
     /// `38.7223° N, 9.1393° W`.
