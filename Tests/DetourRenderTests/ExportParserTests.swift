@@ -103,6 +103,7 @@ import Testing
             let stay = try #require(events.first, "no event for \(destination.name)")
             events.removeFirst()
             #expect(stay["summary"] as? String == destination.name)
+            #expect(stay["location"] as? String == destination.name)
             #expect(stay["start"] as? String == destination.arrival.description)
             #expect(stay["end"] as? String == destination.departure.adding(days: 1)?.description)
             let geo = stay["geo"] as? [Double] ?? []
@@ -117,20 +118,23 @@ import Testing
                     events.removeFirst()
                     let detour = planned.detours[item.detour]
                     let side = detour.tasks[item.task]
-                    #expect(event["summary"] as? String == "\(side.task.name) (\(detour.title))")
+                    // A plan reads as what is done; the detour it was chosen in is in the description.
+                    #expect(event["summary"] as? String == side.task.name)
                     #expect(event["start"] as? String == day.day.description)
                     #expect(event["end"] as? String == day.day.adding(days: item.days)?.description)
                     let description = event["description"] as? String ?? ""
                     #expect(description.contains("Cost: \(Formatting.money(side.task.cost))"))
                     #expect(description.contains("Duration: \(Formatting.duration(side.task.duration))"))
+                    #expect(description.hasPrefix("Detour: \(detour.title)\n"))
                     #expect(description.contains("Travel: \(side.travelMode.rawValue)"))
                     if let location = side.task.location {
                         let geo = event["geo"] as? [Double] ?? []
                         #expect(geo.count == 2 && abs(geo[0] - location.latitude) < 1e-6)
                         #expect(geo.count == 2 && abs(geo[1] - location.longitude) < 1e-6)
-                        #expect(event["location"] is String)
+                        #expect(event["location"] as? String == side.task.name)
                     } else {
                         #expect(event["geo"] is NSNull)
+                        #expect(event["location"] as? String == destination.name)
                     }
                 }
             }
@@ -161,7 +165,9 @@ import Testing
         #expect(parsed["name"] as? String == title)
         let events = parsed["events"] as? [[String: Any]] ?? []
         #expect(events.first?["summary"] as? String == stay)
-        #expect(events.last?["summary"] as? String == #"A, B; C\D (A, B; C\D or Plain)"#)
+        #expect(events.last?["summary"] as? String == #"A, B; C\D"#)
+        #expect(events.last?["location"] as? String == #"A, B; C\D"#)
+        #expect((events.last?["description"] as? String)?.hasPrefix(#"Detour: A, B; C\D or Plain"#) == true)
         #expect((events.first?["description"] as? String)?.contains("\n") == true)
     }
 

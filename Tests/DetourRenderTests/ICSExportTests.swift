@@ -175,7 +175,8 @@ import Testing
         let text = try RenderFixture.export(Fixtures.sample("fiji-date-line.json"), as: .ics)
         let content = Self.contentLines(text)
         #expect(content.contains("SUMMARY:Savusavu\\, Vanua Levu"))
-        #expect(content.contains { $0.hasPrefix("SUMMARY:Hot springs\\, copra sheds & harbour (") })
+        #expect(content.contains("SUMMARY:Hot springs\\, copra sheds & harbour"))
+        #expect(content.contains("LOCATION:Hot springs\\, copra sheds & harbour"))
         #expect(text.contains("\r\n "), "nothing was folded")
     }
 
@@ -227,7 +228,8 @@ import Testing
         #expect(ferry["GEO"] == "-16.7889;-179.989")
         #expect(
             ferry["DESCRIPTION"]
-                == "Duration: 6 h\\nCost: 85.50 FJD\\nTravel: transit\\, 7 h 16 min there and back\\nStay: Savusavu\\, Vanua Levu"
+                == "Detour: Ferry to the 180° meridian on Taveuni or Liveaboard dive on the Rainbow Reef\\nDuration: 6 h\\n"
+                + "Cost: 85.50 FJD\\nTravel: transit\\, 7 h 16 min there and back\\nStay: Savusavu\\, Vanua Levu"
         )
     }
 

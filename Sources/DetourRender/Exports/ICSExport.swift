@@ -68,6 +68,7 @@ public enum ICSExport {
         lines.property("DTSTART;VALUE=DATE", dateText(destination.arrival))
         lines.property("DTEND;VALUE=DATE", dateText(end))
         lines.text("SUMMARY", destination.name)
+        lines.text("LOCATION", destination.name)
         lines.property("GEO", geo(destination.location))
         var description = [Formatting.nights(destination.nights)]
         for detour in planned.detours {
@@ -101,16 +102,14 @@ public enum ICSExport {
         lines.property("DTSTAMP", stamp)
         lines.property("DTSTART;VALUE=DATE", dateText(day))
         lines.property("DTEND;VALUE=DATE", dateText(end))
-        lines.text("SUMMARY", "\(task.name) (\(detour.title))")
-        if let location = task.location {
-            lines.property("GEO", geo(location))
-            // Coordinates as text: what map and calendar programs search for a place.
-            lines.text(
-                "LOCATION",
-                "\(Formatting.degrees(location.latitude, digits: 6)),\(Formatting.degrees(location.longitude, digits: 6))"
-            )
-        }
+        // A plan reads as what is done: the chosen task; the choice it was made in is below.
+        lines.text("SUMMARY", task.name)
+        // The place by its name, as a calendar shows it (the stay's for a task with no place of
+        // its own); GEO (RFC 5545 §3.8.1.6) has its point when it has one.
+        lines.text("LOCATION", task.location == nil ? planned.destination.name : task.name)
+        if let location = task.location { lines.property("GEO", geo(location)) }
         let description = [
+            "Detour: \(detour.title)",
             "Duration: \(Formatting.duration(task.duration))",
             "Cost: \(Formatting.money(task.cost))",
             "Travel: \(Formatting.travel(side))",
