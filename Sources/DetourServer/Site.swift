@@ -156,7 +156,8 @@ public struct Site: Sendable {
         }
         let today = settings.today()
         if let report = library.output(snapshot, format: .html, today: today) {
-            let page = PreviewPage.preview(of: report.bytes, nonce: nonce, version: snapshot.etag, events: events)
+            let page = PreviewPage.preview(
+                of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name)
             return Replies.bytes(page, type: .html, request: request, extra: headers)
         }
         let result = library.check(snapshot, today: today)

@@ -122,6 +122,25 @@ struct ServeTests {
         #expect(page.text.contains("[missing-field]"), "the first error is shown")
     }
 
+    /// A preview leads back to the index and offers every format of the trip, each a route that
+    /// answers with the file.
+    @Test func aPreviewLinksToTheIndexAndEveryFormat() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        let page = try Curl.request("\(server.base)/trips/lisbon-city-break")
+        #expect(page.status == 200)
+        #expect(page.text.contains("<a href=\"/\">← All trips</a>"))
+        for format in Self.formats {
+            let href = "/trips/lisbon-city-break.\(format.ext)"
+            #expect(page.text.contains("<a href=\"\(href)\" download>"), "\(href)")
+            #expect(try Curl.request("\(server.base)\(href)").status == 200, "\(href)")
+        }
+        // On paper the bar is hidden: a printed preview is the report.
+        #expect(page.text.contains("@media print { nav.preview-bar { display: none; } }"))
+        // The format itself is the report as render writes it, without the bar.
+        #expect(!(try Curl.request("\(server.base)/trips/lisbon-city-break.html").text.contains("preview-bar")))
+    }
+
     @Test func aPreviewCarriesItsScriptAndPolicyButTheHTMLFormatDoesNot() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder)
@@ -146,9 +165,18 @@ struct ServeTests {
         #expect(page.text.contains("broken.json:2:12"))
         #expect(page.text.contains("<a href=\"/docs/diagnostics/wrong-type\">wrong-type</a>"))
         #expect(page.text.contains("must be a string, not a number"))
+        #expect(page.text.contains("<a href=\"/\">← All trips</a>"))
         let docs = try Curl.request("\(server.base)/docs/diagnostics/wrong-type")
         #expect(docs.status == 200)
-        #expect(docs.text.contains("wrong-type"))
+        // The section as HTML: its heading, paragraphs, code blocks and table, no Markdown left.
+        #expect(docs.text.contains("<h1><code>wrong-type</code></h1>"))
+        #expect(docs.text.contains("<p><strong>Severity:</strong> error</p>"))
+        #expect(docs.text.contains("<pre><code>trip.json:2:42: error: destinations[0].location.lat: must be a number"))
+        #expect(docs.text.contains("<thead><tr><th>written</th><th>message ends</th></tr></thead>"))
+        #expect(docs.text.contains("<a href=\"/\">← All trips</a>"))
+        for markdown in ["```", "**", "| --- |", "<pre>wrong-type"] {
+            #expect(!docs.text.contains(markdown), "\(markdown) is left in the page")
+        }
         #expect(try Curl.request("\(server.base)/docs/diagnostics/no-such-code").status == 404)
         let report = try Curl.request("\(server.base)/trips/broken.html")
         #expect(report.status == 422)
