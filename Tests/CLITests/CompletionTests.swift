@@ -32,7 +32,7 @@ import Testing
 
     /// What bash offers for `line` (words split on spaces; a trailing space starts a new word).
     func bash(_ lines: [String]) throws -> [String] {
-        let bash = try CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("bash"))))
+        let bash = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("bash"))))
         let driver = """
             source "$1"; shift
             cd "$1"; shift
@@ -88,7 +88,7 @@ import Testing
 
     @Test(.enabled(if: CI.runs(whenAvailable: Tool.usable("fish")), "needs fish"))
     func fishCompletesTheSame() throws {
-        let fish = try CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("fish"))))
+        let fish = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("fish"))))
         let driver = """
             source $argv[1]; cd $argv[2]
             for line in $argv[3..]
@@ -110,7 +110,7 @@ import Testing
 
     @Test(.enabled(if: CI.runs(whenAvailable: Tool.usable("zsh")), "needs zsh"))
     func zshReadsItsScriptWithTheDefaultCommand() throws {
-        let zsh = try CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("zsh"))))
+        let zsh = CommandRunner(executable: URL(fileURLWithPath: try #require(Tool.path("zsh"))))
         let url = try script("zsh")
         let parsed = try zsh.run(["-n", url.path])
         #expect(parsed.status == 0, "\(parsed.stderr)")

@@ -342,7 +342,7 @@ struct ServeTests {
     @Test func aPortInUseIsSaidInOneLineWithWhatToDo() throws {
         let first = try ServerProcess(folder: folder)
         defer { _ = first.stop() }
-        let timeout = try CommandRunner(
+        let timeout = CommandRunner(
             executable: URL(fileURLWithPath: try Tool.path("timeout").orThrow("no timeout")))
         let cli = try CommandRunner().orThrow("no binary")
         let second = try timeout.run(["30", cli.executable.path, "serve", folder.path, "--port", "\(first.port)"])
