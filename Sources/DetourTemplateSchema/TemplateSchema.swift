@@ -100,7 +100,7 @@ extension TemplateScope {
     public static let mark = TemplateScope(
         name: "MapMark",
         keys: [
-            "x": typedText, "y": typedText, "labelX": typedText, "labelY": typedText, "label": typedText,
+            "x": typedText, "y": typedText, "labelX": typedText, "labelY": typedText, "label": userText,
             "fromX": typedText, "fromY": typedText, "route": typedText, "hasRoute": .flag, "pin": typedText,
             "hasLabel": .flag,
         ])

@@ -1,5 +1,6 @@
 import DetourCore
 import DetourIO
+import DetourTestSupport
 import Foundation
 import Testing
 
@@ -120,5 +121,26 @@ import Testing
         let first = try #require(map.listed.first)
         #expect(html.contains("Numbered pins: <span class=\"pin-key\"><b>1</b> \(first.label)</span>"))
         #expect(html.contains("dominant-baseline=\"central\">1</text>"))
+    }
+}
+
+/// A pin's label names its task: the whole name when short, else its first word, ellipsised.
+@Suite struct PinNameTests {
+    @Test(arguments: [
+        ("Tram 28", "Tram 28"), ("MUNCH museum", "MUNCH museum"), ("Vigeland Sculpture Park", "Vigeland…"),
+        ("Holmenkollen ski jump and museum", "Holmenkollen…"), ("Rijksmuseumkwartier-wandeling", "Rijksmuseumkw…"),
+        ("Exactly14chars", "Exactly14chars"),
+    ])
+    func shortNames(_ name: String, _ short: String) {
+        #expect(MapModel.shortName(name) == short)
+        #expect(MapModel.shortName(name).count <= MapModel.shortNameLength)
+    }
+
+    @Test func eachPinIsLabelledWithItsSideAndName() throws {
+        let (plan, _) = try RenderFixture.plan(try Fixtures.sample("lisbon-city-break.json"))
+        let stay = try #require(plan.sections.flatMap(\.destinations).first)
+        let labels = MapModel(center: stay.destination.location, detours: stay.detours).marks.map(\.label)
+        #expect(labels.contains("1A Ride Tram 28"), "\(labels)")
+        #expect(labels.allSatisfy { $0.split(separator: " ").count >= 2 })
     }
 }

@@ -16,7 +16,7 @@ public struct MapModel: Sendable {
 
     /// The destination's mark.
     public var center: MapMark
-    /// One mark for each task with a location, labelled like its side (`1A`).
+    /// One mark for each task with a location, labelled with its side and short name (`1A Tram 28`).
     public var marks: [MapMark]
     /// The marks whose label found no free place on the map: their pins are numbered instead and
     /// they are listed below the map.
@@ -43,7 +43,8 @@ public struct MapModel: Sendable {
                 guard let point = task.task.location else { continue }
                 let (east, north) = MapModel.project(point, around: location)
                 let route = task.task.path?.points.map { MapModel.project($0, around: location) } ?? []
-                points.append(("\(number + 1)\(side == 0 ? "A" : "B")", east, north, route))
+                let side = "\(number + 1)\(side == 0 ? "A" : "B")"
+                points.append(("\(side) \(MapModel.shortName(task.task.name))", east, north, route))
             }
         }
         let halfWidth = MapModel.width / 2 - MapModel.padding
@@ -95,6 +96,18 @@ public struct MapModel: Sendable {
             return mark
         }
         self.listed = listed
+    }
+
+    /// The most characters of a task's name a pin's label shows.
+    static let shortNameLength = 14
+
+    /// A task's name short enough to sit beside its pin: the name when it fits, else its first
+    /// word when that fits, else its start and `…`.
+    static func shortName(_ name: String) -> String {
+        if name.count <= shortNameLength { return name }
+        let first = name.prefix { !$0.isWhitespace }
+        if first.count <= shortNameLength { return String(first) + "…" }
+        return String(name.prefix(shortNameLength - 1)) + "…"
     }
 
     /// Metres east and north of `origin` on the azimuthal equidistant projection centred there:
