@@ -55,3 +55,35 @@ import Testing
         #expect(untitled.trip.title == "Places from x.gpx")
     }
 }
+
+extension TripImportTests {
+    @Test func clustersAreNamedAfterTheirFirstPlaceAndWaysAfterTheirNumber() throws {
+        let places = TripImport.Places(
+            title: nil,
+            points: [
+                TripImport.Point(name: "Lisbon", description: nil, link: nil, location: try point(38.72, -9.14)),
+                TripImport.Point(name: " ", description: nil, link: nil, location: try point(41.15, -8.61)),
+            ],
+            lines: [TripImport.Line(name: nil, points: [try point(37.0, -8.0), try point(37.01, -8.0)])])
+        let day = try #require(CalendarDay(iso: "2026-11-27"))
+        let draft = TripImport.draft(places, from: day, fileName: "x.gpx")
+        #expect(draft.trip.destinations.map(\.name) == ["Stay 1 near Lisbon", "Stay 2", "Stay 3"])
+        #expect(draft.trip.destinations.last?.detours.first?.tasks.first?.name == "Way 3")
+        #expect(draft.trip.destinations.map(\.arrival.description) == ["2026-12-11", "2026-12-12", "2026-12-13"])
+    }
+
+    /// At the calendar's end the stays keep to the days there are.
+    @Test func theLastDaysOfTheCalendar() throws {
+        let places = TripImport.Places(
+            title: "End",
+            points: [
+                TripImport.Point(name: "A", description: nil, link: nil, location: try point(1, 1)),
+                TripImport.Point(name: "B", description: nil, link: nil, location: try point(40, 40)),
+            ])
+        let last = try #require(CalendarDay(iso: "9999-12-25"))
+        let draft = TripImport.draft(places, from: last, fileName: "x.gpx")
+        let days = draft.trip.destinations.map { "\($0.arrival) \($0.departure)" }
+        #expect(days == ["9999-12-31 9999-12-31", "9999-12-31 9999-12-31"], "\(days)")
+        #expect(TripImport.later(last, by: 3).description == "9999-12-28")
+    }
+}

@@ -69,7 +69,9 @@ public enum TripImport {
         let clusters = cluster(anchors)
         let placeholders = Placeholders.standard
         var stays: [Destination] = []
-        var start = day.adding(days: 14) ?? day
+        // Two weeks ahead, or as late as the calendar goes.
+        let first = later(day, by: 14)
+        var start = first
         for (number, members) in clusters.enumerated() {
             let centre = centre(of: members.map { anchors[$0] })
             var detours: [Detour] = []
@@ -82,23 +84,34 @@ public enum TripImport {
                     detours.append(Detour(tasks: [task(line, number: member + 1, placeholders)]))
                 }
             }
-            let first = places.points.indices.contains(members[0]) ? places.points[members[0]].name : nil
-            let near = first.flatMap(nonBlank).map { " near \($0)" } ?? ""
-            let name = clusters.count == 1 ? places.title.flatMap(nonBlank) ?? "Stay" : "Stay \(number + 1)\(near)"
-            let departure = start.adding(days: 1) ?? start
+            let pointName = places.points.indices.contains(members[0]) ? places.points[members[0]].name : nil
+            var name = "Stay \(number + 1)"
+            if let near = pointName.flatMap(nonBlank) { name += " near \(near)" }
+            if clusters.count == 1 { name = places.title.flatMap(nonBlank) ?? "Stay" }
+            let departure = later(start, by: 1)
             stays.append(
                 Destination(name: name, location: centre, arrival: start, departure: departure, detours: detours))
             start = departure
         }
         let title = places.title.flatMap(nonBlank) ?? "Places from \(fileName)"
         var notes = [
-            "each stay's arrival and departure are placeholders (one night from \(day.adding(days: 14) ?? day)); set the real ones",
+            "each stay's arrival and departure are placeholders (one night from \(first)); set the real ones",
             "each task's duration (1h) and cost (0 EUR) are placeholders; set them, and add each detour's other side",
         ]
         if anchors.count < places.points.count + lines.count {
             notes.append("only the first \(maxPlaces) places were imported")
         }
         return Draft(trip: Trip(title: title, traveler: nil, destinations: stays), notes: notes)
+    }
+
+    /// `count` days after `day`, or the last day there is.
+    static func later(_ day: CalendarDay, by count: Int) -> CalendarDay {
+        var last = day
+        for _ in 0..<count {
+            guard let next = last.adding(days: 1) else { break }
+            last = next
+        }
+        return last
     }
 
     static func nonBlank(_ text: String) -> String? {
@@ -111,12 +124,8 @@ public enum TripImport {
         var duration: TaskDuration
         var cost: Money
 
-        static var standard: Placeholders {
-            guard let duration = TaskDuration(minutes: 60), let euro = CurrencyCode("EUR") else {
-                preconditionFailure("an hour and the euro are valid by construction")
-            }
-            return Placeholders(duration: duration, cost: Money(amount: 0, currency: euro))
-        }
+        /// An hour and 0 EUR, both valid by construction.
+        static let standard = Placeholders(duration: .hour, cost: Money(amount: 0, currency: .euro))
     }
 
     static func task(_ point: Point, number: Int, _ placeholders: Placeholders) -> DetourTask {
@@ -173,6 +182,7 @@ public enum TripImport {
         let lon = atan2(y, x) * 180 / .pi
         let lat = atan2(z, (x * x + y * y).squareRoot()) * 180 / .pi
         let rounded = { (value: Double) in (value * 10_000).rounded() / 10_000 }
-        return Coordinate(latitude: rounded(lat), longitude: rounded(lon)) ?? points[0]
+        guard let centre = Coordinate(latitude: rounded(lat), longitude: rounded(lon)) else { return points[0] }
+        return centre
     }
 }

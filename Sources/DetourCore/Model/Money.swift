@@ -153,6 +153,14 @@ public struct CurrencyCode: Sendable, Hashable, CustomStringConvertible {
         self.code = code
     }
 
+    /// The euro, for the placeholders of a draft trip.
+    static let euro = CurrencyCode(checked: "EUR")
+
+    /// A code known to be three capital letters.
+    private init(checked code: String) {
+        self.code = code
+    }
+
     /// Digits after the point in this currency's everyday amounts: its ISO 4217 minor unit, or 2
     /// for a code the list gives none for (gold, XXX) or does not hold.
     public var minorUnits: Int {

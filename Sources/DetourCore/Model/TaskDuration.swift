@@ -16,6 +16,14 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         self.minutes = minutes
     }
 
+    /// An hour, the placeholder of a draft trip's tasks.
+    static let hour = TaskDuration(checkedMinutes: 60)
+
+    /// A duration known to be within the bounds.
+    private init(checkedMinutes minutes: Int) {
+        self.minutes = minutes
+    }
+
     /// Why a duration text was refused.
     public enum ParseError: Error, Sendable, Equatable {
         /// The text follows neither form.

@@ -52,7 +52,7 @@ public enum PlacesReader {
                 case ("gpx", "rte"), ("gpx", "trk"):
                     line = TripImport.Line(name: nil, points: [])
                 case ("rte", "rtept"), ("trkseg", "trkpt"):
-                    if let location = coordinate(), (line?.points.count ?? 0) < limits.trip.maxPathPoints {
+                    if let location = coordinate(), let count = line?.points.count, count < limits.trip.maxPathPoints {
                         line?.points.append(location)
                     }
                 case ("wpt", "link"):
@@ -74,7 +74,7 @@ public enum PlacesReader {
                     line = nil
                 case ("wpt", "name"): point?.name = value
                 case ("wpt", "desc"): point?.description = value
-                case ("wpt", "cmt"): if point?.description?.isEmpty ?? true { point?.description = value }
+                case ("wpt", "cmt"): if point?.description == nil { point?.description = value }
                 case ("wpt", "url"): if point?.link == nil { point?.link = value }
                 case ("rte", "name"), ("trk", "name"): line?.name = value
                 case ("metadata", "name"), ("gpx", "name"): if places.title == nil { places.title = value }

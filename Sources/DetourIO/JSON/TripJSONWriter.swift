@@ -24,14 +24,14 @@ public enum TripJSONWriter {
         return out + "\n"
     }
 
-    /// What is written: objects keep their key order; `inline` objects stay on one line.
+    /// What is written: objects keep their key order; `inline` objects (of strings and numbers)
+    /// stay on one line.
     indirect enum Value {
         case string(String)
         case number(String)
         case object([(String, Value)])
         case inline([(String, Value)])
         case list([Value])
-        case inlineList([Value])
 
         func write(to out: inout String, indent: String) {
             let inner = indent + "  "
@@ -39,9 +39,13 @@ public enum TripJSONWriter {
             case .string(let text): out += quoted(text)
             case .number(let text): out += text
             case .inline(let members):
-                out += "{" + members.map { "\(quoted($0.0)): \($0.1.flat)" }.joined(separator: ", ") + "}"
-            case .inlineList(let values):
-                out += "[" + values.map(\.flat).joined(separator: ", ") + "]"
+                var parts: [String] = []
+                for (key, value) in members {
+                    var text = quoted(key) + ": "
+                    value.write(to: &text, indent: indent)
+                    parts.append(text)
+                }
+                out += "{" + parts.joined(separator: ", ") + "}"
             case .object(let members):
                 out += "{\n"
                 for (index, (key, value)) in members.enumerated() {
@@ -63,17 +67,6 @@ public enum TripJSONWriter {
                 }
                 out += indent + "]"
             }
-        }
-
-        /// The value on one line.
-        var flat: String {
-            var out = ""
-            switch self {
-            case .object(let members): Value.inline(members).write(to: &out, indent: "")
-            case .list(let values): Value.inlineList(values).write(to: &out, indent: "")
-            default: write(to: &out, indent: "")
-            }
-            return out
         }
 
         /// A JSON string: `"`, `\` and control characters escaped (RFC 8259 §7).
