@@ -27,18 +27,19 @@ public struct OverviewModel: Sendable {
     public var warnings: String
 
     init(_ plan: Plan, warningCount: Int) {
-        let stays = plan.destinationsInFileOrder
+        // By date, as a reader scans a trip: arrival, then name, then file order (`index`), so the
+        // order does not depend on the sort algorithm.
+        let stays = plan.sections.flatMap(\.destinations).sorted {
+            ($0.destination.arrival, $0.destination.name, $0.index) < (
+                $1.destination.arrival, $1.destination.name, $1.index
+            )
+        }
         let first = stays.map(\.destination.arrival).min()
         let last = stays.map(\.destination.departure).max()
         firstDay = first.map(Formatting.day) ?? ""
         lastDay = last.map(Formatting.day) ?? ""
         nights = first.flatMap { first in last.map { Formatting.nights(first.days(to: $0)) } } ?? ""
-        // By date, as a reader scans a trip: arrival, then name (then file order, which the sort keeps).
-        let byDate = stays.enumerated().sorted {
-            ($0.element.destination.arrival, $0.element.destination.name, $0.offset)
-                < ($1.element.destination.arrival, $1.element.destination.name, $1.offset)
-        }
-        self.stays = byDate.map { StayRowModel($0.element) }
+        self.stays = stays.map(StayRowModel.init)
         costs = plan.totals.costs.map(Formatting.money)
         costInCurrency = plan.totals.costInCurrency.map(Formatting.money) ?? ""
         total = Formatting.cost(plan.totals)
