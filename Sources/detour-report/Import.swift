@@ -43,10 +43,8 @@ struct Import: ParsableCommand {
         StandardStreams.turnWriteSignalsIntoErrors()
         let printer = DiagnosticPrinter(file: input, format: diagnostics)
         let day = try DayOptions.today(today, printer: printer)
-        if let output, output != "-", (try? fileStore.info(FilePath(output), followLinks: false)) != nil {
-            printer.report(
-                .cannotCreateOutput, "the file exists; give another name, or remove it first", file: output)
-            throw ExitCodes.cannotCreate
+        if let output {
+            try Output.refuseExisting(output, printer: printer, remedy: "give another name, or remove it first")
         }
         let bytes: [UInt8]
         do {

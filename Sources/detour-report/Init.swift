@@ -32,13 +32,8 @@ struct Init: ParsableCommand {
             try Output.write(text, to: nil, printer: printer)
             return
         }
-        // A starter never replaces a trip someone has written.
-        if (try? fileStore.info(FilePath(file), followLinks: false)) != nil {
-            printer.report(
-                .cannotCreateOutput, "the file exists; give another name, or remove it first to start again",
-                file: file)
-            throw ExitCodes.cannotCreate
-        }
+        try Output.refuseExisting(
+            file, printer: printer, remedy: "give another name, or remove it first to start again")
         try Output.write(text, toFile: FilePath(file), printer: printer)
         StandardStreams.writeError(
             "wrote \(file): check it with 'detour-report validate \(file)', render it with 'detour-report \(file)'\n")

@@ -39,6 +39,16 @@ enum Output {
         }
     }
 
+    /// Exit 73 when `path` names anything already there (`-` never does).
+    ///
+    /// The commands that make a trip (`init`, `import`) never replace one someone has written.
+    /// `remedy` ends the message: what to do instead.
+    static func refuseExisting(_ path: String, printer: DiagnosticPrinter, remedy: String) throws(ExitCode) {
+        guard path != "-", (try? fileStore.info(FilePath(path), followLinks: false)) != nil else { return }
+        printer.report(.cannotCreateOutput, "the file exists; \(remedy)", file: path)
+        throw ExitCodes.cannotCreate
+    }
+
     /// Writes `text` as ``write(to:printer:flush:_:)`` does.
     static func write(_ text: String, to path: String?, printer: DiagnosticPrinter) throws(ExitCode) {
         let bytes = Array(text.utf8)

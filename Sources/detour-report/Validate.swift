@@ -65,7 +65,7 @@ struct Validate: ParsableCommand {
 
     /// Checks one trip: prints its problems and its line, and returns its exit status.
     private func check(_ source: BatchInputs.Job, with job: RenderJob) throws -> Int32 {
-        let printer = DiagnosticPrinter(file: source.shown, format: trip.diagnostics, allWarnings: trip.allWarnings)
+        let printer = trip.printer(file: source.shown)
         let name = DiagnosticText.displayName(source.shown)
         if let reason = source.unlisted {
             printer.report(.readFailed, "cannot list the folder: \(reason)")
@@ -81,15 +81,13 @@ struct Validate: ParsableCommand {
             let detours = stays.reduce(0) { $0 + $1.detours.count }
             try say(
                 "\(name): valid trip: \(count(stays.count, "destination")), \(count(detours, "detour")), \(warnings)")
-            return ExitCodes.success.rawValue
         case .invalid:
             let errors = result.diagnostics.filter { $0.severity == .error }.count
             try say("\(name): invalid trip: \(count(errors, "error")), \(warnings)")
-            return ExitCodes.invalidTrip.rawValue
         case .unreadable:
             try say("\(name): unreadable")
-            return ExitCodes.noInput.rawValue
         }
+        return (TripOptions.exitCode(result.outcome) ?? ExitCodes.success).rawValue
     }
 
     /// One line on standard output.

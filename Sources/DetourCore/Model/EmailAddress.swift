@@ -45,9 +45,8 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// `NAME <ADDRESS>` split in two (the name unquoted when quoted, `nil` when empty), or `nil`
     /// when `text` is not written that way or its address does not follow the rule.
     static func nameAndAddress(_ text: String) -> (String?, String)? {
-        guard text.hasSuffix(">"), let open = text.lastIndex(of: "<") else { return nil }
-        let address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
-        var name = text[..<open].trimmingCharacters(in: .whitespaces)
+        guard let (before, address) = angleBracketed(text) else { return nil }
+        var name = before.trimmingCharacters(in: .whitespaces)
         guard isValid(address), !name.contains(where: { "<>".contains($0) }) else { return nil }
         if name.count >= 2, name.hasPrefix("\""), name.hasSuffix("\"") {
             // A quoted-string: a backslash keeps the character after it.
@@ -64,6 +63,12 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
             name = unquoted
         }
         return (name.isEmpty ? nil : name, address)
+    }
+
+    /// `text` ending in `<ADDRESS>`, split before the last `<`, or `nil`.
+    private static func angleBracketed(_ text: String) -> (before: Substring, address: String)? {
+        guard text.hasSuffix(">"), let open = text.lastIndex(of: "<") else { return nil }
+        return (text[..<open], String(text[text.index(after: open)..<text.index(before: text.endIndex)]))
     }
 
     /// `name` as RFC 5322 writes it before an address: as it is when it is plain words, else in
@@ -86,10 +91,7 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
                 + "like: \(Quoting.quoted(example))"
         }
         // Of NAME <ADDRESS>, the address is what breaks the rule.
-        var address = text
-        if text.hasSuffix(">"), let open = text.lastIndex(of: "<") {
-            address = String(text[text.index(after: open)..<text.index(before: text.endIndex)])
-        }
+        let address = angleBracketed(text)?.address ?? text
         return "\(Quoting.quoted(address)) is not an email address: it needs one character "
             + "either side of an \"@\", and a \".\" between two characters after it"
     }

@@ -43,8 +43,7 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         let shown = "duration \(Quoting.quoted(text))"
         switch error {
         case .notADuration:
-            let meant = likelyMeant(text).map { "; did you mean \(Quoting.quoted($0))?" } ?? ""
-            return "\(shown) is not a duration\(meant) (write PT1H30M, 1h30m, 90m or 2h)"
+            return "\(shown) is not a duration\(meantHint(text)) (write PT1H30M, 1h30m, 90m or 2h)"
         case .calendarUnit:
             return "\(shown) uses years or months, which have no fixed length; use days or weeks"
         case .partialMinute:
@@ -54,6 +53,11 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
         case .tooLong:
             return "\(shown) is longer than the 30 days a task may take"
         }
+    }
+
+    /// `; did you mean "1h30m"?` for a text ``likelyMeant(_:)`` reads, else empty.
+    public static func meantHint(_ text: String) -> String {
+        likelyMeant(text).map { "; did you mean \(Quoting.quoted($0))?" } ?? ""
     }
 
     /// The short form `text` was probably meant as: `1h30` → `1h30m`, `90 min` → `90m`,

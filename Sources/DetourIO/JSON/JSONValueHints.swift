@@ -24,8 +24,7 @@ enum JSONValueHints {
 
     /// A duration written as a bare number (`90`): the minutes it probably means.
     static func durationAsNumber(_ number: String) -> String {
-        let meant = TaskDuration.likelyMeant(number).map { "; did you mean \(Quoting.quoted($0))?" } ?? ""
-        return "must be a string, not a number\(meant) (write PT1H30M, 1h30m, 90m or 2h)"
+        "must be a string, not a number\(TaskDuration.meantHint(number)) (write PT1H30M, 1h30m, 90m or 2h)"
     }
 
     /// A cost or budget (`key`) written as a bare number: the object it should be.

@@ -61,6 +61,6 @@ enum Ownership {
         var head = [UInt8](repeating: 0, count: 128)
         let count = (try? head.withUnsafeMutableBytes { try file.read(into: $0) }) ?? 0
         let text = String(decoding: head.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
-        return text.hasPrefix("{\"format\":\"detour-report/") || text.hasPrefix("{\"format\":\"detour-report-index/")
+        return [JSONReport.formatName, TripIndex.format].contains { text.hasPrefix("{\"format\":\"\($0)\"") }
     }
 }
