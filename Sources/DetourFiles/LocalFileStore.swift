@@ -15,7 +15,14 @@ import Darwin
 /// swift-system 1.8 has no `rename`, `fsync`, `mkstemp`, `mkdir`, `readdir`, `readlink` or
 /// `umask` in its public interface; those few calls are made here directly, each once.
 public struct LocalFileStore: FileStore {
-    public init() {}
+    /// Whether new files start with no name (`O_TMPFILE`) where the file system allows it.
+    let unnamedTemporaries: Bool
+
+    /// The real file system; `unnamedTemporaries: false` gives every new file a name from the
+    /// start, as file systems without `O_TMPFILE` do.
+    public init(unnamedTemporaries: Bool = true) {
+        self.unnamedTemporaries = unnamedTemporaries
+    }
 
     public func openForReading(_ path: FilePath) throws(FileError) -> any ReadableFile {
         let owned = path != .standardStream
@@ -83,28 +90,27 @@ public struct LocalFileStore: FileStore {
         throw FileError(failure)
     }
 
-    public func createTemporary(beside path: FilePath) throws(FileError) -> any TemporaryFile {
-        // `dir/.name.XXXXXX` from `dir/name`, made in one buffer: a batch makes one per report.
-        var template = path.withPlatformString { pointer in
-            let whole = UnsafeBufferPointer(start: pointer, count: strlen(pointer))
-            let name = whole.lastIndex(of: CChar(UInt8(ascii: "/"))).map { $0 + 1 } ?? 0
-            var bytes: [CChar] = []
-            bytes.reserveCapacity(whole.count + 9)
-            bytes.append(contentsOf: whole[..<name])
-            bytes.append(CChar(UInt8(ascii: ".")))
-            bytes.append(contentsOf: whole[name...])
-            for byte in ".XXXXXX\0".utf8 { bytes.append(CChar(bitPattern: byte)) }
-            return bytes
+    public func createTemporary(beside path: FilePath, permissions: FilePermissions) throws(FileError)
+        -> any TemporaryFile
+    {
+        #if os(Linux)
+        if unnamedTemporaries, LocalFileStore.procFileLinks,
+            let file = try UnnamedTemporary.create(beside: path, permissions: permissions)
+        {
+            return file
         }
+        #endif
+        var template = hiddenName(beside: path, suffix: "XXXXXX")
         let descriptor = mkstemp(&template)
         guard descriptor >= 0 else { throw lastError }
-        let created = FilePath(platformString: template)
-        return DescriptorTemporary(FileDescriptor(rawValue: descriptor), path: created)
-    }
-
-    public func rename(_ source: FilePath, to target: FilePath) throws(FileError) {
-        let status = source.withPlatformString { from in target.withPlatformString { to in systemRename(from, to) } }
-        guard status == 0 else { throw lastError }
+        let file = DescriptorTemporary(FileDescriptor(rawValue: descriptor), path: FilePath(platformString: template))
+        // mkstemp makes the file rw------- whatever the umask.
+        if permissions.rawValue != 0o600, fchmod(descriptor, permissions.rawValue) != 0 {
+            let failure = lastError
+            file.discard()
+            throw failure
+        }
+        return file
     }
 
     public func remove(_ path: FilePath) {
@@ -123,8 +129,12 @@ public struct LocalFileStore: FileStore {
         DescriptorFile(.standardOutput, owned: false, regularFileSize: nil)
     }
 
-    public var standardOutputIdentity: FileIdentity? {
-        (try? FileDescriptor.standardOutput.stat()).map { FileInfo($0).identity }
+    public var standardOutputIdentity: FileIdentity? { LocalFileStore.standardOutputIdentity }
+
+    /// Standard output's identity, looked at once: a batch run compares each report's target
+    /// with it.
+    private static let standardOutputIdentity = (try? FileDescriptor.standardOutput.stat()).map {
+        FileInfo($0).identity
     }
 
     public var standardInputIdentity: FileIdentity? {
@@ -153,15 +163,21 @@ public struct LocalFileStore: FileStore {
     ///
     /// Reading it means setting it, which must not happen while a batch run's workers create
     /// files; ``prepareForThreads()`` reads it before they start.
-    private static let processUmask: mode_t = {
+    static let processUmask: mode_t = {
         let mask = umask(0)
         umask(mask)
         return mask
     }()
 
+    /// Whether `/proc/self/fd` is there, through which an unnamed file is linked into its folder
+    /// (`linkat` with `AT_EMPTY_PATH` needs a privilege a user seldom has).
+    static let procFileLinks = access("/proc/self/fd", X_OK) == 0
+
     /// Reads what must be read on one thread before several write files.
     public static func prepareForThreads() {
         _ = processUmask
+        _ = procFileLinks
+        _ = standardOutputIdentity
     }
 }
 
@@ -189,9 +205,9 @@ extension FileInfo {
     }
 }
 
-/// `rename(2)`, under a name the store's own `rename` does not hide.
-private func systemRename(_ source: UnsafePointer<CChar>, _ target: UnsafePointer<CChar>) -> Int32 {
-    rename(source, target)
+/// open(2), under a name a file's own `open` flag does not hide.
+private func openFile(_ path: UnsafePointer<CChar>, _ flags: Int32, _ mode: mode_t) -> Int32 {
+    open(path, flags, mode)
 }
 
 /// A file read or written through its descriptor, closed when it goes away when owned.
@@ -227,15 +243,31 @@ final class DescriptorFile: ReadableFile, WritableFile {
     }
 }
 
-/// A new file beside the one it will replace.
-final class DescriptorTemporary: TemporaryFile {
+/// `dir/.name.SUFFIX` from `dir/name`, as a C string, made in one buffer: a batch makes one per
+/// report.
+func hiddenName(beside path: FilePath, suffix: String) -> [CChar] {
+    path.withPlatformString { pointer in
+        let whole = UnsafeBufferPointer(start: pointer, count: strlen(pointer))
+        let name = whole.lastIndex(of: CChar(UInt8(ascii: "/"))).map { $0 + 1 } ?? 0
+        var bytes: [CChar] = []
+        bytes.reserveCapacity(whole.count + suffix.utf8.count + 3)
+        bytes.append(contentsOf: whole[..<name])
+        bytes.append(CChar(UInt8(ascii: ".")))
+        bytes.append(contentsOf: whole[name...])
+        bytes.append(CChar(UInt8(ascii: ".")))
+        for byte in suffix.utf8 { bytes.append(CChar(bitPattern: byte)) }
+        bytes.append(0)
+        return bytes
+    }
+}
+
+/// A new file's descriptor: written, flushed and closed once, closed when it goes away.
+class NewFile {
     let descriptor: FileDescriptor
-    let path: FilePath
     private var open = true
 
-    init(_ descriptor: FileDescriptor, path: FilePath) {
+    init(_ descriptor: FileDescriptor) {
         self.descriptor = descriptor
-        self.path = path
     }
 
     deinit {
@@ -248,10 +280,6 @@ final class DescriptorTemporary: TemporaryFile {
         } catch {
             throw failure(error)
         }
-    }
-
-    func setPermissions(_ permissions: FilePermissions) throws(FileError) {
-        guard fchmod(descriptor.rawValue, permissions.rawValue) == 0 else { throw lastError }
     }
 
     func sync() throws(FileError) {
@@ -268,3 +296,124 @@ final class DescriptorTemporary: TemporaryFile {
         }
     }
 }
+
+/// A new file named `.NAME.XXXXXX` beside the one it will replace, renamed over it when complete.
+final class DescriptorTemporary: NewFile, TemporaryFile {
+    let path: FilePath?
+
+    init(_ descriptor: FileDescriptor, path: FilePath) {
+        self.path = path
+        super.init(descriptor)
+    }
+
+    func publish(as target: FilePath, replacing: Bool) throws(PublishFailure) {
+        do {
+            try close()
+        } catch {
+            throw .closing(error)
+        }
+        guard let path else { return }
+        let status = path.withPlatformString { from in target.withPlatformString { to in rename(from, to) } }
+        guard status == 0 else { throw .placing(lastError) }
+    }
+
+    func discard() {
+        try? close()
+        if let path { _ = path.withPlatformString { unlink($0) } }
+    }
+
+}
+
+#if os(Linux)
+/// A new file with no name in the folder of the one it will replace (`O_TMPFILE`), linked into
+/// the folder only when complete: a program that ends while writing it leaves nothing behind.
+final class UnnamedTemporary: NewFile, TemporaryFile {
+    var path: FilePath? { nil }
+
+    /// `O_TMPFILE`, which Glibc declares only for `_GNU_SOURCE` (`<bits/fcntl-linux.h>`): the
+    /// value of x86-64 and AArch64, with `O_DIRECTORY`.
+    static let openFlag: Int32 = 0o20_000_000 | O_DIRECTORY
+
+    /// An unnamed file in the folder of `path`, or `nil` when that file system makes none (then
+    /// a named one is made instead).
+    static func create(beside path: FilePath, permissions: FilePermissions) throws(FileError) -> UnnamedTemporary? {
+        var folder = path.removingLastComponent()
+        if folder.isEmpty { folder = "." }
+        // open(2) takes the umask's bits from the mode; fchmod gives them back, which a report
+        // with the permissions of a new file (most of them) needs not.
+        let descriptor = folder.withPlatformString {
+            openFile($0, openFlag | O_WRONLY | O_CLOEXEC, permissions.rawValue)
+        }
+        guard descriptor >= 0 else {
+            let failure = Errno(rawValue: errno)
+            // The file system, or the kernel, has no unnamed files.
+            if [.notSupported, .isDirectory, .invalidArgument].contains(failure) { return nil }
+            throw FileError(failure)
+        }
+        let file = UnnamedTemporary(FileDescriptor(rawValue: descriptor))
+        if permissions.rawValue & LocalFileStore.processUmask != 0, fchmod(descriptor, permissions.rawValue) != 0 {
+            let failure = lastError
+            file.discard()
+            throw failure
+        }
+        return file
+    }
+
+    func publish(as target: FilePath, replacing: Bool) throws(PublishFailure) {
+        defer { discard() }
+        let source = "/proc/self/fd/\(descriptor.rawValue)"
+        // A new report: linked under its own name, in one step.
+        if !replacing {
+            if link(source, target) == 0 { return try closeAfterPlacing() }
+            guard errno == EEXIST else { throw .placing(lastError) }
+        }
+        // The target exists: linked under a name of its own beside it, then renamed over it.
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<8 {
+            let name = FilePath(platformString: hiddenName(beside: target, suffix: Self.suffix(random.next())))
+            if link(source, name) == 0 {
+                let status = name.withPlatformString { from in target.withPlatformString { to in rename(from, to) } }
+                guard status == 0 else {
+                    let failure = lastError
+                    _ = name.withPlatformString { unlink($0) }
+                    throw .placing(failure)
+                }
+                return try closeAfterPlacing()
+            }
+            guard errno == EEXIST else { throw .placing(lastError) }
+        }
+        throw .placing(FileError(.fileExists))
+    }
+
+    /// Closes the file once it is in place.
+    private func closeAfterPlacing() throws(PublishFailure) {
+        do {
+            try close()
+        } catch {
+            throw .closing(error)
+        }
+    }
+
+    func discard() {
+        try? close()
+    }
+
+    /// Six letters and digits from `bits`, as mkstemp's `XXXXXX`.
+    static func suffix(_ bits: UInt64) -> String {
+        let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+        var bits = bits
+        var name: [UInt8] = []
+        for _ in 0..<6 {
+            name.append(letters[Int(bits % UInt64(letters.count))])
+            bits /= UInt64(letters.count)
+        }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    /// linkat(2) of `source`, a `/proc/self/fd` link, to `target`: the file it stands for gets
+    /// the name `target`, unless a file has it.
+    private func link(_ source: String, _ target: FilePath) -> Int32 {
+        target.withPlatformString { linkat(AT_FDCWD, source, AT_FDCWD, $0, AT_SYMLINK_FOLLOW) }
+    }
+}
+#endif

@@ -35,8 +35,9 @@ public enum Delivery {
         case standardOutput
         /// A device, a FIFO, a terminal: written through, as the shell's `>` does.
         case stream(FilePath)
-        /// A regular file, new or replaced all at once with these permissions, where the links end.
-        case file(FilePath, permissions: FilePermissions)
+        /// A regular file, new or replaced all at once with these permissions, where the links end;
+        /// `replacing` when a file is there now.
+        case file(FilePath, permissions: FilePermissions, replacing: Bool = false)
     }
 
     /// Where `path` (`nil` or `-` for standard output) sends an output.
@@ -48,21 +49,21 @@ public enum Delivery {
         of path: FilePath?, store: some FileStore, followLinks: Bool = true
     ) throws(Failure) -> Destination {
         guard let path, path != .standardStream else { return .standardOutput }
-        if !followLinks, (try? store.info(path, followLinks: false))?.kind == .symbolicLink {
-            return .file(path, permissions: store.newFilePermissions)
-        }
         let info: FileInfo
         do {
-            info = try store.info(path, followLinks: true)
+            // Without following links, one look tells all: a link is replaced, anything else is
+            // what the look saw.
+            info = try store.info(path, followLinks: followLinks)
         } catch {
             // A missing file, or a link to one: created where the links end.
             guard error.isMissing else { throw .cannotCreate(error.reason) }
-            return .file(store.resolvingLinks(path), permissions: store.newFilePermissions)
+            return .file(followLinks ? store.resolvingLinks(path) : path, permissions: store.newFilePermissions)
         }
+        if info.kind == .symbolicLink { return .file(path, permissions: store.newFilePermissions, replacing: true) }
         if info.kind == .directory { throw .cannotCreate("it is a folder") }
         if info.identity == store.standardOutputIdentity { return .standardOutput }
         guard info.kind == .regular else { return .stream(path) }
-        return .file(store.resolvingLinks(path), permissions: info.permissions)
+        return .file(followLinks ? store.resolvingLinks(path) : path, permissions: info.permissions, replacing: true)
     }
 
     /// Writes what `produce` hands its sink to `path` (standard output for `nil` or `-`), chunk
@@ -74,11 +75,24 @@ public enum Delivery {
     /// leaves the old file as it was and no new file behind. A batch run passes `flush: false`:
     /// a flush for each of hundreds of reports was a quarter of the run, and a batch cut short is
     /// run again anyway. Anything else is written through.
+    ///
+    /// With `isNew`, the caller knows that no file is at `path` (a batch run lists its folder
+    /// before it writes), and it is not looked at: a look for a name that is not there waits for
+    /// the folder's lock, which the workers creating files hold in turn. Should a file be there
+    /// after all, it is replaced as a link is.
+    ///
+    /// `registry` keeps the files' names from a signal's handler (see ``TemporaryFiles``).
     public static func deliver(
-        to path: FilePath?, store: some FileStore, flush: Bool = true, followLinks: Bool = true,
-        _ produce: (@escaping ReportSink) throws(Failure) -> Void
+        to path: FilePath?, store: some FileStore, flush: Bool = true, followLinks: Bool = true, isNew: Bool = false,
+        registry: TemporaryFiles = .shared, _ produce: (@escaping ReportSink) throws(Failure) -> Void
     ) throws(Failure) {
-        switch try destination(of: path, store: store, followLinks: followLinks) {
+        let destination =
+            if isNew, let path, path != .standardStream {
+                Destination.file(path, permissions: store.newFilePermissions)
+            } else {
+                try destination(of: path, store: store, followLinks: followLinks)
+            }
+        switch destination {
         case .standardOutput:
             try writeThrough(produce, to: store.standardOutput)
         case .stream(let stream):
@@ -89,8 +103,10 @@ public enum Delivery {
                 throw .cannotCreate(error.reason)
             }
             try writeThrough(produce, to: file)
-        case .file(let target, let permissions):
-            try replace(target, with: produce, permissions: permissions, flush: flush, store: store)
+        case .file(let target, let permissions, let replacing):
+            try replace(
+                target, with: produce, permissions: permissions, replacing: replacing, flush: flush, store: store,
+                registry: registry)
         }
     }
 
@@ -126,56 +142,51 @@ public enum Delivery {
         try writer.check()
     }
 
-    /// Where temporary files are registered while they are written (see ``TemporaryFiles``).
-    static let registry = TemporaryFiles.shared
-
     private static func replace(
         _ target: FilePath, with produce: (@escaping ReportSink) throws(Failure) -> Void,
-        permissions: FilePermissions, flush: Bool, store: some FileStore
+        permissions: FilePermissions, replacing: Bool, flush: Bool, store: some FileStore, registry: TemporaryFiles
     ) throws(Failure) {
-        let temporary: any TemporaryFile
+        let created: (any TemporaryFile)?
         do {
-            temporary = try registry.making { () throws(FileError) in try store.createTemporary(beside: target) }
+            created = try registry.step { () throws(FileError) in
+                let file = try store.createTemporary(beside: target, permissions: permissions)
+                if let path = file.path { registry.remember(path) }
+                return file
+            }
         } catch {
             throw .cannotCreate(error.reason)
         }
-        var replaced = false
+        guard let temporary = created else { throw .cannotCreate(interrupted) }
+        var published = false
         defer {
-            if !replaced { store.remove(temporary.path) }
-            registry.forget(temporary.path)
-        }
-        do {
-            try temporary.setPermissions(permissions)
-        } catch {
-            try? temporary.close()
-            throw .cannotCreate(error.reason)
+            if !published { temporary.discard() }
+            if let path = temporary.path { registry.forget(path) }
         }
         let writer = ChunkWriter(temporary)
-        do throws(Failure) {
-            try produce(writer.write)
-            try writer.check()
-        } catch {
-            try? temporary.close()
-            throw error
-        }
+        try produce(writer.write)
+        try writer.check()
         if flush {
             do {
                 try temporary.sync()
             } catch {
-                try? temporary.close()
                 throw .cutOff(error.reason)
             }
         }
+        let placed: Void?
         do {
-            try temporary.close()
+            placed = try registry.step { () throws(PublishFailure) in
+                try temporary.publish(as: target, replacing: replacing)
+            }
         } catch {
-            throw .cutOff(error.reason)
+            switch error {
+            case .closing(let failure): throw .cutOff(failure.reason)
+            case .placing(let failure): throw .cannotCreate(failure.reason)
+            }
         }
-        do {
-            try store.rename(temporary.path, to: target)
-        } catch {
-            throw .cannotCreate(error.reason)
-        }
-        replaced = true
+        guard placed != nil else { throw .cannotCreate(interrupted) }
+        published = true
     }
+
+    /// Why no file is made or put in place once a signal has stopped the run.
+    private static let interrupted = "the run was interrupted"
 }

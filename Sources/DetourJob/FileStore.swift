@@ -22,11 +22,10 @@ public protocol FileStore: Sendable {
     /// Creates the folder `path` (not its parents); succeeds when it exists already as a folder.
     func makeFolder(_ path: FilePath) throws(FileError)
 
-    /// Creates a new, empty file beside `path`, named `.NAME.XXXXXX` after it, for writing.
-    func createTemporary(beside path: FilePath) throws(FileError) -> any TemporaryFile
-
-    /// Renames `source` to `target`, replacing `target` atomically (`rename(2)`).
-    func rename(_ source: FilePath, to target: FilePath) throws(FileError)
+    /// Creates a new, empty file in the folder of `path`, with `permissions`, for writing: one
+    /// with no name where the file system allows it, else one named `.NAME.XXXXXX` after `path`.
+    func createTemporary(beside path: FilePath, permissions: FilePermissions) throws(FileError)
+        -> any TemporaryFile
 
     /// Removes the file `path`; a file that is already gone is no error.
     func remove(_ path: FilePath)
@@ -67,14 +66,28 @@ public protocol WritableFile: AnyObject {
 
 /// A new file beside the one it will replace.
 public protocol TemporaryFile: WritableFile {
-    /// Its path.
-    var path: FilePath { get }
-    /// Gives it `permissions`.
-    func setPermissions(_ permissions: FilePermissions) throws(FileError)
+    /// Its name while it is written, or `nil` when it has none: an unnamed file (`O_TMPFILE`),
+    /// which the kernel frees if the program ends before it is put in place.
+    var path: FilePath? { get }
     /// Flushes what was written to the disk.
     func sync() throws(FileError)
-    /// Closes it; a close that fails means the bytes may not all be there.
-    func close() throws(FileError)
+    /// Puts it in place of `target`, which it replaces atomically (or creates), and closes it.
+    ///
+    /// An unnamed file is linked under `target`'s name when there is no file there yet, else
+    /// under a temporary name beside it that is at once renamed over it; a named one is closed
+    /// and renamed. `replacing` says a file was there when last looked: then an unnamed file
+    /// is not first tried under the target's own name.
+    func publish(as target: FilePath, replacing: Bool) throws(PublishFailure)
+    /// Closes it and removes its name, if it has one: nothing of it is left.
+    func discard()
+}
+
+/// Why a new file was not put in place.
+public enum PublishFailure: Error, Sendable, Equatable {
+    /// Closing it failed: its bytes may not all be there.
+    case closing(FileError)
+    /// Linking or renaming it failed: the target is as it was.
+    case placing(FileError)
 }
 
 /// Why a file operation failed: the system's error number and its reason, as a sentence.

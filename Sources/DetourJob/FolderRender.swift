@@ -17,11 +17,15 @@ public struct FolderRender: Sendable {
 }
 
 extension RenderJob {
-    /// Runs the trip at `source` and writes its outputs into `folder` as `name.EXT`, through `store`.
+    /// Runs the trip at `source` and writes its outputs into `folder`, which exists, as `name.EXT`,
+    /// through `store`; the folders of a `name` with a `/` are made as needed.
     ///
-    /// The reports are not flushed one by one (see ``Delivery/deliver(to:store:flush:_:)``).
+    /// `existing` are the names in `folder` when the caller listed it, if it did: a report whose
+    /// name is not among them is new, and its target is not looked at (see
+    /// ``Delivery/deliver(to:store:flush:followLinks:isNew:_:)``). The reports are not flushed one
+    /// by one.
     public func render(
-        _ source: FilePath, name: String, into folder: FilePath, store: some FileStore
+        _ source: FilePath, name: String, into folder: FilePath, existing: Set<String>? = nil, store: some FileStore
     ) -> FolderRender {
         let shown = source.shown
         let result = run(path: source, store: store)
@@ -39,9 +43,16 @@ extension RenderJob {
             let file = name + "." + output.format.fileExtension
             let path = folder.appending(file)
             do throws(Delivery.Failure) {
-                try Folders.checkNoLinks(from: folder, to: path.removingLastComponent(), store: store)
-                try Folders.make(path.removingLastComponent(), store: store)
-                try Delivery.deliver(to: path, store: store, flush: false, followLinks: false) {
+                // A report of a trip in a subfolder (`europe/oslo`) goes into the same subfolder.
+                let parent = path.removingLastComponent()
+                var isNew = false
+                if parent != folder {
+                    try Folders.checkNoLinks(from: folder, to: parent, store: store)
+                    try Folders.make(parent, store: store)
+                } else if let existing {
+                    isNew = !existing.contains(file)
+                }
+                try Delivery.deliver(to: path, store: store, flush: false, followLinks: false, isNew: isNew) {
                     sink throws(Delivery.Failure) in
                     try output.write(to: sink)
                 }

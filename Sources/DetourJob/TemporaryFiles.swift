@@ -1,49 +1,73 @@
 import Synchronization
 import SystemPackage
 
-/// The temporary files the run is writing, so that an interrupted run leaves none behind.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What an interrupted run must not leave behind: the names its new files have in the output
+/// folder before they replace their targets.
 ///
-/// ``Delivery`` writes every report to a temporary file beside its target and renames it into
-/// place when complete. A signal that ends the program (Ctrl-C, `kill`) would leave those files,
-/// tens of megabytes each, hidden in the output folder. Each is registered here from the moment
-/// it is created until it is renamed or removed, under one lock, so the executable's signal
-/// handler can ``stop()`` the run, remove exactly the files still open, and exit: finished
-/// reports, and an index not yet rewritten, stay as they were.
+/// ``Delivery`` writes every report to a new file beside its target and puts it in place when
+/// complete. A signal that ends the program (Ctrl-C, `kill`) must leave neither half a report
+/// nor a hidden temporary file, tens of megabytes each. Where the file system allows it (Linux:
+/// ext4, XFS, Btrfs, tmpfs), the new file has no name at all while it is written (`O_TMPFILE`):
+/// if the program ends, the kernel frees it. It gets a name only in the step that puts it in
+/// place: under its target's own name when there is none yet, or under a temporary name that a
+/// rename at once moves over the old file. Elsewhere the file is named `.NAME.XXXXXX` from its
+/// creation, and its name is remembered here until it is renamed or removed.
+///
+/// Every step that can leave a name (creating a named file, putting a file in place) runs in
+/// ``step(_:)``, which costs a thread two atomic additions and never waits. The executable's
+/// signal handler calls ``stop()``: from then on no step starts; it waits for the steps under
+/// way (a system call or two each), then removes the named files still being written, and the
+/// program exits. No worker of a batch run ever waits for another here.
 public final class TemporaryFiles: Sendable {
     /// The run's registry.
     public static let shared = TemporaryFiles()
 
-    private struct State {
-        var paths: Set<FilePath> = []
-        var stopped = false
+    /// Set by ``stop()``: no step starts from then on.
+    private let stopped = Atomic(false)
+    /// How many threads are in a step.
+    private let inSteps = Atomic(0)
+    /// The named files being written, on file systems without unnamed files.
+    private let named = Mutex<Set<FilePath>>([])
+
+    /// A registry of its own; the run's is ``shared``.
+    public init() {}
+
+    /// Runs `body`, a step that may leave a file's name in a folder, so that a stop comes before
+    /// it or after it, never in its middle; once the run is stopped, returns `nil` instead.
+    ///
+    /// A thread counts itself in, then looks at ``stopped``; ``stop()`` sets ``stopped``, then
+    /// waits for the count to fall to zero. Both in sequentially consistent order, so either the
+    /// step sees the stop and does nothing, or the stop sees the step and waits for it.
+    func step<T, Failure: Error>(_ body: () throws(Failure) -> T) throws(Failure) -> T? {
+        inSteps.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        defer { inSteps.wrappingSubtract(1, ordering: .sequentiallyConsistent) }
+        guard !stopped.load(ordering: .sequentiallyConsistent) else { return nil }
+        return try body()
     }
 
-    private let state = Mutex(State())
-
-    init() {}
-
-    /// Creates a temporary file with `create` and registers it, in one step no signal can split;
-    /// once the run is stopped, no more are created.
-    func making(_ create: () throws(FileError) -> any TemporaryFile) throws(FileError) -> any TemporaryFile {
-        try state.withLock { (state: inout State) throws(FileError) -> any TemporaryFile in
-            guard !state.stopped else { throw FileError(.interrupted, reason: "the run was interrupted") }
-            let file = try create()
-            state.paths.insert(file.path)
-            return file
-        }
+    /// Remembers the named file `path`, created in a ``step(_:)``, until ``forget(_:)``.
+    func remember(_ path: FilePath) {
+        _ = named.withLock { $0.insert(path) }
     }
 
-    /// Forgets `path`: it was renamed into place or removed.
+    /// Forgets the named file `path`: it was renamed into place or removed.
     func forget(_ path: FilePath) {
-        _ = state.withLock { $0.paths.remove(path) }
+        _ = named.withLock { $0.remove(path) }
     }
 
-    /// Stops the run: no temporary file is created from now on, and the ones still being
-    /// written are returned, for the caller to remove.
+    /// Stops the run: no step starts from now on.
+    ///
+    /// Returns, once the steps under way have ended, the named files still being written, for
+    /// the caller to remove.
     public func stop() -> [FilePath] {
-        state.withLock { state in
-            state.stopped = true
-            return Array(state.paths)
-        }
+        stopped.store(true, ordering: .sequentiallyConsistent)
+        while inSteps.load(ordering: .sequentiallyConsistent) != 0 { sched_yield() }
+        return named.withLock { Array($0) }
     }
 }

@@ -116,20 +116,19 @@ public struct FolderTripStore: TripStore {
             guard info.kind == .symbolicLink else { throw .failed("not a regular file") }
         }
         do throws(FileError) {
-            let temporary = try files.createTemporary(beside: target)
-            var renamed = false
-            defer { if !renamed { files.remove(temporary.path) } }
-            do throws(FileError) {
-                try temporary.setPermissions(files.newFilePermissions)
-                try temporary.write(bytes)
-                try temporary.sync()
+            let temporary = try files.createTemporary(beside: target, permissions: files.newFilePermissions)
+            var published = false
+            defer { if !published { temporary.discard() } }
+            try temporary.write(bytes)
+            try temporary.sync()
+            do {
+                try temporary.publish(as: target, replacing: true)
             } catch {
-                try? temporary.close()
-                throw error
+                switch error {
+                case .closing(let failure), .placing(let failure): throw failure
+                }
             }
-            try temporary.close()
-            try files.rename(temporary.path, to: target)
-            renamed = true
+            published = true
         } catch {
             throw StoreFailure(error)
         }

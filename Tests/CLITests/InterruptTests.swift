@@ -28,10 +28,10 @@ import Darwin
         try #require(made.status == 0, "\(made.stderr)")
     }
 
-    /// Starts the binary with `arguments`, waits until `ready` holds (polling every 5 ms, at
-    /// most 60 s), then sends `signal`; returns the exit status.
+    /// Starts the binary with `arguments`, waits until `ready` holds for its process id (polling
+    /// every 5 ms, at most 60 s), then sends `signal`; returns the exit status.
     func interrupt(
-        _ arguments: [String], with signal: Int32, environment: [String: String] = [:], when ready: () -> Bool
+        _ arguments: [String], with signal: Int32, environment: [String: String] = [:], when ready: (Int32) -> Bool
     ) throws -> Int32 {
         let process = Process()
         process.executableURL = cli.executable
@@ -41,7 +41,7 @@ import Darwin
         process.standardError = FileHandle.nullDevice
         try process.run()
         var waited = 0
-        while !ready(), process.isRunning, waited < 12_000 {
+        while !ready(process.processIdentifier), process.isRunning, waited < 12_000 {
             usleep(5_000)
             waited += 1
         }
@@ -68,6 +68,18 @@ import Darwin
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
     }
 
+    /// Whether process `pid` is writing a new file in `folder`: one with no name yet, which its
+    /// open descriptors show as `FOLDER/#INODE (deleted)`, or a `.NAME.XXXXXX` beside its target
+    /// on a file system that has no unnamed files.
+    func writing(_ pid: Int32, in folder: URL) -> Bool {
+        let descriptors = "/proc/\(pid)/fd"
+        let links = ((try? FileManager.default.contentsOfDirectory(atPath: descriptors)) ?? []).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(descriptors)/\($0)")
+        }
+        let unnamed = links.contains { $0.hasPrefix(folder.path + "/#") && $0.hasSuffix(" (deleted)") }
+        return unnamed || (try? hidden(in: folder))?.isEmpty == false
+    }
+
     /// `kill` while `-o` writes: the old report stays whole, no `.plan.html.XXXXXX` is left.
     @Test(.enabled(if: Tool.path("python3") != nil, "needs python3 for the trip generator"))
     func aKilledRunLeavesTheOldReportAndNoTemporary() throws {
@@ -76,7 +88,7 @@ import Darwin
         let report = scratch.appendingPathComponent("plan.html")
         try Data("old".utf8).write(to: report)
         let status = try interrupt([trip.path, "-o", report.path, "--today", "2026-11-22"], with: SIGTERM) {
-            (try? hidden(in: scratch))?.isEmpty == false
+            writing($0, in: scratch)
         }
         #expect(status == 143)
         #expect(try hidden(in: scratch) == [])
@@ -97,7 +109,7 @@ import Darwin
         }
         let status = try interrupt(
             [trips.path, "-d", output.path, "-j", "1", "--quiet", "--today", "2026-11-22"], with: SIGINT
-        ) { !reports().isEmpty && (try? hidden(in: output))?.isEmpty == false }
+        ) { !reports().isEmpty && writing($0, in: output) }
         #expect(status == 130)
         #expect(try hidden(in: output) == [])
         #expect(!reports().isEmpty && reports().count < 20, "\(reports())")
@@ -122,7 +134,8 @@ import Darwin
                 trips.path, "-d", scratch.appendingPathComponent("out").path, "--check", "-j", "1", "--today",
                 "2026-11-22",
             ],
-            with: SIGINT, environment: ["TMPDIR": temporary.path], when: rendered)
+            with: SIGINT, environment: ["TMPDIR": temporary.path]
+        ) { _ in rendered() }
         #expect(status == 130)
         #expect(checking() == [])
     }

@@ -132,7 +132,7 @@ import Testing
                 == .file("/out/new.md", permissions: store.newFilePermissions))
         #expect(
             try Delivery.destination(of: "/out/plan.html", store: store)
-                == .file("/out/plan.html", permissions: [.ownerReadWrite, .groupRead]))
+                == .file("/out/plan.html", permissions: [.ownerReadWrite, .groupRead], replacing: true))
         #expect(throws: Delivery.Failure.self) { try Delivery.destination(of: "/out", store: store) }
         store.state.withLock { $0.streams["/dev/fake"] = [] }
         #expect(try Delivery.destination(of: "/dev/fake", store: store) == .stream("/dev/fake"))

@@ -123,22 +123,19 @@ final class FakeFileStore: FileStore, Sendable {
         _ = state.withLock { $0.folders.insert(path.string) }
     }
 
-    func createTemporary(beside path: FilePath) throws(FileError) -> any TemporaryFile {
+    /// A named temporary, `.NAME.N`, as file systems without unnamed files make them.
+    func createTemporary(beside path: FilePath, permissions: FilePermissions) throws(FileError)
+        -> any TemporaryFile
+    {
         if let fault = faults.createTemporary { throw FileError(fault) }
+        if let fault = faults.setPermissions { throw FileError(fault) }
         let name = state.withLock { state in
             state.temporaries += 1
             return path.removingLastComponent().appending(".\(path.lastComponent?.string ?? "").\(state.temporaries)")
                 .string
         }
-        put(name, "", permissions: [.ownerReadWrite])
+        put(name, "", permissions: permissions)
         return Temporary(store: self, path: FilePath(name))
-    }
-
-    func rename(_ source: FilePath, to target: FilePath) throws(FileError) {
-        if let fault = faults.rename { throw FileError(fault) }
-        state.withLock { state in
-            state.files[target.string] = state.files.removeValue(forKey: source.string)
-        }
     }
 
     func remove(_ path: FilePath) {
@@ -198,31 +195,36 @@ final class FakeFileStore: FileStore, Sendable {
 
     final class Temporary: TemporaryFile {
         let store: FakeFileStore
-        let path: FilePath
+        let name: FilePath
+        var path: FilePath? { name }
 
         init(store: FakeFileStore, path: FilePath) {
             self.store = store
-            self.path = path
+            name = path
         }
 
         func write(_ bytes: [UInt8]) throws(FileError) {
             let room = store.take(bytes.count)
             let kept = room ? bytes : []
-            store.state.withLock { $0.files[path.string]?.bytes += kept }
+            store.state.withLock { $0.files[name.string]?.bytes += kept }
             if !room { throw FileError(.noSpace) }
-        }
-
-        func setPermissions(_ permissions: FilePermissions) throws(FileError) {
-            if let fault = store.faults.setPermissions { throw FileError(fault) }
-            store.state.withLock { $0.files[path.string]?.permissions = permissions }
         }
 
         func sync() throws(FileError) {
             if let fault = store.faults.sync { throw FileError(fault) }
         }
 
-        func close() throws(FileError) {
-            if let fault = store.faults.close { throw FileError(fault) }
+        /// Closes it (the `close` fault), then renames it over `target` (the `rename` fault).
+        func publish(as target: FilePath, replacing: Bool) throws(PublishFailure) {
+            if let fault = store.faults.close { throw .closing(FileError(fault)) }
+            if let fault = store.faults.rename { throw .placing(FileError(fault)) }
+            store.state.withLock { state in
+                state.files[target.string] = state.files.removeValue(forKey: name.string)
+            }
+        }
+
+        func discard() {
+            store.remove(name)
         }
     }
 

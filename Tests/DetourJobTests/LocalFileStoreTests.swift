@@ -95,35 +95,119 @@ import Darwin
         expectError(.noSuchFileOrDirectory) { try store.makeFolder(path("missing/reports")) }
     }
 
-    /// A report is written to `.NAME.XXXXXX` beside its target and renamed over it.
-    @Test func aTemporaryBesideItsTargetReplacesIt() throws {
-        try write("old", to: "plan.html")
-        let temporary = try store.createTemporary(beside: path("plan.html"))
-        #expect(temporary.path.removingLastComponent() == path(""))
-        let name = try #require(temporary.path.lastComponent?.string)
-        #expect(name.hasPrefix(".plan.html.") && name.count == ".plan.html.".count + 6, "\(name)")
-        try temporary.write(Array("new".utf8))
-        try temporary.setPermissions([.ownerReadWrite, .groupRead])
-        try temporary.sync()
-        try temporary.close()
-        try temporary.close()  // a second close is no error: the file is closed already
-        #expect(try store.info(temporary.path, followLinks: false).permissions == [.ownerReadWrite, .groupRead])
-        try store.rename(temporary.path, to: path("plan.html"))
-        #expect(try text("plan.html") == "new")
-        #expect(try store.entries(in: path("")).map(\.name.string) == ["plan.html"])
-        expectError(.noSuchFileOrDirectory) { _ = try store.createTemporary(beside: path("missing/plan.html")) }
-        expectError(.noSuchFileOrDirectory) { try store.rename(path("gone"), to: path("plan.html")) }
+    /// The names in the scratch folder, sorted.
+    func names() throws -> [String] {
+        try store.entries(in: path("")).map(\.name.string).sorted()
     }
 
-    /// A target named without a folder gets its temporary in the current folder.
-    @Test func aTemporaryForABareNameIsInTheCurrentFolder() throws {
+    /// A report is written to a file with no name in its target's folder, and linked into the
+    /// folder when complete: under the target's own name for a new report, under a name of its
+    /// own renamed over the old one else (whether or not the caller knew a file was there).
+    @Test(arguments: [true, false])
+    func anUnnamedTemporaryReplacesItsTarget(_ replacing: Bool) throws {
+        try write("old", to: "plan.html")
+        let temporary = try store.createTemporary(
+            beside: path("plan.html"), permissions: [.ownerReadWrite, .groupRead])
+        #expect(temporary is UnnamedTemporary)
+        #expect(temporary.path == nil)
+        try temporary.write(Array("new".utf8))
+        try temporary.sync()
+        #expect(try names() == ["plan.html"], "nothing named while it is written")
+        try temporary.publish(as: path("plan.html"), replacing: replacing)
+        #expect(try text("plan.html") == "new")
+        #expect(try store.info(path("plan.html"), followLinks: false).permissions == [.ownerReadWrite, .groupRead])
+        #expect(try names() == ["plan.html"])
+    }
+
+    @Test func anUnnamedTemporaryForANewReportIsLinkedUnderItsName() throws {
+        // Permissions the umask takes away (group and others' write) are given back.
+        let permissions: FilePermissions = [.ownerReadWrite, .groupReadWrite, .otherReadWrite]
+        let temporary = try store.createTemporary(beside: path("new.html"), permissions: permissions)
+        try temporary.write(Array("report".utf8))
+        try temporary.publish(as: path("new.html"), replacing: false)
+        #expect(try text("new.html") == "report")
+        #expect(try store.info(path("new.html"), followLinks: false).permissions == permissions)
+        #expect(try names() == ["new.html"])
+    }
+
+    /// A temporary dropped or discarded before it is put in place leaves nothing behind.
+    @Test func anUnnamedTemporaryThatIsDiscardedLeavesNothing() throws {
+        let discarded = try store.createTemporary(beside: path("a.html"), permissions: [.ownerReadWrite])
+        try discarded.write(Array("half".utf8))
+        discarded.discard()
+        discarded.discard()
+        var dropped: (any TemporaryFile)? = try store.createTemporary(
+            beside: path("b.html"), permissions: [.ownerReadWrite])
+        try dropped?.write(Array("half".utf8))
+        dropped = nil
+        #expect(try names() == [])
+    }
+
+    /// A target with no folder in its name gets its temporary in the current folder.
+    @Test func anUnnamedTemporaryForABareNameIsInTheCurrentFolder() throws {
         let name = "detour-report-test-\(UUID().uuidString).html"
-        let temporary = try store.createTemporary(beside: FilePath(name))
-        defer { store.remove(temporary.path) }
-        try temporary.close()
-        #expect(temporary.path.components.count == 1)
-        #expect(temporary.path.string.hasPrefix(".\(name)."))
-        #expect(FileManager.default.fileExists(atPath: temporary.path.string))
+        let temporary = try store.createTemporary(beside: FilePath(name), permissions: [.ownerReadWrite])
+        defer { store.remove(FilePath(name)) }
+        try temporary.publish(as: FilePath(name), replacing: false)
+        #expect(FileManager.default.fileExists(atPath: name))
+    }
+
+    /// On a file system without unnamed files (forced here), a report is written to
+    /// `.NAME.XXXXXX` beside its target and renamed over it.
+    @Test func aNamedTemporaryBesideItsTargetReplacesIt() throws {
+        let store = LocalFileStore(unnamedTemporaries: false)
+        try write("old", to: "plan.html")
+        let temporary = try store.createTemporary(
+            beside: path("plan.html"), permissions: [.ownerReadWrite, .groupRead])
+        let named = try #require(temporary.path)
+        #expect(named.removingLastComponent() == path(""))
+        let name = try #require(named.lastComponent?.string)
+        #expect(name.hasPrefix(".plan.html.") && name.count == ".plan.html.".count + 6, "\(name)")
+        try temporary.write(Array("new".utf8))
+        try temporary.sync()
+        #expect(try store.info(named, followLinks: false).permissions == [.ownerReadWrite, .groupRead])
+        try temporary.publish(as: path("plan.html"), replacing: true)
+        #expect(try text("plan.html") == "new")
+        #expect(try names() == ["plan.html"])
+        // mkstemp's own permissions need no change.
+        let own = try store.createTemporary(beside: path("own.html"), permissions: [.ownerReadWrite])
+        #expect(try store.info(try #require(own.path), followLinks: false).permissions == [.ownerReadWrite])
+        own.discard()
+        #expect(try names() == ["plan.html"])
+    }
+
+    @Test(arguments: [true, false])
+    func aTemporaryInAMissingFolderOrPutInPlaceThereFails(_ unnamed: Bool) throws {
+        let store = LocalFileStore(unnamedTemporaries: unnamed)
+        expectError(.noSuchFileOrDirectory) {
+            _ = try store.createTemporary(beside: path("missing/plan.html"), permissions: [.ownerReadWrite])
+        }
+        for replacing in [true, false] {
+            let temporary = try store.createTemporary(beside: path("plan.html"), permissions: [.ownerReadWrite])
+            #expect(throws: PublishFailure.placing(FileError(.noSuchFileOrDirectory))) {
+                try temporary.publish(as: path("missing/plan.html"), replacing: replacing)
+            }
+            temporary.discard()
+        }
+        #expect(try names() == [])
+    }
+
+    /// A named temporary removed by someone else before the rename cannot be put in place.
+    @Test func aNamedTemporaryThatIsGoneCannotBePutInPlace() throws {
+        let store = LocalFileStore(unnamedTemporaries: false)
+        let temporary = try store.createTemporary(beside: path("plan.html"), permissions: [.ownerReadWrite])
+        store.remove(try #require(temporary.path))
+        #expect(throws: PublishFailure.placing(FileError(.noSuchFileOrDirectory))) {
+            try temporary.publish(as: path("plan.html"), replacing: false)
+        }
+    }
+
+    /// Six letters and digits, as mkstemp makes, for the name an unnamed file is linked under.
+    @Test func theSuffixOfATemporaryNameIsSixLettersOrDigits() {
+        #expect(UnnamedTemporary.suffix(0) == "AAAAAA")
+        #expect(UnnamedTemporary.suffix(61) == "9AAAAA")
+        #expect(UnnamedTemporary.suffix(62) == "ABAAAA")
+        #expect(UnnamedTemporary.suffix(.max).count == 6)
     }
 
     @Test func removingAFileThatIsGoneIsNoError() throws {
@@ -166,9 +250,18 @@ import Darwin
         expectError(.badFileDescriptor) { try file.write([1]) }
         let temporary = DescriptorTemporary(FileDescriptor(rawValue: -1), path: path("t"))
         expectError(.badFileDescriptor) { try temporary.write([1]) }
-        expectError(.badFileDescriptor) { try temporary.setPermissions([.ownerReadWrite]) }
         expectError(.badFileDescriptor) { try temporary.sync() }
-        expectError(.badFileDescriptor) { try temporary.close() }
+        #expect(throws: PublishFailure.closing(FileError(.badFileDescriptor))) {
+            try temporary.publish(as: path("plan.html"), replacing: true)
+        }
+        let unnamed = UnnamedTemporary(FileDescriptor(rawValue: -1))
+        expectError(.badFileDescriptor) { try unnamed.write([1]) }
+        expectError(.badFileDescriptor) { try unnamed.sync() }
+        #expect(throws: PublishFailure.placing(FileError(.noSuchFileOrDirectory))) {
+            try unnamed.publish(as: path("plan.html"), replacing: false)
+        }
+        let closing = UnnamedTemporary(FileDescriptor(rawValue: -1))
+        expectError(.badFileDescriptor) { try closing.close() }
     }
 
     /// swift-system throws `Errno`; anything else it might throw is an I/O error with its own words.
@@ -183,9 +276,11 @@ import Darwin
     /// A temporary dropped without being closed closes its descriptor.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func aTemporaryDroppedOpenIsClosed() throws {
-        var temporary: (any TemporaryFile)? = try store.createTemporary(beside: path("plan.html"))
+        let store = LocalFileStore(unnamedTemporaries: false)
+        var temporary: (any TemporaryFile)? = try store.createTemporary(
+            beside: path("plan.html"), permissions: [.ownerReadWrite])
         let descriptor = try #require(temporary as? DescriptorTemporary).descriptor.rawValue
-        let created = try #require(temporary?.path.string)
+        let created = try #require(temporary?.path?.string)
         func opened() -> String? {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
         }
