@@ -17,6 +17,9 @@ struct BatchInputs {
         /// Why a folder of the input could not be listed: it is then an unreadable trip of the
         /// run, named by its path, never a folder quietly left out.
         var unlisted: String? = nil
+        /// A JSON file found in a folder, which may be a report or an index a run wrote there
+        /// (`detour-report/1`) rather than a trip.
+        var mayBeReport = false
 
         /// How messages and the index name the trip file.
         var shown: String { source.shown }
@@ -30,8 +33,10 @@ struct BatchInputs {
     ///
     /// A name that does not exist stays a trip, which will be reported unreadable. The folder the
     /// run writes into, `output`, is never an input: it is not descended into, and when it is a
-    /// folder given, the indexes a run wrote there are left out.
-    init(_ inputs: [String], recursive: Bool, output: FilePath? = nil) {
+    /// folder given, the indexes a run wrote there are left out, and so is any JSON report found
+    /// in a folder, wherever it lies: the first bytes of each JSON file found are read on
+    /// `workers` threads.
+    init(_ inputs: [String], recursive: Bool, output: FilePath? = nil, workers: Int = 1) {
         var jobs: [Job] = []
         let written = output.flatMap { try? fileStore.info($0, followLinks: true) }?.identity
         for input in inputs {
@@ -46,8 +51,12 @@ struct BatchInputs {
         }
         var seen: Set<FilePath> = []
         // Each path's bytes are taken once, not at every comparison.
-        self.jobs = jobs.filter { seen.insert($0.source).inserted }.map { (BatchInputs.bytes(of: $0.source), $0) }
+        let sorted = jobs.filter { seen.insert($0.source).inserted }.map { (BatchInputs.bytes(of: $0.source), $0) }
             .sorted { $0.0.lexicographicallyPrecedes($1.0) }.map(\.1)
+        let reports = Workers.map(sorted.count, workers: workers) {
+            sorted[$0].mayBeReport && Ownership.isReportJSON(sorted[$0].source)
+        }
+        self.jobs = zip(sorted, reports).filter { !$0.1 }.map(\.0)
     }
 
     /// The K-th of N parts of the sorted list (K from 0): every N-th trip from the K-th, so each
@@ -226,8 +235,7 @@ struct BatchInputs {
                     let stem = BatchInputs.stem(of: inner.string)
                     if isOutput, relative.isEmpty, BatchInputs.isIndexName(stem.lowercased()) { continue }
                     // A JSON report or index (`detour-report/1`) is an output wherever it lies.
-                    if name.lowercased().hasSuffix(".json"), Ownership.isReportJSON(source) { continue }
-                    jobs.append(Job(source: source, name: stem))
+                    jobs.append(Job(source: source, name: stem, mayBeReport: name.lowercased().hasSuffix(".json")))
                 default:
                     break
                 }

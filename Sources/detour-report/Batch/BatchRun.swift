@@ -20,6 +20,8 @@ struct BatchSettings: Sendable {
     var job: RenderJob
     /// The output folder, without a trailing `/`.
     var folder: FilePath
+    /// The names in the output folder before the run wrote there, if it could be listed.
+    var existing: Set<String>?
     var diagnostics: DiagnosticPrinter.Format
     /// `--all-warnings`.
     var allWarnings: Bool
@@ -38,58 +40,19 @@ struct BatchResult: Sendable {
 ///
 /// Each trip is read, checked, planned and written by one worker, start to end; the output
 /// bytes depend on the trip alone, so they are the same whatever the number of workers. Workers
-/// take the next trip from a shared counter, so a long trip does not hold up a queue.
+/// take the next trip from a shared atomic counter, so a long trip does not hold up a queue, and
+/// hand its result to the console, which prints the trips' messages in input order; no worker
+/// ever waits for another.
 enum BatchRun {
     /// Renders `jobs` with `workers` threads, reporting each trip to `console` as it ends.
     static func run(_ jobs: [BatchInputs.Job], settings: BatchSettings, workers: Int, console: BatchConsole)
         -> [BatchResult]
     {
-        let shared = Shared(count: jobs.count)
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(workers, jobs.count)) {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                while let index = shared.take(), index < jobs.count {
-                    let result = process(jobs[index], settings: settings)
-                    shared.store(result, at: index)
-                    console.finished(index, source: jobs[index].shown, messages: result.messages)
-                }
-            }
-            // Templates render recursively; give workers the main thread's stack, not 512 KiB.
-            thread.stackSize = 8 << 20
-            thread.start()
+        let results = console.results(count: jobs.count)
+        Workers.forEach(jobs.count, workers: workers) { index in
+            results.finish(index, process(jobs[index], settings: settings))
         }
-        group.wait()
-        return shared.results()
-    }
-
-    /// The counter and the results the workers share.
-    private final class Shared: Sendable {
-        private let next = Mutex(0)
-        private let slots: Mutex<[BatchResult?]>
-        private let count: Int
-
-        init(count: Int) {
-            self.count = count
-            slots = Mutex(Array(repeating: nil, count: count))
-        }
-
-        func take() -> Int? {
-            next.withLock { value in
-                guard value < count else { return nil }
-                defer { value += 1 }
-                return value
-            }
-        }
-
-        func store(_ result: BatchResult, at index: Int) {
-            slots.withLock { $0[index] = result }
-        }
-
-        func results() -> [BatchResult] {
-            slots.withLock { $0.compactMap { $0 } }
-        }
+        return results.all().compactMap { $0 }
     }
 
     /// Reads, checks, plans and writes one trip.
@@ -106,7 +69,8 @@ enum BatchRun {
                 entry: entry, messages: printer.text([diagnostic], file: job.shown),
                 exitCode: ExitCodes.noInput.rawValue)
         }
-        let rendered = settings.job.render(job.source, name: job.name, into: settings.folder, store: fileStore)
+        let rendered = settings.job.render(
+            job.source, name: job.name, into: settings.folder, existing: settings.existing, store: fileStore)
         let messages = printer.text(rendered.diagnostics.map { ($0.diagnostic, $0.file) })
         let code: ExitCode =
             rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
@@ -125,13 +89,6 @@ enum BatchRun {
 /// Standard error during a batch run: each trip's diagnostics in input order, whatever order the
 /// workers finish in, and on a terminal a progress line that updates in place.
 final class BatchConsole: Sendable {
-    private struct State {
-        var waiting: [Int: String] = [:]
-        var next = 0
-        var done = 0
-    }
-
-    private let state = Mutex(State())
     private let total: Int
     private let showsProgress: Bool
     private let columns: Int
@@ -148,22 +105,19 @@ final class BatchConsole: Sendable {
         columns = max(20, width)
     }
 
-    /// Trip `index` (of the sorted list) ended with `messages`.
-    func finished(_ index: Int, source: String, messages: String) {
-        state.withLock { state in
-            state.waiting[index] = messages
-            state.done += 1
-            var out = ""
-            while let ready = state.waiting.removeValue(forKey: state.next) {
-                out += ready
-                state.next += 1
-            }
-            if showsProgress {
-                // Clear the line, print what is due, then draw the progress line again.
-                out = "\r\u{1B}[K" + out + progressLine(done: state.done, source: source)
-            }
-            if !out.isEmpty { StandardStreams.writeError(out) }
+    /// Where the workers put the results of `count` trips, printed from as they come due.
+    func results(count: Int) -> InOrder<BatchResult> {
+        InOrder(count: count) { handing in self.print(handing) }
+    }
+
+    /// Prints the messages of the trips now due, the next in input order, and the progress.
+    private func print(_ handing: InOrder<BatchResult>.Handing) {
+        var out = handing.due.map(\.messages).joined()
+        if showsProgress {
+            // Clear the line, print what is due, then draw the progress line again.
+            out = "\r\u{1B}[K" + out + progressLine(done: handing.finished, source: handing.latest.entry.source)
         }
+        if !out.isEmpty { StandardStreams.writeError(out) }
     }
 
     /// Removes the progress line before the summary.

@@ -60,7 +60,13 @@ enum Ownership {
         guard let file = try? fileStore.openForReading(path) else { return false }
         var head = [UInt8](repeating: 0, count: 128)
         let count = (try? head.withUnsafeMutableBytes { try file.read(into: $0) }) ?? 0
-        let text = String(decoding: head.prefix(count), as: UTF8.self).filter { !$0.isWhitespace }
-        return [JSONReport.formatName, TripIndex.format].contains { text.hasPrefix("{\"format\":\"\($0)\"") }
+        // JSON's own whitespace, left out byte by byte: every trip file of a folder is looked at.
+        let text = head.prefix(count).filter { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        return reportHeads.contains { text.starts(with: $0) }
+    }
+
+    /// How a report and an index begin, without whitespace.
+    private static let reportHeads = [JSONReport.formatName, TripIndex.format].map {
+        Array("{\"format\":\"\($0)\"".utf8)
     }
 }

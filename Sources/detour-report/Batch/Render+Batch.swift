@@ -89,12 +89,24 @@ extension Render {
         // The index's templates too: HTML always, Markdown with Markdown reports.
         let indexTemplates = formats.contains(.markdown) ? ReportTemplates.indexNames : [ReportTemplates.indexHTMLName]
         let (job, templates) = try job(formats: formats, alsoLoading: indexTemplates)
-        let inputs = BatchInputs(inputs, recursive: recursive, output: folder)
+        let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        let inputs = BatchInputs(inputs, recursive: recursive, output: folder, workers: workers)
         let shard = shard.flatMap { BatchInputs.Shard($0) }
+
+        // The names in the output folder, listed once: no worker then looks for a report that
+        // is not there (see FolderRender), nor does the check below. A folder not there yet is
+        // empty; one that cannot be listed is unknown.
+        let existing: Set<String>?
+        do {
+            existing = Set(try fileStore.entries(in: folder).map(\.name.string))
+        } catch {
+            existing = error.isMissing ? [] : nil
+        }
 
         // Every shard checks the whole list, so a clash stops each part of a job the same way.
         var clashes = inputs.clashes(extensions: formats.map(\.fileExtension))
-        clashes += Render.outputsOverInputs(inputs.jobs, formats: formats, folder: folder)
+        clashes += Render.outputsOverInputs(
+            inputs.jobs, formats: formats, folder: folder, existing: existing, workers: workers)
         if !clashes.isEmpty {
             for message in clashes { printer.report(.outputNameClash, message) }
             throw ExitCodes.usage
@@ -113,9 +125,9 @@ extension Render {
         // What the last run wrote here, read before this run writes its own index over it.
         let previous = shard == nil ? Ownership.previousIndex(in: folder) : []
         let settings = BatchSettings(
-            job: job, folder: folder, diagnostics: trip.diagnostics, allWarnings: trip.allWarnings)
+            job: job, folder: folder, existing: existing, diagnostics: trip.diagnostics,
+            allWarnings: trip.allWarnings)
         let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
-        let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console)
         console.end()
 
@@ -132,23 +144,34 @@ extension Render {
 
     /// Reports that would be written over one of the trips being read (`-d` into the trips'
     /// own folder with `--format gpx` or `json`).
-    static func outputsOverInputs(_ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: FilePath) -> [String] {
-        func identity(_ path: FilePath) -> FileIdentity? {
+    ///
+    /// Only reports already there can be trips: a report named in `existing` (the folder's
+    /// listing, when there is one) or in a subfolder is looked at, on `workers` threads, and the
+    /// trips are looked at only when one is there.
+    static func outputsOverInputs(
+        _ jobs: [BatchInputs.Job], formats: [OutputFormat], folder: FilePath, existing: Set<String>?, workers: Int
+    ) -> [String] {
+        @Sendable func identity(_ path: FilePath) -> FileIdentity? {
             (try? fileStore.info(path, followLinks: true))?.identity
         }
+        let named = jobs.filter { $0.unlisted == nil }
+        let outputs = named.flatMap { job in formats.map { (job, job.name + "." + $0.fileExtension, $0) } }.filter {
+            existing?.contains($0.1) != false || $0.1.contains("/")
+        }
+        let outputIdentities = Workers.map(outputs.count, workers: workers) {
+            identity(folder.appending(outputs[$0].1))
+        }
+        guard outputIdentities.contains(where: { $0 != nil }) else { return [] }
         var inputs: [FileIdentity: FilePath] = [:]
-        for job in jobs {
-            if job.unlisted == nil, let identity = identity(job.source) { inputs[identity] = job.source }
+        for (job, found) in zip(named, Workers.map(named.count, workers: workers) { identity(named[$0].source) }) {
+            if let found { inputs[found] = job.source }
         }
         var messages: [String] = []
-        for job in jobs where job.unlisted == nil {
-            for format in formats {
-                let path = folder.appending(job.name + "." + format.fileExtension)
-                if let identity = identity(path), let source = inputs[identity] {
-                    messages.append(
-                        "the \(format.rawValue) report of \(BatchInputs.named(job.shown)) would replace the trip \(BatchInputs.named(source.shown)); write into another folder"
-                    )
-                }
+        for ((job, _, format), found) in zip(outputs, outputIdentities) {
+            if let found, let source = inputs[found] {
+                messages.append(
+                    "the \(format.rawValue) report of \(BatchInputs.named(job.shown)) would replace the trip \(BatchInputs.named(source.shown)); write into another folder"
+                )
             }
         }
         return messages
