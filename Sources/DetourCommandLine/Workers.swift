@@ -9,8 +9,11 @@ import Synchronization
 /// queue and no thread waits for another.
 public enum Workers {
     /// Calls `body` once with each index of `0..<count`, on `workers` threads (at least one, at
-    /// most `count`), and returns when every call has.
-    public static func forEach(_ count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Void) {
+    /// most `count`), and returns when every call has; the calling thread runs `meanwhile` while
+    /// it waits.
+    public static func forEach(
+        _ count: Int, workers: Int, meanwhile: () -> Void = {}, _ body: @escaping @Sendable (Int) -> Void
+    ) {
         let next = Counter()
         let group = DispatchGroup()
         for _ in 0..<max(1, min(workers, count)) {
@@ -23,6 +26,7 @@ public enum Workers {
             thread.stackSize = 8 << 20
             thread.start()
         }
+        meanwhile()
         group.wait()
     }
 

@@ -5,11 +5,20 @@ import DetourRender
 /// write them.
 public enum IndexPages {
     /// Each index file's name and text.
-    public static func render(_ index: TripIndex, templates: ReportTemplates) -> [(name: String, text: String)] {
-        var files = [("index.json", index.json()), ("index.html", templates.renderIndex(index, as: .html))]
+    ///
+    /// `all` runs the makers of the texts and returns what each made, in order: one after the
+    /// other unless the caller runs them on threads of its own. A batch run does, because the
+    /// index of thousands of trips is written while every other core is idle.
+    public static func render(
+        _ index: TripIndex, templates: ReportTemplates,
+        all: ([@Sendable () -> String]) -> [String] = { makers in makers.map { $0() } }
+    ) -> [(name: String, text: String)] {
+        var names = ["index.json", "index.html"]
+        var makers: [@Sendable () -> String] = [{ index.json() }, { templates.renderIndex(index, as: .html) }]
         if index.has(OutputFormat.markdown.rawValue) {
-            files.append(("index.md", templates.renderIndex(index, as: .markdown)))
+            names.append("index.md")
+            makers.append { templates.renderIndex(index, as: .markdown) }
         }
-        return files
+        return Array(zip(names, all(makers)))
     }
 }

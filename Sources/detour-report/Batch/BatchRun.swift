@@ -44,12 +44,14 @@ struct BatchResult: Sendable {
 /// hand its result to the console, which prints the trips' messages in input order; no worker
 /// ever waits for another.
 enum BatchRun {
-    /// Renders `jobs` with `workers` threads, reporting each trip to `console` as it ends.
-    static func run(_ jobs: [BatchInputs.Job], settings: BatchSettings, workers: Int, console: BatchConsole)
-        -> [BatchResult]
-    {
+    /// Renders `jobs` with `workers` threads, reporting each trip to `console` as it ends; the
+    /// calling thread runs `meanwhile` while they work.
+    static func run(
+        _ jobs: [BatchInputs.Job], settings: BatchSettings, workers: Int, console: BatchConsole,
+        meanwhile: () -> Void = {}
+    ) -> [BatchResult] {
         let results = console.results(count: jobs.count)
-        Workers.forEach(jobs.count, workers: workers) { index in
+        Workers.forEach(jobs.count, workers: workers, meanwhile: meanwhile) { index in
             results.finish(index, process(jobs[index], settings: settings))
         }
         return results.all().compactMap { $0 }

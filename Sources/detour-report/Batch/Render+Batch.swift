@@ -122,17 +122,21 @@ extension Render {
         }
 
         let jobs = shard.map(inputs.shard) ?? inputs.jobs
-        // What the last run wrote here, read before this run writes its own index over it.
-        let previous = shard == nil ? Ownership.previousIndex(in: folder) : []
         let settings = BatchSettings(
             job: job, folder: folder, existing: existing, diagnostics: trip.diagnostics,
             allWarnings: trip.allWarnings)
         let console = BatchConsole(total: jobs.count, showsProgress: !quiet && isatty(STDERR_FILENO) == 1)
-        let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console)
+        // What the last run wrote here, read while the workers render (it takes a 4,000-trip run
+        // a hundredth of a second) and before this run writes its own index over it.
+        var previous: [TripIndex.Entry] = []
+        let results = BatchRun.run(jobs, settings: settings, workers: workers, console: console) {
+            if shard == nil { previous = Ownership.previousIndex(in: folder) }
+        }
         console.end()
 
         let index = TripIndex(entries: results.map(\.entry))
-        let indexCode = Render.writeIndex(index, shard: shard, folder: folder, templates: templates, printer: printer)
+        let indexCode = Render.writeIndex(
+            index, shard: shard, folder: folder, templates: templates, printer: printer, existing: existing)
         // Once the new index says what this run wrote, the reports only the old one listed go.
         if indexCode == ExitCodes.success {
             Ownership.remove(Ownership.staleReports(previous: previous, now: index.entries), from: folder)
@@ -179,13 +183,18 @@ extension Render {
 
     /// Writes `index.json`, `index.html` and, when Markdown reports were written, `index.md`; a
     /// shard writes only its part, `index.K-of-N.json`, for `detour-report index` to join.
+    ///
+    /// `existing` are the names in the folder before the run, when it was listed: the stale
+    /// indexes are looked for among them (the run writes no other index).
     static func writeIndex(
         _ index: TripIndex, shard: BatchInputs.Shard?, folder: FilePath, templates: ReportTemplates,
-        printer: DiagnosticPrinter
+        printer: DiagnosticPrinter, existing: Set<String>? = nil
     ) -> ExitCode {
         let files =
             shard.map { [(name: $0.indexFileName, text: index.json())] }
-            ?? IndexPages.render(index, templates: templates)
+            ?? IndexPages.render(index, templates: templates) { makers in
+                Workers.map(makers.count, workers: makers.count) { makers[$0]() }
+            }
         var codes: [Int32] = []
         for (name, text) in files {
             do {
@@ -194,15 +203,17 @@ extension Render {
                 codes.append(error.rawValue)
             }
         }
-        if shard == nil, codes.isEmpty { removeStaleIndexes(in: folder, keeping: Set(files.map(\.name))) }
+        if shard == nil, codes.isEmpty {
+            removeStaleIndexes(in: folder, keeping: Set(files.map(\.name)), among: existing)
+        }
         return BatchRun.mostSerious(codes)
     }
 
     /// After a whole run, the index pages it did not write (an `index.md` of a run with Markdown
     /// before) and the shards' parts (which `index` would join over the new index) are removed:
     /// what is left in the folder says what this run did.
-    static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>) {
-        let names = ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string)
+    static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>, among existing: Set<String>?) {
+        let names = existing.map(Array.init) ?? ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string)
         for name in names where !written.contains(name) && isIndexFile(name) {
             fileStore.remove(folder.appending(name))
         }
