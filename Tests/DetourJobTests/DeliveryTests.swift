@@ -44,6 +44,21 @@ import Testing
         #expect(store.node("/out/new.html")?.permissions == [.ownerReadWrite, .groupRead, .otherRead])
     }
 
+    /// A target the caller knows is new (a batch run listed its folder) is not looked at; one
+    /// that appeared since is replaced whole all the same.
+    @Test func aTargetKnownToBeNewIsNotLookedAt() throws {
+        let store = store(FakeFileStore.Faults(info: .ioError))
+        for path in ["/out/new.html", "/out/plan.html"] {
+            try Delivery.deliver(to: FilePath(path), store: store, followLinks: false, isNew: true) { sink in
+                sink(Array("new report".utf8))
+            }
+            #expect(store.text(path) == "new report")
+            #expect(store.node(path)?.permissions == store.newFilePermissions)
+        }
+        #expect(store.paths == ["/out/new.html", "/out/plan.html"])
+        #expect(throws: Delivery.Failure.self) { try deliver(["x"], to: "/out/other.html", store) }
+    }
+
     @Test func aRenameThatFailsLeavesTheOldFileAndNoTemporary() {
         let store = store(FakeFileStore.Faults(rename: .permissionDenied))
         #expect {

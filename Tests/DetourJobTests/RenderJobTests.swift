@@ -132,6 +132,19 @@ import Testing
         #expect(rendered.entry.title == "Lisbon in December")
     }
 
+    /// With the folder's listing, a report not in it is written without a look at its target;
+    /// one in it is looked at (here, a look that fails).
+    @Test func theFoldersListingSparesALookAtANewReport() throws {
+        let store = try folderStore(FakeFileStore.Faults(info: .ioError))
+        let job = Self.job([.html])
+        let new = job.render("/trips/lisbon.json", name: "lisbon", into: "/out", existing: [], store: store)
+        #expect(new.failure == nil)
+        #expect(store.text("/out/lisbon.html")?.hasPrefix("<!DOCTYPE html>") == true)
+        let listed = job.render(
+            "/trips/lisbon.json", name: "lisbon", into: "/out", existing: ["lisbon.html"], store: store)
+        #expect(listed.entry.status == .failed)
+    }
+
     @Test func aReportThatCannotBeWrittenFailsTheTripAndSaysWhere() throws {
         let store = try folderStore(FakeFileStore.Faults(diskFullAfter: 1000))
         let rendered = Self.job([.html]).render("/trips/lisbon.json", name: "lisbon", into: "/out", store: store)
