@@ -220,8 +220,10 @@ struct BatchInputs {
             if entries.contains(where: { $0.name.string == "index.json" }) {
                 owned.formUnion(Ownership.previousIndex(in: path).flatMap { $0.reports.map(\.file) })
             }
-            for entry in entries where !entry.name.string.hasPrefix(".") && !owned.contains(entry.name.string) {
+            for entry in entries {
+                // The name as text, made once: a folder of trips has thousands.
                 let name = entry.name.string
+                guard !name.hasPrefix("."), !owned.contains(name) else { continue }
                 let source = path.appending(entry.name)
                 let inner = relative.appending(entry.name)
                 switch BatchInputs.kind(of: source, listed: entry.kind) {
