@@ -4,6 +4,8 @@ import ArgumentParser
 public enum ExitCodes {
     /// The report was written (warnings allowed).
     public static let success = ExitCode(0)
+    /// `--check`: a report on disk differs from the one the run makes.
+    public static let differs = ExitCode(1)
     /// The command line was wrong (ArgumentParser also uses 64 for its own usage errors).
     public static let usage = ExitCode(64)
     /// The trip file is not a valid trip.
@@ -18,4 +20,16 @@ public enum ExitCodes {
     public static let ioError = ExitCode(74)
     /// The templates given with `--templates` cannot be used.
     public static let badTemplates = ExitCode(78)
+
+    /// The codes a run of many trips can end with, least serious first: success, an invalid
+    /// trip, an unreadable one, a PDF no browser printed, a report not created, a report cut
+    /// off part-way.
+    static let seriousness = [success, invalidTrip, noInput, unavailable, cannotCreate, ioError].map(\.rawValue)
+
+    /// The most serious of `codes`, the trips' own and the index's, which a run of many trips
+    /// exits with; success when there are none.
+    public static func mostSerious(_ codes: [Int32]) -> ExitCode {
+        let rank = { (code: Int32) in seriousness.firstIndex(of: code) ?? 0 }
+        return ExitCode(codes.max { rank($0) < rank($1) } ?? success.rawValue)
+    }
 }

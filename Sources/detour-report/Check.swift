@@ -76,7 +76,7 @@ enum Check {
         if printer.format == .text {
             StandardStreams.writeError("\(differences.count) of \(count) files differ\n")
         }
-        return ExitCode(1)
+        return ExitCodes.differs
     }
 
     /// The files under `folder`, relative to it, `/` between folders, sorted.

@@ -32,6 +32,6 @@ struct Serve: ParsableCommand {
         let message = Sibling.exec("detour-report-serve", arguments: arguments)
         options.printer.report(
             .usage, "cannot start detour-report-serve, which serves (it belongs beside detour-report): \(message)")
-        throw ExitCode(69)
+        throw ExitCodes.unavailable
     }
 }

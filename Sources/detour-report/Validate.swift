@@ -59,7 +59,7 @@ struct Validate: ParsableCommand {
                 codes.append(try check(source, with: job))
             }
         }
-        let worst = BatchRun.mostSerious(codes)
+        let worst = ExitCodes.mostSerious(codes)
         if worst != ExitCodes.success { throw worst }
     }
 

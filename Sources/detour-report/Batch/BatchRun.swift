@@ -78,14 +78,6 @@ enum BatchRun {
             rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
         return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)
     }
-
-    /// The most serious of the trips' exit codes: a report not written (74, then 73) over a PDF
-    /// no browser printed (69) over an unreadable trip (66) over an invalid one (65) over success.
-    static func mostSerious(_ codes: [Int32]) -> ExitCode {
-        let order: [Int32] = [0, 65, 66, 69, 73, 74]
-        let worst = codes.max { (order.firstIndex(of: $0) ?? 0) < (order.firstIndex(of: $1) ?? 0) }
-        return ExitCode(worst ?? 0)
-    }
 }
 
 /// Standard error during a batch run: each trip's diagnostics in input order, whatever order the

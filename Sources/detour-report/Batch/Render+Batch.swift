@@ -142,7 +142,7 @@ extension Render {
             Ownership.remove(Ownership.staleReports(previous: previous, now: index.entries), from: folder)
         }
         if summary { Render.printSummary(index, format: trip.diagnostics) }
-        let code = BatchRun.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
+        let code = ExitCodes.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
         if code != ExitCodes.success { throw code }
     }
 
@@ -206,7 +206,7 @@ extension Render {
         if shard == nil, codes.isEmpty {
             removeStaleIndexes(in: folder, keeping: Set(files.map(\.name)), among: existing)
         }
-        return BatchRun.mostSerious(codes)
+        return ExitCodes.mostSerious(codes)
     }
 
     /// After a whole run, the index pages it did not write (an `index.md` of a run with Markdown

@@ -1,0 +1,23 @@
+import ArgumentParser
+import DetourCommandLine
+import Testing
+
+/// A run of many trips exits with its most serious code: a report cut off over one not
+/// created, over a PDF not printed, over an unreadable trip, over an invalid one, over success.
+@Suite struct ExitCodesTests {
+    @Test(
+        arguments: [
+            ([], ExitCodes.success),
+            ([0, 0], ExitCodes.success),
+            ([0, 65], ExitCodes.invalidTrip),
+            ([66, 65, 0], ExitCodes.noInput),
+            ([65, 69, 66], ExitCodes.unavailable),
+            ([73, 69], ExitCodes.cannotCreate),
+            ([74, 73, 0, 65], ExitCodes.ioError),
+            ([73, 74], ExitCodes.ioError),
+        ] as [([Int32], ExitCode)])
+    func theMostSeriousCodeWins(_ codes: [Int32], _ expected: ExitCode) {
+        #expect(ExitCodes.mostSerious(codes) == expected)
+        #expect(ExitCodes.mostSerious(codes.reversed()) == expected)
+    }
+}
