@@ -44,7 +44,7 @@ struct Import: ParsableCommand {
         let printer = DiagnosticPrinter(file: input, format: diagnostics)
         let day = try DayOptions.today(today, printer: printer)
         if let output {
-            try Output.refuseExisting(output, printer: printer, remedy: "give another name, or remove it first")
+            try CommandOutput.refuseExisting(output, printer: printer, remedy: "give another name, or remove it first")
         }
         let bytes: [UInt8]
         do {
@@ -75,7 +75,7 @@ struct Import: ParsableCommand {
         let draft = TripImport.draft(places, from: day, fileName: name)
         let text = TripJSONWriter.write(draft.trip)
         printer.print(draft.notes.map { Diagnostic(.importDraft, $0) })
-        try Output.write(text, to: output, printer: printer)
+        try CommandOutput.write(text, to: output, printer: printer)
         let stays = draft.trip.destinations
         let tasks = stays.reduce(0) { $0 + $1.detours.count }
         StandardStreams.writeError(

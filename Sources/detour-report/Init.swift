@@ -29,12 +29,12 @@ struct Init: ParsableCommand {
         let day = try DayOptions.today(today, printer: printer)
         let text = Init.starter(from: day)
         guard let file, file != "-" else {
-            try Output.write(text, to: nil, printer: printer)
+            try CommandOutput.write(text, to: nil, printer: printer)
             return
         }
-        try Output.refuseExisting(
+        try CommandOutput.refuseExisting(
             file, printer: printer, remedy: "give another name, or remove it first to start again")
-        try Output.write(text, toFile: FilePath(file), printer: printer)
+        try CommandOutput.write(text, toFile: FilePath(file), printer: printer)
         StandardStreams.writeError(
             "wrote \(file): check it with 'detour-report validate \(file)', render it with 'detour-report \(file)'\n")
     }

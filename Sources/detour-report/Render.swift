@@ -163,7 +163,7 @@ struct Render: ParsableCommand {
             return
         }
         for output in result.outputs {
-            try Output.write(to: self.output, printer: printer) { sink throws(Delivery.Failure) in
+            try CommandOutput.write(to: self.output, printer: printer) { sink throws(Delivery.Failure) in
                 try output.write(to: sink)
             }
         }

@@ -92,7 +92,7 @@ struct Validate: ParsableCommand {
 
     /// One line on standard output.
     private func say(_ line: String) throws {
-        try Output.write(Quoting.printable(line) + "\n", to: nil, printer: trip.printer(file: "detour-report"))
+        try CommandOutput.write(Quoting.printable(line) + "\n", to: nil, printer: trip.printer(file: "detour-report"))
     }
 
     private func count(_ value: Int, _ noun: String) -> String {

@@ -75,7 +75,7 @@ enum BatchRun {
             job.source, name: job.name, into: settings.folder, existing: settings.existing, store: fileStore)
         let messages = printer.text(rendered.diagnostics.map { ($0.diagnostic, $0.file) })
         let code: ExitCode =
-            rendered.failure.map(Output.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
+            rendered.failure.map(CommandOutput.exitCode) ?? TripOptions.exitCode(rendered.outcome) ?? ExitCodes.success
         return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)
     }
 }

@@ -94,7 +94,7 @@ struct Index: ParsableCommand {
             self.templates, builtIn: ReportTemplates.indexNames, required: [], optional: ReportTemplates.indexNames,
             printer: printer)
         for (name, text) in IndexPages.render(TripIndex(entries: entries), templates: templates) {
-            try Output.write(text, toFile: folder.appending(name), printer: printer)
+            try CommandOutput.write(text, toFile: folder.appending(name), printer: printer)
         }
     }
 }

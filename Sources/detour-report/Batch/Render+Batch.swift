@@ -198,7 +198,7 @@ extension Render {
         var codes: [Int32] = []
         for (name, text) in files {
             do {
-                try Output.write(text, toFile: folder.appending(name), printer: printer)
+                try CommandOutput.write(text, toFile: folder.appending(name), printer: printer)
             } catch {
                 codes.append(error.rawValue)
             }

@@ -7,7 +7,7 @@ import DetourRender
 import SystemPackage
 
 /// Delivering what the command writes, and saying on standard error what went wrong.
-enum Output {
+enum CommandOutput {
     /// Writes what `produce` hands its sink to `path` (standard output for `nil` or `-`), as
     /// ``Delivery/deliver(to:store:flush:_:)`` does.
     ///
