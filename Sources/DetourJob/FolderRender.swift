@@ -22,7 +22,7 @@ extension RenderJob {
     ///
     /// `existing` are the names in `folder` when the caller listed it, if it did: a report whose
     /// name is not among them is new, and its target is not looked at (see
-    /// ``Delivery/deliver(to:store:flush:followLinks:isNew:_:)``). The reports are not flushed one
+    /// ``Delivery/deliver(to:store:flush:followLinks:isNew:registry:_:)``). The reports are not flushed one
     /// by one.
     public func render(
         _ source: FilePath, name: String, into folder: FilePath, existing: Set<String>? = nil, store: some FileStore

@@ -9,7 +9,7 @@ import SystemPackage
 /// Delivering what the command writes, and saying on standard error what went wrong.
 enum CommandOutput {
     /// Writes what `produce` hands its sink to `path` (standard output for `nil` or `-`), as
-    /// ``Delivery/deliver(to:store:flush:_:)`` does.
+    /// ``Delivery/deliver(to:store:flush:followLinks:isNew:registry:_:)`` does.
     ///
     /// Throws 73 when the target cannot be created or replaced, 74 when writing failed part-way;
     /// a reader that went away (`| head`) ends it quietly, with 74 still.
