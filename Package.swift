@@ -5,9 +5,10 @@ import PackageDescription
 // bytes -> DetourIO (readers) -> DetourCore (validated Trip -> Plan) -> DetourRender (report model
 // -> template) -> bytes, run for every front end by DetourJob. Only DetourFiles and the executables
 // touch files, streams and exit codes. docs/ARCHITECTURE.md is the map.
+// Linux only (x86-64, AArch64), as the README says: the code calls Glibc and Linux's own
+// interfaces (O_TMPFILE, inotify, /proc), so no Apple platform is declared.
 let package = Package(
     name: "detour-report",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "detour-report", targets: ["detour-report"]),
         .executable(name: "detour-report-serve", targets: ["detour-report-serve"]),
@@ -32,7 +33,7 @@ let package = Package(
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
-            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+            providers: [.apt(["libxml2-dev"])]
         ),
         .target(name: "DetourCore"),
         // The report model's keys, typed: read by the template check and by the template compiler.
