@@ -85,11 +85,14 @@ public struct Detour: Sendable, Hashable {
     public static let sides = 2
 
     /// The title, made of the tasks' names: `Wheeze or Cheese`.
-    public var title: String {
-        switch tasks.count {
+    public var title: String { Detour.title(of: tasks.map(\.name)) }
+
+    /// The title of a detour whose tasks have `names`.
+    static func title(of names: [String]) -> String {
+        switch names.count {
         case 0: return "Undecided detour"
-        case 1: return "\(tasks[0].name) or undecided"
-        default: return tasks.map(\.name).joined(separator: " or ")
+        case 1: return "\(names[0]) or undecided"
+        default: return names.joined(separator: " or ")
         }
     }
 }

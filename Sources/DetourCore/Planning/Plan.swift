@@ -156,8 +156,6 @@ public struct PlannedDestination: Sendable, Hashable {
 
 /// A detour with each side's figures and which side is better on each.
 public struct PlannedDetour: Sendable, Hashable {
-    /// The detour's title, from its tasks' names.
-    public var title: String
     /// The sides, left first; fewer than two for a draft.
     public var tasks: [PlannedTask]
     /// Which side is better on each figure.
@@ -171,6 +169,12 @@ public struct PlannedDetour: Sendable, Hashable {
     public var chosenBecause: ChoiceReason?
     /// Whether a side is still undecided.
     public var isDraft: Bool { tasks.count < Detour.sides }
+
+    /// The detour's title, from its tasks' names, as ``Detour/title`` makes it.
+    ///
+    /// Made when it is read, not kept: a large trip's plan held a title for each of its detours,
+    /// a twentieth of the memory of its report.
+    public var title: String { Detour.title(of: tasks.map(\.task.name)) }
 }
 
 /// The recommended side of a detour under a ``Preference``, and the reason.
@@ -218,6 +222,9 @@ public struct PlannedTask: Sendable, Hashable {
     public var task: DetourTask
     /// Straight-line metres from its destination, or `nil` when the task has no location.
     public var distanceMeters: Double?
+    /// The direction from its destination at the start of that line, in degrees clockwise from
+    /// north, or `nil` when the task has no location: where a map centred on the stay puts it.
+    public var bearing: Double?
     /// Metres along its path, or `nil` when it has none.
     public var routeMeters: Double?
     /// How the traveller gets there.

@@ -22,40 +22,65 @@ public enum Planner {
 
     /// The plan of `trip` as of `today`.
     public static func plan(_ trip: Trip, today: CalendarDay, options: Options = Options()) -> Plan {
-        var planned = trip.destinations.enumerated().map { index, destination in
-            var planned = plan(destination, tripTravel: trip.travel, options: options, rates: trip.rates)
-            planned.index = index
-            return planned
+        // A stay's section and its place there depend on its days alone, so each destination is
+        // planned straight into its section: a large trip's plan is not made once in file order
+        // and copied again into sections (a copy that was a tenth of the memory a report took).
+        let destinations = trip.destinations
+        var grouped: [SectionKind: [Int]] = [:]
+        for index in destinations.indices {
+            grouped[Sections.kind(of: destinations[index], today: today), default: []].append(index)
         }
+        let order = SectionKind.allCases.map { kind in
+            Sections.sorted(grouped[kind] ?? [], in: kind) { destinations[$0] }
+        }
+        // Where each destination, by its index in the file, is in `sections`.
+        var place = [(section: Int, position: Int)](repeating: (0, 0), count: destinations.count)
+        for (section, indexes) in order.enumerated() {
+            for (position, index) in indexes.enumerated() { place[index] = (section, position) }
+        }
+        var sections = order.map { indexes in
+            indexes.map { index in
+                var planned = plan(destinations[index], tripTravel: trip.travel, options: options, rates: trip.rates)
+                planned.index = index
+                return planned
+            }
+        }
+        // From here on, destinations are visited in file order, as the warnings list them.
         var warnings: [Diagnostic] = []
-        let stayBudgets = planned.contains { $0.destination.budget != nil }
-        for index in planned.indices {
-            guard let budget = planned[index].destination.budget else { continue }
-            let outcome = Budget.apply(&planned[index].detours, budget: budget, rates: trip.rates, choose: true)
-            planned[index].budget = outcome
+        let stayBudgets = destinations.contains { $0.budget != nil }
+        for (index, (section, position)) in place.enumerated() {
+            guard let budget = destinations[index].budget else { continue }
+            let outcome = Budget.apply(
+                &sections[section][position].detours, budget: budget, rates: trip.rates, choose: true)
+            sections[section][position].budget = outcome
             warnings += overBudget(outcome, path: "destinations[\(index)].budget")
         }
         var tripBudget: BudgetOutcome?
         if let budget = trip.budget {
-            var all = planned.flatMap(\.detours)
+            var all = place.flatMap { sections[$0.section][$0.position].detours }
             let outcome = Budget.apply(&all, budget: budget, rates: trip.rates, choose: !stayBudgets)
             var next = all.makeIterator()
-            for index in planned.indices {
-                for detour in planned[index].detours.indices {
-                    if let chosen = next.next() { planned[index].detours[detour] = chosen }
+            for (section, position) in place {
+                for detour in sections[section][position].detours.indices {
+                    if let chosen = next.next() { sections[section][position].detours[detour] = chosen }
                 }
             }
             tripBudget = outcome
             warnings += overBudget(outcome, path: "budget")
         }
-        for index in planned.indices {
+        for (index, (section, position)) in place.enumerated() {
             lay(
-                &planned[index],
-                dayHours: options.dayHours ?? planned[index].destination.dayHours ?? trip.dayHours ?? .standard)
-            planned[index].totals = Totals.of(planned[index].detours, rates: trip.rates)
-            if !planned[index].unscheduled.isEmpty { warnings.append(unscheduledWarning(planned[index])) }
+                &sections[section][position],
+                dayHours: options.dayHours ?? destinations[index].dayHours ?? trip.dayHours ?? .standard)
+            sections[section][position].totals = Totals.of(sections[section][position].detours, rates: trip.rates)
+            if !sections[section][position].unscheduled.isEmpty {
+                warnings.append(unscheduledWarning(sections[section][position]))
+            }
         }
-        let allDetours = planned.flatMap(\.detours)
+        // The trip's detours are read where they are, in file order, not gathered into one list:
+        // for a large trip that list was the largest thing planning made and threw away.
+        let planned = sections
+        let allDetours = place.lazy.flatMap { planned[$0.section][$0.position].detours }
         if let rates = trip.rates {
             let missing = Totals.missingRates(allDetours, rates: rates)
             if !missing.isEmpty {
@@ -66,21 +91,14 @@ public enum Planner {
                             + "add it to the trip's rates"))
             }
         }
-        warnings += Overlaps.warnings(trip.destinations)
-        var grouped: [SectionKind: [PlannedDestination]] = [:]
-        for destination in planned {
-            grouped[Sections.kind(of: destination.destination, today: today), default: []].append(destination)
-        }
-        let sections = SectionKind.allCases.map { kind in
-            PlanSection(
-                kind: kind,
-                destinations: Sections.sorted(grouped[kind] ?? [], in: kind) { $0.destination })
-        }
+        warnings += Overlaps.warnings(destinations)
+        let totals = Totals.of(allDetours, rates: trip.rates)
         var result = Plan(
-            title: trip.title, traveler: trip.traveler, today: today, sections: sections,
+            title: trip.title, traveler: trip.traveler, today: today,
+            sections: zip(SectionKind.allCases, planned).map { PlanSection(kind: $0, destinations: $1) },
             preference: options.preference, defaultTravel: options.travel ?? trip.travel)
         result.rates = trip.rates
-        result.totals = Totals.of(allDetours, rates: trip.rates)
+        result.totals = totals
         result.budget = tripBudget
         result.warnings = warnings
         return result
@@ -143,7 +161,7 @@ public enum Planner {
             let recommendation = Comparison.recommendation(tasks, preference: options.preference, rates: rates)
             // The chosen side is the recommendation, unless a budget chooses later.
             return PlannedDetour(
-                title: detour.title, tasks: tasks, better: Comparison.betterSides(tasks, rates: rates),
+                tasks: tasks, better: Comparison.betterSides(tasks, rates: rates),
                 recommendation: recommendation, chosen: recommendation.side,
                 chosenBecause: recommendation.side == nil ? nil : .rule)
         }
@@ -152,8 +170,11 @@ public enum Planner {
 
     /// One task's distances and times.
     static func plan(_ task: DetourTask, from stay: Coordinate, mode: TravelMode) -> PlannedTask {
+        // The line's bearing comes with its length from one solution of the geodesic: a map of
+        // the stay needs it, and solving the geodesic again there was a twentieth of an HTML report.
+        let line = task.location.map { Geodesy.line(from: stay, to: $0) }
         var planned = PlannedTask(
-            task: task, distanceMeters: task.location.map { Geodesy.distance(from: stay, to: $0) },
+            task: task, distanceMeters: line?.distance, bearing: line?.initialAzimuth,
             routeMeters: task.path?.metres, travelMode: mode, travelMinutes: nil)
         planned.travelMinutes = planned.travelMeters.map { Travel.roundTripMinutes(oneWayMetres: $0, mode: mode) }
         return planned

@@ -4,7 +4,7 @@ extension Totals {
     /// The totals of the chosen sides of `detours`: each currency's exact sum; in the trip's
     /// currency, the exact converted sum rounded once, half to even (or `nil` when a rate it needs
     /// is not declared); the minutes; how many detours are chosen and undecided.
-    public static func of(_ detours: [PlannedDetour], rates: ExchangeRates?) -> Totals {
+    public static func of(_ detours: some Sequence<PlannedDetour>, rates: ExchangeRates?) -> Totals {
         var totals = Totals()
         var byCurrency: [CurrencyCode: (amount: Decimal, scale: Int)] = [:]
         var converted: Decimal? = rates == nil ? nil : 0
@@ -33,7 +33,7 @@ extension Totals {
     }
 
     /// The currencies among the chosen sides that `rates` cannot convert, sorted by code.
-    public static func missingRates(_ detours: [PlannedDetour], rates: ExchangeRates) -> [CurrencyCode] {
+    public static func missingRates(_ detours: some Sequence<PlannedDetour>, rates: ExchangeRates) -> [CurrencyCode] {
         let codes = detours.compactMap { detour in detour.chosen.map { detour.tasks[$0].task.cost.currency } }
         return Set(codes.filter { rates.rate(of: $0) == nil }).sorted { $0.code < $1.code }
     }

@@ -36,12 +36,15 @@ public struct MapModel: Sendable {
     /// SVG units per metre of true distance from the stay.
     let unitsPerMetre: Double
 
+    /// The map of `detours`, planned from a stay at `location` (as the planner plans a stay's).
     init(center location: Coordinate, detours: [PlannedDetour]) {
         var points: [(label: String, east: Double, north: Double, route: [(Double, Double)])] = []
         for (number, detour) in detours.enumerated() {
             for (side, task) in detour.tasks.enumerated() {
-                guard let point = task.task.location else { continue }
-                let (east, north) = MapModel.project(point, around: location)
+                // The planner measures the line from the stay (`location`) to every task that has a
+                // location: its length and bearing are where the map puts the task.
+                guard let distance = task.distanceMeters, let bearing = task.bearing else { continue }
+                let (east, north) = MapModel.offset(distance: distance, azimuth: bearing)
                 let route = task.task.path?.points.map { MapModel.project($0, around: location) } ?? []
                 let side = "\(number + 1)\(side == 0 ? "A" : "B")"
                 points.append(("\(side) \(MapModel.shortName(task.task.name))", east, north, route))
@@ -104,7 +107,9 @@ public struct MapModel: Sendable {
     /// A task's name short enough to sit beside its pin: the name when it fits, else its first
     /// word when that fits, else its start and `…`.
     static func shortName(_ name: String) -> String {
-        if name.count <= shortNameLength { return name }
+        // No more bytes than the limit is no more characters: counting characters (graphemes)
+        // took a thirtieth of a large trip's HTML report, for names that are short.
+        if name.utf8.count <= shortNameLength || name.count <= shortNameLength { return name }
         let first = name.prefix { !$0.isWhitespace }
         if first.count <= shortNameLength { return String(first) + "…" }
         return String(name.prefix(shortNameLength - 1)) + "…"
@@ -114,8 +119,13 @@ public struct MapModel: Sendable {
     /// the geodesic distance from `origin`, in the direction of its azimuth at `origin`.
     static func project(_ point: Coordinate, around origin: Coordinate) -> (east: Double, north: Double) {
         let line = Geodesy.line(from: origin, to: point)
-        let azimuth = line.initialAzimuth * .pi / 180
-        return (line.distance * sin(azimuth), line.distance * cos(azimuth))
+        return offset(distance: line.distance, azimuth: line.initialAzimuth)
+    }
+
+    /// Metres east and north of a point `distance` metres away at `azimuth` degrees from north.
+    static func offset(distance: Double, azimuth: Double) -> (east: Double, north: Double) {
+        let radians = azimuth * .pi / 180
+        return (distance * sin(radians), distance * cos(radians))
     }
 
     /// The largest 1, 2 or 5 times a power of ten that is at most `limit` metres (at least 1 m).

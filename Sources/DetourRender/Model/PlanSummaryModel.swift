@@ -10,7 +10,7 @@ public struct OverviewModel: Sendable {
     /// `9 nights` from the first arrival to the last departure.
     public var nights: String
     /// One row per stay, by arrival, then name: the order a reader scans a trip in.
-    public var stays: [StayRowModel]
+    public var stays: StayRowModels
     /// The chosen sides' cost in each currency: `445.00 SEK`.
     public var costs: [String]
     /// The cost in the trip's currency, when every rate is declared: `54.11 EUR`.
@@ -27,19 +27,13 @@ public struct OverviewModel: Sendable {
     public var warnings: String
 
     init(_ plan: Plan, warningCount: Int) {
-        // By date, as a reader scans a trip: arrival, then name, then file order (`index`), so the
-        // order does not depend on the sort algorithm.
-        let stays = plan.sections.flatMap(\.destinations).sorted {
-            ($0.destination.arrival, $0.destination.name, $0.index) < (
-                $1.destination.arrival, $1.destination.name, $1.index
-            )
-        }
-        let first = stays.map(\.destination.arrival).min()
-        let last = stays.map(\.destination.departure).max()
+        stays = StayRowModels(plan.sections)
+        let all = plan.sections.lazy.flatMap(\.destinations)
+        let first = all.map(\.destination.arrival).min()
+        let last = all.map(\.destination.departure).max()
         firstDay = first.map(Formatting.day) ?? ""
         lastDay = last.map(Formatting.day) ?? ""
         nights = first.flatMap { first in last.map { Formatting.nights(first.days(to: $0)) } } ?? ""
-        self.stays = stays.map(StayRowModel.init)
         costs = plan.totals.costs.map(Formatting.money)
         costInCurrency = plan.totals.costInCurrency.map(Formatting.money) ?? ""
         total = Formatting.cost(plan.totals)
@@ -51,6 +45,51 @@ public struct OverviewModel: Sendable {
             + "\(Formatting.minutes(totals.minutes)) in all"
         warnings =
             warningCount == 0 ? "" : "\(warningCount) warning\(warningCount == 1 ? "" : "s"), listed at the end"
+    }
+}
+
+/// The overview's rows, each made into a ``StayRowModel`` only when it is read.
+///
+/// Rows are written one after another, so a trip of 20,000 stays never holds 20,000 rows' worth
+/// of text, nor a second copy of its destinations: a row is found through its place in the plan's
+/// sections.
+public struct StayRowModels: RandomAccessCollection, Sendable {
+    /// Where a row's destination is: its section and its index there.
+    struct Place: Sendable {
+        var section: Int
+        var index: Int
+    }
+
+    let sections: [PlanSection]
+    /// The rows' destinations, in the overview's order.
+    let order: [Place]
+
+    /// The rows of every destination of `sections`, by date, as a reader scans a trip: arrival,
+    /// then name, then file order (`index`), so the order does not depend on the sort algorithm.
+    init(_ sections: [PlanSection]) {
+        self.sections = sections
+        var keyed: [(arrival: CalendarDay, name: String, index: Int, place: Place)] = []
+        keyed.reserveCapacity(sections.reduce(0) { $0 + $1.destinations.count })
+        for (section, list) in sections.enumerated() {
+            for (index, planned) in list.destinations.enumerated() {
+                keyed.append(
+                    (
+                        planned.destination.arrival, planned.destination.name, planned.index,
+                        Place(section: section, index: index)
+                    ))
+            }
+        }
+        keyed.sort { ($0.arrival, $0.name, $0.index) < ($1.arrival, $1.name, $1.index) }
+        order = keyed.map(\.place)
+    }
+
+    public var startIndex: Int { order.startIndex }
+    public var endIndex: Int { order.endIndex }
+
+    /// The row at `index`.
+    public subscript(index: Int) -> StayRowModel {
+        let place = order[index]
+        return StayRowModel(sections[place.section].destinations[place.index])
     }
 }
 
