@@ -12,7 +12,9 @@ public enum TripLoader {
         switch format {
         case .json:
             if bytes.count <= limits.maxJSONBytes, TextEncoding.isBlank(bytes) { return empty(.json) }
-            return validate(TripJSONReader.read(bytes, limits: limits), limits: limits.trip)
+            // Validated as it is read: the whole draft of a large trip would be several times its file.
+            let (read, outcome) = TripJSONReader.readValidating(bytes, limits: limits)
+            return merge(read, outcome)
         case .gpx:
             return loadGPX(BufferSource(bytes), name: "trip.gpx", limits: limits)
         }
@@ -41,9 +43,13 @@ public enum TripLoader {
 
     /// Validates what a reader found, merging its diagnostics with the validator's in file order.
     static func validate(_ read: ReadResult, limits: TripLimits) -> TripValidator.Outcome {
-        var outcome =
-            read.draft.map { TripValidator.validate($0, limits: limits) }
-            ?? TripValidator.Outcome(trip: nil, diagnostics: [])
+        merge(read, read.draft.map { TripValidator.validate($0, limits: limits) })
+    }
+
+    /// Merges what a reader found with what validating its draft found (`nil`: no draft), in file
+    /// order.
+    static func merge(_ read: ReadResult, _ validated: TripValidator.Outcome?) -> TripValidator.Outcome {
+        var outcome = validated ?? TripValidator.Outcome(trip: nil, diagnostics: [])
         var diagnostics = read.diagnostics + outcome.diagnostics
         if let lines = read.lines {
             // Each diagnostic that has an offset, and where that offset is: one pass for them all.

@@ -33,6 +33,55 @@ public enum TripValidator {
         let trip = check.trip(draft)
         return Outcome(trip: check.diagnostics.containsErrors ? nil : trip, diagnostics: check.diagnostics)
     }
+
+    /// Validates a trip's destinations one at a time, as a reader finds them, then the rest of
+    /// the trip: the outcome ``validate(_:limits:)`` gives for the whole draft, without the whole
+    /// draft.
+    ///
+    /// A draft is several times the size of its file (each value's text and position), and a
+    /// trip of 20,000 stays held as one peaked at seven times its file; checked as they come,
+    /// only one destination's draft is held at a time. It is for a reader that places every task
+    /// in a destination, as the JSON reader does: a draft's ``TripDraft/unplacedTasks`` are
+    /// checked after its destinations here, so a limit on tasks or path points met among them
+    /// would be reported at another task than ``validate(_:limits:)`` reports it at.
+    public struct Destinations: Sendable {
+        private var checker: Checker
+        private var destinations: [Destination] = []
+        /// How many destination drafts were given, those past the limit included.
+        private var count = 0
+
+        /// A check of no destinations yet.
+        public init(limits: TripLimits = .standard) {
+            checker = Checker(limits: limits)
+        }
+
+        /// Forgets the destinations checked so far: the file gives its list of destinations again,
+        /// which replaces the first, as it does in a draft.
+        public mutating func restart() {
+            self = Destinations(limits: checker.limits)
+        }
+
+        /// Checks the next destination of the list, as ``validate(_:limits:)`` checks it; past
+        /// the limit on destinations it is only counted.
+        public mutating func check(_ draft: DestinationDraft) {
+            defer { count += 1 }
+            guard count < checker.limits.maxDestinations else { return }
+            if let destination = checker.destination(draft, Place(destination: count)) {
+                destinations.append(destination)
+            }
+        }
+
+        /// The outcome for the trip `draft`, whose ``TripDraft/destinations`` stand for the list
+        /// checked here: present (its elements are not looked at), missing or invalid.
+        public func outcome(_ draft: TripDraft) -> Outcome {
+            var check = Checker(limits: checker.limits)
+            let header = check.header(draft)
+            check.list(draft, count: count)
+            check.diagnostics += checker.diagnostics
+            let trip = header.trip(destinations)
+            return Outcome(trip: check.diagnostics.containsErrors ? nil : trip, diagnostics: check.diagnostics)
+        }
+    }
 }
 
 /// Where the checker is in the trip; turned into a path only when a diagnostic needs one, since
@@ -51,6 +100,24 @@ private struct Place {
         if field.isEmpty { return path }
         if path.isEmpty || field.hasPrefix("[") { return path + field }
         return path + "." + field
+    }
+}
+
+/// A trip's own fields as checked; `nil` where a value was refused.
+private struct TripHeader {
+    var title: String?
+    var traveler: EmailAddress?
+    var travel: TravelMode
+    var rates: ExchangeRates?
+    var budget: Money?
+    var dayHours: DayHours?
+
+    /// The trip of these fields and `destinations`; `nil` without a title.
+    func trip(_ destinations: [Destination]) -> Trip? {
+        guard let title else { return nil }
+        return Trip(
+            title: title, traveler: traveler, destinations: destinations, travel: travel, rates: rates, budget: budget,
+            dayHours: dayHours)
     }
 }
 
@@ -143,6 +210,23 @@ private struct Checker {
     // MARK: - Trip
 
     mutating func trip(_ draft: TripDraft) -> Trip? {
+        let header = self.header(draft)
+        var drafts: ArraySlice<DestinationDraft> = []
+        if case .present(let list, _) = draft.destinations { drafts = ArraySlice(list) }
+        list(draft, count: drafts.count)
+        drafts = drafts.prefix(limits.maxDestinations)
+        var destinations: [Destination] = []
+        destinations.reserveCapacity(drafts.count)
+        for (index, destinationDraft) in drafts.enumerated() {
+            if let destination = destination(destinationDraft, Place(destination: index)) {
+                destinations.append(destination)
+            }
+        }
+        return header.trip(destinations)
+    }
+
+    /// The trip's own fields, checked, with the tasks it could not place.
+    mutating func header(_ draft: TripDraft) -> TripHeader {
         let top = Place()
         let title = line(draft.title, top, "title", what: "the title", required: "a trip needs a title")
         var traveler: EmailAddress?
@@ -166,33 +250,23 @@ private struct Checker {
         for task in draft.unplacedTasks {
             _ = self.task(task, top, origin: nil)
         }
-        var destinations: [Destination] = []
-        var drafts: ArraySlice<DestinationDraft> = []
-        switch draft.destinations {
-        case .missing(let position):
+        return TripHeader(
+            title: title, traveler: traveler, travel: travel, rates: rates, budget: budget, dayHours: dayHours)
+    }
+
+    /// What is wrong with the list of destinations itself: none at all, or `count`, more than the
+    /// limit.
+    mutating func list(_ draft: TripDraft, count: Int) {
+        if case .missing(let position) = draft.destinations {
             report(
-                .missingField, top, "destinations", position, "a trip needs a list of destinations (it may be empty)")
-        case .invalid:
-            break
-        case .present(let list, _):
-            drafts = ArraySlice(list)
+                .missingField, Place(), "destinations", position,
+                "a trip needs a list of destinations (it may be empty)")
         }
-        if drafts.count > limits.maxDestinations {
+        if count > limits.maxDestinations {
             report(
-                .tooManyDestinations, top, "destinations", draft.position,
-                "the trip has \(drafts.count) destinations, more than the limit of \(limits.maxDestinations)")
-            drafts = drafts.prefix(limits.maxDestinations)
+                .tooManyDestinations, Place(), "destinations", draft.position,
+                "the trip has \(count) destinations, more than the limit of \(limits.maxDestinations)")
         }
-        destinations.reserveCapacity(drafts.count)
-        for (index, destinationDraft) in drafts.enumerated() {
-            if let destination = destination(destinationDraft, Place(destination: index)) {
-                destinations.append(destination)
-            }
-        }
-        guard let title else { return nil }
-        return Trip(
-            title: title, traveler: traveler, destinations: destinations, travel: travel, rates: rates, budget: budget,
-            dayHours: dayHours)
     }
 
     /// A travel mode's name: walk, cycle, transit or drive.
@@ -498,8 +572,11 @@ private struct Checker {
         if let (text, position) = token(draft.amount, place, "\(name).amount", required: "a \(name) needs an amount") {
             parsed = value(Money.AmountRule.self, text, position, place, "\(name).amount")
         }
-        let currency = self.currency(
-            draft.currency, place, "\(name).currency", required: "a \(name) needs a currency")
+        // The message is made only for a missing currency: made for every cost, it was a seventh
+        // of checking one.
+        var required: String?
+        if case .missing = draft.currency { required = "a \(name) needs a currency" }
+        let currency = self.currency(draft.currency, place, "\(name).currency", required: required)
         guard let parsed, let currency else { return nil }
         return Money(amount: parsed.amount, currency: currency, scale: parsed.scale)
     }

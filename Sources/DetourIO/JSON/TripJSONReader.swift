@@ -8,27 +8,53 @@ import DetourCore
 public enum TripJSONReader {
     /// Reads `bytes` as trip JSON.
     public static func read(_ bytes: [UInt8], limits: ReadLimits = .standard) -> ReadResult {
+        read(bytes, limits: limits, validating: nil).read
+    }
+
+    /// Reads `bytes` as trip JSON, handing each destination to the validator as soon as it is
+    /// read: what ``read(_:limits:)`` and then ``TripValidator/validate(_:limits:)`` give,
+    /// without ever holding the whole draft, which is several times the size of the file.
+    ///
+    /// The result's draft has its destinations' place but not their drafts; the outcome, `nil`
+    /// when there is no draft, is the validator's.
+    static func readValidating(_ bytes: [UInt8], limits: ReadLimits) -> (
+        read: ReadResult, outcome: TripValidator.Outcome?
+    ) {
+        read(bytes, limits: limits, validating: TripValidator.Destinations(limits: limits.trip))
+    }
+
+    /// Reads `bytes`; with `validating`, each destination goes there instead of into the draft.
+    private static func read(
+        _ bytes: [UInt8], limits: ReadLimits, validating: TripValidator.Destinations?
+    ) -> (read: ReadResult, outcome: TripValidator.Outcome?) {
         if bytes.count > limits.maxJSONBytes {
-            return .failed(ReadLimits.tooLarge("trip JSON", limit: limits.maxJSONBytes))
+            return (.failed(ReadLimits.tooLarge("trip JSON", limit: limits.maxJSONBytes)), nil)
         }
         let start = TextEncoding.bomLength(bytes)
         if let problem = TextEncoding.compressionProblem(bytes) {
-            return .failed(Diagnostic(.compressedFile, problem))
+            return (.failed(Diagnostic(.compressedFile, problem)), nil)
         }
         if start == 0, let encoding = TextEncoding.otherEncoding(bytes) {
-            return .failed(
-                Diagnostic(.unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)"))
+            return (
+                .failed(
+                    Diagnostic(
+                        .unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)")),
+                nil
+            )
         }
         let text = start == 0 ? bytes : Array(bytes[start...])
         let lines = LineTable(text)
         if let offset = TextEncoding.firstInvalidUTF8(text) {
             let (line, column) = lines.position(of: offset)
-            return .failed(
-                Diagnostic(
-                    .invalidUTF8, at: SourcePosition(line: line, column: column),
-                    "the file is not valid UTF-8 (byte offset \(offset + start)); trip JSON must be UTF-8"))
+            return (
+                .failed(
+                    Diagnostic(
+                        .invalidUTF8, at: SourcePosition(line: line, column: column),
+                        "the file is not valid UTF-8 (byte offset \(offset + start)); trip JSON must be UTF-8")),
+                nil
+            )
         }
-        var reader = DraftReader()
+        var reader = DraftReader(validating: validating)
         let draft: TripDraft?
         do {
             draft = try JSONParser.read(text, maximumDepth: limits.maxDepth) { cursor throws(JSONParser.SyntaxError) in
@@ -36,9 +62,10 @@ public enum TripJSONReader {
             }
         } catch {
             let (line, column) = lines.position(of: error.offset)
-            return .failed(Diagnostic(error.code, at: SourcePosition(line: line, column: column), error.message))
+            return (.failed(Diagnostic(error.code, at: SourcePosition(line: line, column: column), error.message)), nil)
         }
-        return ReadResult(draft: draft, diagnostics: reader.diagnostics, lines: lines)
+        let outcome = draft.flatMap { draft in reader.validating.map { $0.outcome(draft) } }
+        return (ReadResult(draft: draft, diagnostics: reader.diagnostics, lines: lines), outcome)
     }
 }
 
@@ -56,6 +83,13 @@ private struct DraftReader {
     typealias SyntaxError = JSONParser.SyntaxError
 
     var diagnostics: [Diagnostic] = []
+    /// Where each destination goes when the trip is validated as it is read; `nil` keeps them
+    /// in the draft.
+    var validating: TripValidator.Destinations?
+
+    init(validating: TripValidator.Destinations?) {
+        self.validating = validating
+    }
 
     enum TripKey: String, CaseIterable {
         case schema = "$schema"
@@ -204,6 +238,8 @@ private struct DraftReader {
             case .dayHours: draft.dayHours = try number(&cursor, depth: depth, optional: true, path: { "day_hours" })
             case .destinations:
                 let start = position(cursor.index)
+                // A list given again replaces the first, here as in a draft.
+                validating?.restart()
                 draft.destinations = try destinations(&cursor, depth: depth).map { .present($0, start) } ?? .invalid
             }
         }
@@ -217,7 +253,11 @@ private struct DraftReader {
         var index = 0
         while try cursor.nextElement(&list) {
             if let destination = try destination(&cursor, depth: list.depth, index: index) {
-                destinations.append(destination)
+                if validating == nil {
+                    destinations.append(destination)
+                } else {
+                    validating?.check(destination)
+                }
             }
             index += 1
         }
