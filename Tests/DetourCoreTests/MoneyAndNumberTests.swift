@@ -69,4 +69,16 @@ import Testing
         #expect(try Coordinate.parse("-0", axis: .longitude).sign == .plus)
         #expect(throws: Coordinate.ParseError.notANumber) { try Coordinate.parse("abc", axis: .latitude) }
     }
+
+    /// Digits written back from the last: the point, the zeros after, the sign, and the largest
+    /// number a report prints.
+    @Test(
+        arguments: [
+            (1234, 2, 0, false, "12.34"), (5, 0, 2, false, "5.00"), (5, 0, 0, true, "-5"), (0, 0, 0, false, "0"),
+            (7, 3, 0, false, "0.007"), (120, 1, 1, true, "-12.00"), (UInt64.max, 0, 0, false, "18446744073709551615"),
+        ] as [(UInt64, Int, Int, Bool, String)])
+    func numbersAreWrittenDigitByDigit(_ units: UInt64, _ fraction: Int, _ zeros: Int, _ negative: Bool, _ text: String)
+    {
+        #expect(NumberText.written(units: units, fractionDigits: fraction, zeros: zeros, negative: negative) == text)
+    }
 }

@@ -6,6 +6,14 @@ public enum Quoting {
     /// `value` in double quotes, with control characters and quotes written as escapes, cut at
     /// `limit` scalars (user text; `nil` keeps it whole, as file names are).
     public static func quoted(_ value: String, limit: Int? = 80) -> String {
+        // A name short enough and with nothing to escape, as most are, is quoted whole: rebuilt a
+        // scalar at a time, the quoting was a third of the cost of a warning, and a large trip
+        // has tens of thousands.
+        var short = true
+        if let limit { short = value.utf8.count <= limit }
+        if short, !value.unicodeScalars.contains(where: { $0 == "\"" || $0 == "\\" || isUnprintable($0) }) {
+            return "\"" + value + "\""
+        }
         var out = "\""
         var count = 0
         for scalar in value.unicodeScalars {

@@ -86,7 +86,24 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
 
     /// `YYYY-MM-DD`.
     public var description: String {
-        pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2)
+        // Ten digits and dashes written in place (a year has four digits, 1 to 9999): a report
+        // writes each day of every stay, and joining five strings for each was a twentieth of a
+        // large trip's JSON report.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 10) { buffer in
+            func put(_ value: Int, _ width: Int, at offset: Int) {
+                var rest = value
+                for index in (offset..<offset + width).reversed() {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            buffer[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            buffer[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            return String(decoding: buffer, as: UTF8.self)
+        }
     }
 
     public static func < (lhs: CalendarDay, rhs: CalendarDay) -> Bool {
@@ -114,10 +131,5 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
             value = value * 10 + Int(byte - UInt8(ascii: "0"))
         }
         return value
-    }
-
-    private func pad(_ value: Int, _ width: Int) -> String {
-        let digits = String(value)
-        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }

@@ -13,21 +13,28 @@ public enum Escaping {
     /// ``html(_:)`` appended to `out` as UTF-8, without making a string.
     ///
     /// It works on bytes: every character it replaces is ASCII, and no byte of a longer UTF-8
-    /// sequence is ASCII, so this is the same as working on Unicode scalars.
+    /// sequence is ASCII, so this is the same as working on Unicode scalars. The bytes between
+    /// two replacements are appended as one run: appended one by one, with the text read through
+    /// its UTF-8 view, they took nearly a tenth of the time of a large trip's HTML report.
     public static func html(_ text: String, into out: inout [UInt8]) {
-        guard text.utf8.contains(where: htmlNeedsEscape) else {
-            out.append(contentsOf: text.utf8)
-            return
-        }
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "&"): out.append(contentsOf: "&amp;".utf8)
-            case UInt8(ascii: "<"): out.append(contentsOf: "&lt;".utf8)
-            case UInt8(ascii: ">"): out.append(contentsOf: "&gt;".utf8)
-            case UInt8(ascii: "\""): out.append(contentsOf: "&quot;".utf8)
-            case UInt8(ascii: "'"): out.append(contentsOf: "&#39;".utf8)
-            default: out.append(byte)
+        var text = text
+        text.withUTF8 { bytes in
+            var start = 0
+            for index in bytes.indices {
+                let replacement: StaticString
+                switch bytes[index] {
+                case UInt8(ascii: "&"): replacement = "&amp;"
+                case UInt8(ascii: "<"): replacement = "&lt;"
+                case UInt8(ascii: ">"): replacement = "&gt;"
+                case UInt8(ascii: "\""): replacement = "&quot;"
+                case UInt8(ascii: "'"): replacement = "&#39;"
+                default: continue
+                }
+                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<index]))
+                replacement.withUTF8Buffer { out.append(contentsOf: $0) }
+                start = index + 1
             }
+            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
         }
     }
 

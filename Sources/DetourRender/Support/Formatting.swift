@@ -38,11 +38,17 @@ public enum Formatting {
     public static func minutes(_ count: Int) -> String {
         guard count > 0 else { return "0 min" }
         let (days, hours, rest) = (count / 1440, count % 1440 / 60, count % 60)
-        var parts: [String] = []
-        if days > 0 { parts.append("\(NumberText.grouped(days)) d") }
-        if hours > 0 { parts.append("\(hours) h") }
-        if rest > 0 { parts.append("\(rest) min") }
-        return parts.joined(separator: " ")
+        // Appended in place, not joined from a list: a report shows several durations per task.
+        var text = days > 0 ? NumberText.grouped(days) + " d" : ""
+        if hours > 0 {
+            if !text.isEmpty { text += " " }
+            text += String(hours) + " h"
+        }
+        if rest > 0 {
+            if !text.isEmpty { text += " " }
+            text += String(rest) + " min"
+        }
+        return text
     }
 
     /// `walk, 34m there and back`, or `walk, unknown` when the task has neither location nor path.
@@ -101,9 +107,23 @@ public enum Formatting {
     /// Five decimals (about a metre) and no trailing zeros, so the link is as short as it can be
     /// and the same on every machine. A report links it; it loads nothing until followed.
     public static func mapLink(_ point: Coordinate) -> String {
-        let lat = degrees(point.latitude, digits: 5)
-        let lon = degrees(point.longitude, digits: 5)
-        return "https://www.openstreetmap.org/?mlat=\(lat)&mlon=\(lon)#map=16/\(lat)/\(lon)"
+        var lat = degrees(point.latitude, digits: 5)
+        var lon = degrees(point.longitude, digits: 5)
+        // Copied into one buffer, not interpolated: a report links every stay and task, and the
+        // interpolation's eight appends were most of the cost of a link.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(80)
+        func put(_ text: StaticString) { text.withUTF8Buffer { bytes.append(contentsOf: $0) } }
+        func put(_ text: inout String) { text.withUTF8 { bytes.append(contentsOf: $0) } }
+        put("https://www.openstreetmap.org/?mlat=")
+        put(&lat)
+        put("&mlon=")
+        put(&lon)
+        put("#map=16/")
+        put(&lat)
+        put("/")
+        put(&lon)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// A coordinate in degrees with at most `digits` decimals and no trailing zeros: `-9.1393`, `0`.
@@ -111,26 +131,34 @@ public enum Formatting {
     /// Plain notation always, never `1e-05`: RFC 5545's FLOAT and GeoJSON readers alike take it, and
     /// the text is the same on every machine.
     public static func degrees(_ value: Double, digits: Int) -> String {
-        var text = fixed(value, digits: digits)
-        guard text.contains(".") else { return text }
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
+        plain(value, digits: digits, trimmingZeros: true)
     }
 
     /// `value` rounded half away from zero to `digits` places, in plain notation: `12.30`.
     public static func fixed(_ value: Double, digits: Int) -> String {
+        plain(value, digits: digits, trimmingZeros: false)
+    }
+
+    /// ``fixed(_:digits:)``, or with `trimmingZeros` ``degrees(_:digits:)``.
+    ///
+    /// The digits are written straight into the string: made as five strings joined (and, for
+    /// degrees, searched for the point through Foundation), they took a tenth of the time of a
+    /// large trip's HTML report, whose maps and links hold several numbers for each task.
+    private static func plain(_ value: Double, digits: Int, trimmingZeros: Bool) -> String {
         var scale = 1.0
         for _ in 0..<digits { scale *= 10 }
         let scaled = (abs(value) * scale).rounded(.toNearestOrAwayFromZero)
         // Past 15 digits a Double has no fraction left to show; Decimal writes it out in full.
         guard scaled < 1e15 else { return "\(Decimal(value.rounded(.toNearestOrAwayFromZero)))" }
-        let units = Int64(scaled)
-        let sign = value < 0 && units != 0 ? "-" : ""
-        guard digits > 0 else { return sign + String(units) }
-        let divisor = Int64(scale)
-        let fraction = String(units % divisor)
-        return sign + String(units / divisor) + "."
-            + String(repeating: "0", count: digits - fraction.count) + fraction
+        var units = UInt64(scaled)
+        let negative = value < 0 && units != 0
+        var fractionDigits = max(0, digits)
+        if trimmingZeros {
+            while fractionDigits > 0, units % 10 == 0 {
+                units /= 10
+                fractionDigits -= 1
+            }
+        }
+        return NumberText.written(units: units, fractionDigits: fractionDigits, negative: negative)
     }
 }
