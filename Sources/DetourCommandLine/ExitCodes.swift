@@ -27,7 +27,9 @@ public enum ExitCodes {
     static let seriousness = [success, invalidTrip, noInput, unavailable, cannotCreate, ioError].map(\.rawValue)
 
     /// The most serious of `codes`, the trips' own and the index's, which a run of many trips
-    /// exits with; success when there are none.
+    /// exits with.
+    ///
+    /// Success when there are none; a code not among those above ranks with success.
     public static func mostSerious(_ codes: [Int32]) -> ExitCode {
         let rank = { (code: Int32) in seriousness.firstIndex(of: code) ?? 0 }
         return ExitCode(codes.max { rank($0) < rank($1) } ?? success.rawValue)

@@ -55,7 +55,8 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
 
     /// Finishes `index` with `value`; each index once.
     public func finish(_ index: Int, _ value: Value) {
-        precondition((0..<count).contains(index), "index \(index) out of 0..<\(count)")
+        // Traps outside 0..<count, as an array's subscript does, before a pointer is touched.
+        let index = (0..<count)[index]
         values[index] = value
         finished[index].store(true, ordering: .sequentiallyConsistent)
         ended.wrappingAdd(1, ordering: .sequentiallyConsistent)
@@ -67,7 +68,8 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
                 first += 1
             }
             next.store(first, ordering: .sequentiallyConsistent)
-            handOn(Handing(due: due[...], finished: ended.load(ordering: .sequentiallyConsistent), latest: value))
+            let seen = ended.load(ordering: .sequentiallyConsistent)
+            handOn(Handing(due: ArraySlice(due), finished: seen, latest: value))
             handing.store(false, ordering: .sequentiallyConsistent)
             // What was finished while this thread handed on, by a thread that found the role taken.
             guard first < count, finished[first].load(ordering: .sequentiallyConsistent) else { return }

@@ -15,6 +15,7 @@ import Testing
             ([73, 69], ExitCodes.cannotCreate),
             ([74, 73, 0, 65], ExitCodes.ioError),
             ([73, 74], ExitCodes.ioError),
+            ([1, 65], ExitCodes.invalidTrip),
         ] as [([Int32], ExitCode)])
     func theMostSeriousCodeWins(_ codes: [Int32], _ expected: ExitCode) {
         #expect(ExitCodes.mostSerious(codes) == expected)

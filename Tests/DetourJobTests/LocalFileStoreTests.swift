@@ -146,10 +146,28 @@ import Darwin
     /// A target with no folder in its name gets its temporary in the current folder.
     @Test func anUnnamedTemporaryForABareNameIsInTheCurrentFolder() throws {
         let name = "detour-report-test-\(UUID().uuidString).html"
-        let temporary = try store.createTemporary(beside: FilePath(name), permissions: [.ownerReadWrite])
         defer { store.remove(FilePath(name)) }
-        try temporary.publish(as: FilePath(name), replacing: false)
-        #expect(FileManager.default.fileExists(atPath: name))
+        for replacing in [false, true] {
+            let temporary = try store.createTemporary(beside: FilePath(name), permissions: [.ownerReadWrite])
+            try temporary.write(Array("\(replacing)".utf8))
+            try temporary.publish(as: FilePath(name), replacing: replacing)
+            #expect(try String(contentsOfFile: name, encoding: .utf8) == "\(replacing)")
+        }
+        let hidden = try FileManager.default.contentsOfDirectory(atPath: ".").filter { $0.hasPrefix(".\(name)") }
+        #expect(hidden.isEmpty)
+    }
+
+    /// An unnamed file linked beside a target it cannot be renamed over (a folder) is unlinked
+    /// again: the target stays, and nothing is left.
+    @Test func anUnnamedTemporaryThatCannotReplaceItsTargetLeavesNothing() throws {
+        try FileManager.default.createDirectory(atPath: path("plan.html").string, withIntermediateDirectories: false)
+        try write("kept", to: "plan.html/inside")
+        let temporary = try store.createTemporary(beside: path("plan.html"), permissions: [.ownerReadWrite])
+        #expect(throws: PublishFailure.placing(FileError(.isDirectory))) {
+            try temporary.publish(as: path("plan.html"), replacing: true)
+        }
+        #expect(try names() == ["plan.html"])
+        #expect(try text("plan.html/inside") == "kept")
     }
 
     /// On a file system without unnamed files (forced here), a report is written to
