@@ -20,6 +20,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // SHA-256 for a PDF's document ID and the server's entity tags; the server's HTTP stack
+        // depends on it already.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // The server's HTTP stack (SwiftNIO underneath); its optional traits (swift-configuration,
         // full Foundation) are left out: the server reads its settings from the command line.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -73,6 +76,7 @@ let package = Package(
             name: "DetourJob",
             dependencies: [
                 "DetourCore", "DetourIO", "DetourRender", .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The real file system behind the store: only executables link it.

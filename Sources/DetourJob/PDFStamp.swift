@@ -52,7 +52,7 @@ public enum PDFStamp {
             bytes[(at + trailer.count)..<open].allSatisfy(isWhitespace),
             firstIndex(of: Array("/ID".utf8), in: bytes, from: open) == nil
         else { return }
-        let hex = SHA256.hex(bytes).prefix(32)
+        let hex = ContentDigest.hex(bytes).prefix(32)
         bytes.insert(contentsOf: "/ID [<\(hex)> <\(hex)>]\n".utf8, at: open + 2)
     }
 

@@ -63,7 +63,7 @@ public final class TripLibrary: Sendable {
 
     /// A strong entity tag for `bytes`: their SHA-256, quoted.
     public static func entityTag(of bytes: some Collection<UInt8>) -> String {
-        "\"" + SHA256.hex(bytes) + "\""
+        "\"" + ContentDigest.hex(bytes) + "\""
     }
 
     /// The trip files, sorted by name; a name with two files appears twice.

@@ -75,7 +75,7 @@ import Testing
         #expect(once == PDFStamp.stamped(Self.pdf(), day: Self.day))
         let dated = Self.text(once).replacingOccurrences(
             of: #"/ID \[<[0-9a-f]{32}> <[0-9a-f]{32}>\]\n"#, with: "", options: .regularExpression)
-        let hex = SHA256.hex(Array(dated.utf8)).prefix(32)
+        let hex = ContentDigest.hex(Array(dated.utf8)).prefix(32)
         #expect(Self.text(once).contains("trailer\n<</ID [<\(hex)> <\(hex)>]\n/Size 5"))
         // Another page gives another ID; another day, too.
         let other = PDFStamp.stamped(Self.pdf(page: "612 792"), day: Self.day)
