@@ -30,8 +30,9 @@ public enum TripLookup: Sendable {
 /// The folder's trips as the server sees them: each file's bytes read again only when its
 /// signature changes, and each output rendered once per content, day and format.
 ///
-/// Every page and format comes from ``RenderJob``, as `render` makes it; nothing is rendered
-/// here its own way.
+/// Every trip's page and format comes from ``RenderJob``, as `render` makes it. The one output
+/// made elsewhere is the server's own `/calendar.ics`, every valid trip's plan in one calendar,
+/// which `Site` hands to ``ICSExport`` directly.
 public final class TripLibrary: Sendable {
     public let store: any TripStore
     public let settings: ServerSettings

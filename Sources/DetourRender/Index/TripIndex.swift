@@ -26,7 +26,9 @@ public struct TripIndex: Sendable, Equatable {
 
         /// A report written for the trip: its format and its file, relative to the index.
         public struct Report: Sendable, Equatable {
-            /// `html`, `markdown`, `json` or `gpx`.
+            /// What the link is: a format a batch run writes (`html`, `markdown`, `json`, `gpx`,
+            /// `ics`, `geojson`, `pdf`), or on the server's front page `preview`, `webcal` or
+            /// `feed`, whose `file` is then a URL.
             public var format: String
             /// The file, relative to the output folder, with `/` between folders.
             public var file: String
