@@ -18,7 +18,7 @@ import Darwin
     static let lisbon = Fixtures.samples.appendingPathComponent("lisbon-city-break.json")
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-batch-input")
     }
 

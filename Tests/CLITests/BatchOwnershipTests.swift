@@ -12,7 +12,7 @@ import Testing
     var out: URL { scratch.appendingPathComponent("out") }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-owned")
     }
 

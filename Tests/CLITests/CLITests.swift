@@ -10,7 +10,7 @@ import Testing
     let sample: String
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         let name = try #require(Fixtures.sampleTrips().first, "no sample trips in samples/")
         sample = Fixtures.samples.appendingPathComponent(name).path
         folder = try ScratchFolder("detour-cli")

@@ -11,7 +11,7 @@ import Testing
     var golden: URL { scratch.url.appendingPathComponent("golden") }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         scratch = try ScratchFolder("detour-check")
     }
 

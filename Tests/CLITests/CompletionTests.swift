@@ -10,7 +10,7 @@ import Testing
     var scratch: URL { folder.url }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-completion")
         // A folder to complete in: trips, a report, a folder of templates, a program.
         let files = ["lisbon.json", "oslo.gpx", "notes.txt", "plan.html", "Templates/report.html.mustache"]

@@ -8,7 +8,7 @@ import Testing
     let twins = Fixtures.repository.appendingPathComponent("Tests/Twins")
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
     }
 
     /// Each line of standard error as a JSON object.
@@ -81,7 +81,7 @@ import Testing
     let cli: CommandRunner
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
     }
 
     @Test func theOptionOverridesEveryStayAndFollowsTheRule() throws {

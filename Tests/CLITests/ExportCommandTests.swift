@@ -12,7 +12,7 @@ import Testing
     static let today = ["--today", "2026-11-22"]
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-export")
     }
 

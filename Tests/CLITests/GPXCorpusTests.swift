@@ -7,7 +7,7 @@ import Testing
     let cli: CommandRunner
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
     }
 
     /// `Tests/Corpus/gpx-real`: GPX files from other apps, vendored with their licences.

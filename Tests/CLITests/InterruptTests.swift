@@ -16,7 +16,7 @@ import Darwin
     var scratch: URL { folder.url }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-interrupt")
     }
 

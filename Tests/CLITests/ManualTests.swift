@@ -37,7 +37,7 @@ import Testing
             if: CI.runs(whenAvailable: generator != nil),
             "needs generate-manual-tool: run 'swift package plugin generate-manual --configuration debug' once"))
     func theManPageIsCurrent() throws {
-        let cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        let cli = try CommandRunner.built()
         let generator = try #require(
             Self.generator,
             "generate-manual-tool is not built: run 'swift package plugin generate-manual --configuration debug'")
@@ -90,7 +90,7 @@ import Testing
     /// `(default: …)`).
     @Test(arguments: [[], ["render"], ["validate"], ["index"], ["serve"], ["init"], ["import"]])
     func noOptionSaysItsDefaultTwice(_ command: [String]) throws {
-        let cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        let cli = try CommandRunner.built()
         let help = try cli.run(command + ["--help"]).output
         let options = help.components(separatedBy: "\n  -")
         for option in options.dropFirst() {

@@ -8,7 +8,7 @@ import Testing
     let trip = Fixtures.sampleURL("lisbon-city-break.json").path
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
     }
 
     @Test(arguments: [

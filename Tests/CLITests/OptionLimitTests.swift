@@ -11,7 +11,7 @@ import Testing
     let sample: String
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         sample = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
         folder = try ScratchFolder("detour-option-limits")
     }

@@ -19,7 +19,7 @@ struct PDFCommandTests {
     var lisbon: String { Fixtures.sampleURL("lisbon-city-break.json").path }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-pdf")
     }
 
@@ -244,7 +244,7 @@ struct PDFChromiumTests {
     var scratch: URL { folder.url }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-pdf-chromium")
     }
 

@@ -9,7 +9,7 @@ import Testing
     var scratch: URL { folder.url }
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-safe")
     }
 

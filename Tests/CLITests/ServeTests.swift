@@ -48,7 +48,7 @@ struct ServeTests {
     func everyFormatIsByteForByteWhatRenderWrites(_ input: String) throws {
         let names = try copySamples(input)
         let server = try ServerProcess(folder: folder)
-        let cli = try CommandRunner().orThrow("no binary")
+        let cli = try CommandRunner.built()
         for name in names {
             for format in Self.formats {
                 let reply = try Curl.request("\(server.base)/trips/\(name).\(format.ext)")
@@ -331,7 +331,7 @@ struct ServeTests {
     }
 
     @Test func aNonLoopbackAddressWithoutATokenDoesNotStart() throws {
-        let cli = try CommandRunner().orThrow("no binary")
+        let cli = try CommandRunner.built()
         let result = try cli.run(["serve", folder.path, "--host", "0.0.0.0", "--port", "0"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--token-file"))
@@ -344,7 +344,7 @@ struct ServeTests {
         defer { _ = first.stop() }
         let timeout = CommandRunner(
             executable: URL(fileURLWithPath: try Tool.path("timeout").orThrow("no timeout")))
-        let cli = try CommandRunner().orThrow("no binary")
+        let cli = try CommandRunner.built()
         let second = try timeout.run(["30", cli.executable.path, "serve", folder.path, "--port", "\(first.port)"])
         #expect(second.status == 69)
         #expect(second.stdout.isEmpty)

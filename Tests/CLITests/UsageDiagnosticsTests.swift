@@ -12,7 +12,7 @@ import Testing
     static let lisbon = Fixtures.samples.appendingPathComponent("lisbon-city-break.json").path
 
     init() throws {
-        cli = try #require(CommandRunner(), "the detour-report binary was not built beside the tests")
+        cli = try CommandRunner.built()
         folder = try ScratchFolder("detour-usage")
     }
 

@@ -29,7 +29,7 @@ import Testing
 
     @Test(arguments: [(20, 20, nil), (21, 20, 1), (25, 20, 5)] as [(Int, Int, Int?)])
     func textListsTwentyOfACodeAndCountsTheRest(drafts: Int, listed: Int, more: Int?) throws {
-        let cli = try #require(CommandRunner())
+        let cli = try CommandRunner.built()
         let result = try cli.run([try trip(drafts: drafts).path, "--today", "2026-11-24", "-o", "/dev/null"])
         #expect(result.status == 0)
         #expect(lines(result.stderr, containing: "draft detour:").count == listed)
@@ -46,7 +46,7 @@ import Testing
     }
 
     @Test func allWarningsAndJSONListEveryOne() throws {
-        let cli = try #require(CommandRunner())
+        let cli = try CommandRunner.built()
         let path = try trip(drafts: 25).path
         let all = try cli.run([path, "--today", "2026-11-24", "-o", "/dev/null", "--all-warnings"])
         #expect(lines(all.stderr, containing: "draft detour:").count == 25)
@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func aBatchCountsEachTripsWarningsOnItsOwn() throws {
-        let cli = try #require(CommandRunner())
+        let cli = try CommandRunner.built()
         let folder = scratch.url.appendingPathComponent("trips")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for name in ["a.json", "b.json"] {

@@ -23,6 +23,18 @@ public struct CommandRunner: Sendable {
         self.executable = executable
     }
 
+    /// Why a suite that runs the binary cannot start.
+    public struct NotBuilt: Error, CustomStringConvertible {
+        public var description: String { "the detour-report binary was not built beside the tests" }
+    }
+
+    /// The binary SwiftPM built beside the test bundle, as every CLI suite starts with; throws
+    /// when there is none.
+    public static func built() throws -> CommandRunner {
+        guard let runner = CommandRunner() else { throw NotBuilt() }
+        return runner
+    }
+
     /// Finds the binary SwiftPM built beside the test bundle, or returns `nil`.
     public init?() {
         let candidates = [

@@ -14,7 +14,7 @@ public final class ServerProcess: @unchecked Sendable {
     /// Starts `detour-report serve FOLDER --port 0 ARGUMENTS…` and waits (up to 20 s) for the
     /// address it prints; `--today 2026-11-24` unless the arguments give a day.
     public init(folder: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
-        let cli = try CommandRunner().orThrow("the detour-report binary was not built beside the tests")
+        let cli = try CommandRunner.built()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         errorURL = scratch.appendingPathComponent("stderr")
