@@ -55,3 +55,18 @@ extension OutputFormat {
     /// The server offers these.
     public static let withoutBrowser = allCases.filter { $0 != .pdf }
 }
+
+extension TripIndex.LinkKind {
+    /// The kind of a link to an output in `format`: each format is a kind of the same name.
+    public init(_ format: OutputFormat) {
+        switch format {
+        case .html: self = .html
+        case .markdown: self = .markdown
+        case .json: self = .json
+        case .pdf: self = .pdf
+        case .gpx: self = .gpx
+        case .ics: self = .ics
+        case .geojson: self = .geojson
+        }
+    }
+}

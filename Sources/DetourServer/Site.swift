@@ -219,15 +219,16 @@ public struct Site: Sendable {
             return TripIndex.Entry(
                 source: file.fileName, name: name, status: result.outcome == .invalid ? .invalid : .unreadable,
                 warnings: warnings, firstError: result.firstError.map(DiagnosticText.lineWithoutFile),
-                reports: [TripIndex.Entry.Report(format: "preview", file: "trips/\(name)")])
+                reports: [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")])
         }
-        var reports = [TripIndex.Entry.Report(format: "preview", file: "trips/\(name)")]
+        var reports = [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")]
         for format in OutputFormat.withoutBrowser {
             reports.append(
-                TripIndex.Entry.Report(format: format.rawValue, file: "trips/\(name).\(format.fileExtension)"))
+                TripIndex.Entry.Report(
+                    format: TripIndex.LinkKind(format), file: "trips/\(name).\(format.fileExtension)"))
         }
-        reports.append(TripIndex.Entry.Report(format: "webcal", file: "webcal://\(authority)/trips/\(name).ics"))
-        reports.append(TripIndex.Entry.Report(format: "feed", file: "http://\(authority)/trips/\(name).ics"))
+        reports.append(TripIndex.Entry.Report(format: .webcal, file: "webcal://\(authority)/trips/\(name).ics"))
+        reports.append(TripIndex.Entry.Report(format: .feed, file: "http://\(authority)/trips/\(name).ics"))
         return TripIndex.Entry(source: file.fileName, name: name, trip: trip, warnings: warnings, reports: reports)
     }
 

@@ -11,7 +11,7 @@ import Testing
         .init(
             source: "trips/b.json", name: "b", status: .written, title: "B <&> \"trip\"", firstDay: "2026-12-01",
             lastDay: "2026-12-05", stays: 1, warnings: 2,
-            reports: [.init(format: "html", file: "b.html"), .init(format: "markdown", file: "b.md")]),
+            reports: [.init(format: .html, file: "b.html"), .init(format: .markdown, file: "b.md")]),
         .init(
             source: "trips/a b#1.json", name: "a b#1", status: .invalid,
             firstError: "1:11: error: title: must be a string [wrong-type]"),
@@ -64,5 +64,15 @@ import Testing
         check.visit(IndexModel(Self.index), as: .object(.index), at: "index")
         #expect(check.unanswered == [])
         #expect(check.visited == ["IndexModel", "IndexRowModel", "IndexLinkModel"])
+    }
+
+    /// Each kind of link says what it is in words, and is written in `index.json` as its name.
+    @Test func eachLinkKindHasItsWordsAndItsName() {
+        let labels = TripIndex.LinkKind.allCases.map { "\($0.rawValue)=\($0.label)" }
+        #expect(
+            labels == [
+                "html=HTML", "markdown=Markdown", "json=JSON", "pdf=PDF", "gpx=GPX", "ics=iCalendar",
+                "geojson=GeoJSON", "preview=Preview", "feed=Feed", "webcal=Subscribe",
+            ])
     }
 }

@@ -58,25 +58,8 @@ public struct IndexLinkModel: Sendable {
     public var href: String
 
     init(_ report: TripIndex.Entry.Report) {
-        label = IndexLinkModel.label(report.format)
+        label = report.format.label
         href = IndexLinkModel.href(report.file)
-    }
-
-    /// What a link to a report in `format` says: `HTML`, `Markdown`, `iCalendar`, `Preview`.
-    public static func label(_ format: String) -> String {
-        switch format {
-        case "html": "HTML"
-        case "markdown": "Markdown"
-        case "json": "JSON"
-        case "pdf": "PDF"
-        case "gpx": "GPX"
-        case "ics": "iCalendar"
-        case "geojson": "GeoJSON"
-        case "preview": "Preview"
-        case "feed": "Feed"
-        case "webcal": "Subscribe"
-        default: format
-        }
     }
 
     /// The link to `file`: a relative URL, or for the server's feeds an absolute `http://` or

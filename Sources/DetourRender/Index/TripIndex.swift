@@ -24,16 +24,15 @@ public struct TripIndex: Sendable, Equatable {
             case failed
         }
 
-        /// A report written for the trip: its format and its file, relative to the index.
+        /// A report written for the trip, or a link to one: what it is, and its file relative to
+        /// the index (for a server's feed, its URL).
         public struct Report: Sendable, Equatable {
-            /// What the link is: a format a batch run writes (`html`, `markdown`, `json`, `gpx`,
-            /// `ics`, `geojson`, `pdf`), or on the server's front page `preview`, `webcal` or
-            /// `feed`, whose `file` is then a URL.
-            public var format: String
+            /// What the link is, written as `format` in `index.json`.
+            public var format: LinkKind
             /// The file, relative to the output folder, with `/` between folders.
             public var file: String
 
-            public init(format: String, file: String) {
+            public init(format: LinkKind, file: String) {
                 self.format = format
                 self.file = file
             }
@@ -109,7 +108,7 @@ public struct TripIndex: Sendable, Equatable {
     }
 
     /// Whether any trip has a report in `format`.
-    public func has(_ format: String) -> Bool {
+    public func has(_ format: LinkKind) -> Bool {
         entries.contains { $0.reports.contains { $0.format == format } }
     }
 }
@@ -148,9 +147,46 @@ extension TripIndex.Entry {
             json.member("reports")
             json.array(reports) { json, report in
                 json.object { json in
-                    json.member("format", string: report.format)
+                    json.member("format", string: report.format.rawValue)
                     json.member("file", string: report.file)
                 }
+            }
+        }
+    }
+}
+
+extension TripIndex {
+    /// What an index links to: a report or export a run wrote (`html` … `pdf`, as `--format`
+    /// names them), or on the server's front page the live preview and the calendar feed, once
+    /// as a `webcal://` subscription and once as plain `http://`.
+    public enum LinkKind: String, Sendable, CaseIterable {
+        case html
+        case markdown
+        case json
+        case pdf
+        case gpx
+        case ics
+        case geojson
+        /// The server's live preview of the trip.
+        case preview
+        /// The trip's calendar as an `http://` feed.
+        case feed
+        /// The trip's calendar as a `webcal://` subscription.
+        case webcal
+
+        /// What a link of this kind says: `HTML`, `Markdown`, `iCalendar`, `Preview`.
+        public var label: String {
+            switch self {
+            case .html: "HTML"
+            case .markdown: "Markdown"
+            case .json: "JSON"
+            case .pdf: "PDF"
+            case .gpx: "GPX"
+            case .ics: "iCalendar"
+            case .geojson: "GeoJSON"
+            case .preview: "Preview"
+            case .feed: "Feed"
+            case .webcal: "Subscribe"
             }
         }
     }
