@@ -63,7 +63,7 @@ extension RenderJob {
                 entry.firstError = DiagnosticText.line(diagnostic, file: path.string)
                 return FolderRender(entry: entry, diagnostics: diagnostics, failure: error, outcome: result.outcome)
             }
-            entry.reports.append(TripIndex.Entry.Report(format: TripIndex.LinkKind(output.format), file: file))
+            entry.reports.append(TripIndex.Entry.Report(format: .output(output.format), file: file))
         }
         return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
     }

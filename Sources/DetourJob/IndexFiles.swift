@@ -54,7 +54,7 @@ public enum IndexFiles {
                 throw refuse(
                     "its \(format.rawValue) report is \(Quoting.quoted(report.file)), not NAME.\(format.fileExtension)")
             }
-            reports.append(TripIndex.Entry.Report(format: TripIndex.LinkKind(format), file: report.file))
+            reports.append(TripIndex.Entry.Report(format: .output(format), file: report.file))
         }
         return TripIndex.Entry(
             source: trip.source, name: trip.name, status: status, title: trip.title, firstDay: trip.firstDay,

@@ -15,7 +15,7 @@ public enum IndexPages {
     ) -> [(name: String, text: String)] {
         var names = ["index.json", "index.html"]
         var makers: [@Sendable () -> String] = [{ index.json() }, { templates.renderIndex(index, as: .html) }]
-        if index.has(.markdown) {
+        if index.has(.output(.markdown)) {
             names.append("index.md")
             makers.append { templates.renderIndex(index, as: .markdown) }
         }

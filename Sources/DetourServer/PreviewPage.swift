@@ -39,7 +39,7 @@ public enum PreviewPage {
     /// on paper, so a printed preview is the report.
     static func bar(_ name: TripName) -> String {
         let downloads = OutputFormat.withoutBrowser.map { format in
-            "<a href=\"/trips/\(name.text).\(format.fileExtension)\" download>\(TripIndex.LinkKind(format).label)</a>"
+            "<a href=\"/trips/\(name.text).\(format.fileExtension)\" download>\(format.label)</a>"
         }
         return """
             <nav class="preview-bar" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \

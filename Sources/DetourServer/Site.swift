@@ -225,7 +225,7 @@ public struct Site: Sendable {
         for format in OutputFormat.withoutBrowser {
             reports.append(
                 TripIndex.Entry.Report(
-                    format: TripIndex.LinkKind(format), file: "trips/\(name).\(format.fileExtension)"))
+                    format: .output(format), file: "trips/\(name).\(format.fileExtension)"))
         }
         reports.append(TripIndex.Entry.Report(format: .webcal, file: "webcal://\(authority)/trips/\(name).ics"))
         reports.append(TripIndex.Entry.Report(format: .feed, file: "http://\(authority)/trips/\(name).ics"))

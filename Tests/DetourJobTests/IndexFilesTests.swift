@@ -10,7 +10,10 @@ import Testing
         .init(
             source: "trips/b.json", name: "europe/b", status: .written, title: "B <&> \"trip\" 東京",
             firstDay: "2026-12-01", lastDay: "2026-12-05", stays: 1, warnings: 2,
-            reports: [.init(format: .html, file: "europe/b.html"), .init(format: .markdown, file: "europe/b.md")]),
+            reports: [
+                .init(format: .output(.html), file: "europe/b.html"),
+                .init(format: .output(.markdown), file: "europe/b.md"),
+            ]),
         .init(
             source: "trips/a b#1.json", name: "a b#1", status: .invalid,
             firstError: "1:11: error: title: must be a string [wrong-type]"),
@@ -92,13 +95,6 @@ import Testing
         } throws: { error in
             guard let failure = error as? IndexFiles.Failure else { return false }
             return failure.message.contains(reason) && failure.line == line && failure.column == column
-        }
-    }
-
-    /// Every format a run writes links as the kind of the same name.
-    @Test func everyOutputFormatIsALinkKindOfItsName() {
-        for format in OutputFormat.allCases {
-            #expect(TripIndex.LinkKind(format).rawValue == format.rawValue)
         }
     }
 }

@@ -70,7 +70,10 @@ import Testing
                 TripIndex.Entry(
                     source: "trips/\(sample)", name: name,
                     trip: Trip(title: plan.title, traveler: nil, destinations: trip), warnings: entries.count,
-                    reports: [.init(format: .html, file: name + ".html"), .init(format: .json, file: name + ".json")])
+                    reports: [
+                        .init(format: .output(.html), file: name + ".html"),
+                        .init(format: .output(.json), file: name + ".json"),
+                    ])
             )
         }
         entries.append(

@@ -11,7 +11,7 @@ import Testing
         .init(
             source: "trips/b.json", name: "b", status: .written, title: "B <&> \"trip\"", firstDay: "2026-12-01",
             lastDay: "2026-12-05", stays: 1, warnings: 2,
-            reports: [.init(format: .html, file: "b.html"), .init(format: .markdown, file: "b.md")]),
+            reports: [.init(format: .output(.html), file: "b.html"), .init(format: .output(.markdown), file: "b.md")]),
         .init(
             source: "trips/a b#1.json", name: "a b#1", status: .invalid,
             firstError: "1:11: error: title: must be a string [wrong-type]"),
@@ -66,13 +66,16 @@ import Testing
         #expect(check.visited == ["IndexModel", "IndexRowModel", "IndexLinkModel"])
     }
 
-    /// Each kind of link says what it is in words, and is written in `index.json` as its name.
+    /// Each kind of link says what it is in words, and is written in `index.json` under a name
+    /// that reads back as the same kind; an output's name is its format's.
     @Test func eachLinkKindHasItsWordsAndItsName() {
-        let labels = TripIndex.LinkKind.allCases.map { "\($0.rawValue)=\($0.label)" }
+        let kinds = OutputFormat.allCases.map(TripIndex.LinkKind.output) + [.preview, .feed, .webcal]
         #expect(
-            labels == [
+            kinds.map { "\($0.rawValue)=\($0.label)" } == [
                 "html=HTML", "markdown=Markdown", "json=JSON", "pdf=PDF", "gpx=GPX", "ics=iCalendar",
                 "geojson=GeoJSON", "preview=Preview", "feed=Feed", "webcal=Subscribe",
             ])
+        for kind in kinds { #expect(TripIndex.LinkKind(rawValue: kind.rawValue) == kind) }
+        #expect(TripIndex.LinkKind(rawValue: "md") == nil)
     }
 }

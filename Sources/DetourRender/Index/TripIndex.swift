@@ -156,17 +156,11 @@ extension TripIndex.Entry {
 }
 
 extension TripIndex {
-    /// What an index links to: a report or export a run wrote (`html` … `pdf`, as `--format`
-    /// names them), or on the server's front page the live preview and the calendar feed, once
-    /// as a `webcal://` subscription and once as plain `http://`.
-    public enum LinkKind: String, Sendable, CaseIterable {
-        case html
-        case markdown
-        case json
-        case pdf
-        case gpx
-        case ics
-        case geojson
+    /// What an index links to: a file a run wrote, in one of the output formats, or on the
+    /// server's front page the live preview and the calendar feed, once as a `webcal://`
+    /// subscription and once as plain `http://`.
+    public enum LinkKind: Sendable, Hashable {
+        case output(OutputFormat)
         /// The server's live preview of the trip.
         case preview
         /// The trip's calendar as an `http://` feed.
@@ -174,16 +168,32 @@ extension TripIndex {
         /// The trip's calendar as a `webcal://` subscription.
         case webcal
 
+        /// The kind whose name is `rawValue`, as `index.json` writes it.
+        public init?(rawValue: String) {
+            switch rawValue {
+            case "preview": self = .preview
+            case "feed": self = .feed
+            case "webcal": self = .webcal
+            default:
+                guard let format = OutputFormat(rawValue: rawValue) else { return nil }
+                self = .output(format)
+            }
+        }
+
+        /// Its name in `index.json`: the format's (`html`), or `preview`, `feed`, `webcal`.
+        public var rawValue: String {
+            switch self {
+            case .output(let format): format.rawValue
+            case .preview: "preview"
+            case .feed: "feed"
+            case .webcal: "webcal"
+            }
+        }
+
         /// What a link of this kind says: `HTML`, `Markdown`, `iCalendar`, `Preview`.
         public var label: String {
             switch self {
-            case .html: "HTML"
-            case .markdown: "Markdown"
-            case .json: "JSON"
-            case .pdf: "PDF"
-            case .gpx: "GPX"
-            case .ics: "iCalendar"
-            case .geojson: "GeoJSON"
+            case .output(let format): format.label
             case .preview: "Preview"
             case .feed: "Feed"
             case .webcal: "Subscribe"

@@ -1,12 +1,10 @@
-import DetourRender
-
 /// What a render job can write for a trip: a report, the HTML report printed to PDF, an export of
 /// its plan (a calendar, a map), or the trip itself as GPX.
 public enum OutputFormat: String, CaseIterable, Sendable {
     case html
     case markdown
     case json
-    /// The HTML report printed by a browser engine (see ``PagePrinter``).
+    /// The HTML report printed by a browser engine (`DetourJob`'s `PagePrinter`).
     case pdf
     case gpx
     case ics
@@ -40,6 +38,19 @@ public enum OutputFormat: String, CaseIterable, Sendable {
     /// The export format, or `nil` for a report or GPX.
     public var export: ExportFormat? { ExportFormat(rawValue: rawValue) }
 
+    /// What a link to a file in this format says: `HTML`, `Markdown`, `iCalendar`.
+    public var label: String {
+        switch self {
+        case .html: "HTML"
+        case .markdown: "Markdown"
+        case .json: "JSON"
+        case .pdf: "PDF"
+        case .gpx: "GPX"
+        case .ics: "iCalendar"
+        case .geojson: "GeoJSON"
+        }
+    }
+
     /// The extension of a file in this format, without the dot.
     public var fileExtension: String {
         switch self {
@@ -54,19 +65,4 @@ extension OutputFormat {
     ///
     /// The server offers these.
     public static let withoutBrowser = allCases.filter { $0 != .pdf }
-}
-
-extension TripIndex.LinkKind {
-    /// The kind of a link to an output in `format`: each format is a kind of the same name.
-    public init(_ format: OutputFormat) {
-        switch format {
-        case .html: self = .html
-        case .markdown: self = .markdown
-        case .json: self = .json
-        case .pdf: self = .pdf
-        case .gpx: self = .gpx
-        case .ics: self = .ics
-        case .geojson: self = .geojson
-        }
-    }
 }
