@@ -41,8 +41,11 @@ let package = Package(
         .target(name: "DetourCore"),
         // The report model's keys, typed: read by the template check and by the template compiler.
         .target(name: "DetourTemplateSchema"),
+        // The one Mustache reader: the template compiler's, and the --templates check's.
+        .target(name: "DetourMustacheSyntax"),
         // Compiles the built-in templates to Swift at build time (see Plugins/CompileTemplates).
-        .executableTarget(name: "detour-template-compiler", dependencies: ["DetourTemplateSchema"]),
+        .executableTarget(
+            name: "detour-template-compiler", dependencies: ["DetourTemplateSchema", "DetourMustacheSyntax"]),
         .plugin(
             name: "CompileTemplates",
             capability: .buildTool(),
@@ -65,6 +68,7 @@ let package = Package(
             dependencies: [
                 "DetourCore",
                 "DetourTemplateSchema",
+                "DetourMustacheSyntax",
                 "DetourTemplates",
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
@@ -132,13 +136,17 @@ let package = Package(
         .testTarget(
             name: "DetourRenderTests",
             dependencies: [
-                "DetourRender", "DetourTemplateSchema", "DetourIO", "DetourJob", "DetourCommandLine", "DetourTestSupport",
+                "DetourRender", "DetourTemplateSchema", "DetourMustacheSyntax", "DetourIO", "DetourJob",
+                "DetourCommandLine", "DetourTestSupport",
             ],
             exclude: ["Goldens"]
         ),
         .testTarget(
             name: "TemplateCompilerTests",
-            dependencies: ["detour-template-compiler", "DetourTemplateSchema", .product(name: "Mustache", package: "swift-mustache")]
+            dependencies: [
+                "detour-template-compiler", "DetourTemplateSchema", "DetourMustacheSyntax",
+                .product(name: "Mustache", package: "swift-mustache"),
+            ]
         ),
         .testTarget(
             name: "DetourJobTests",

@@ -1,3 +1,4 @@
+import DetourMustacheSyntax
 import DetourTemplateSchema
 
 /// Where each `{{value}}` of a Markdown template stands, written as the `MarkdownContext` the

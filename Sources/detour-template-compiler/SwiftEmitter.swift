@@ -1,3 +1,4 @@
+import DetourMustacheSyntax
 import DetourTemplateSchema
 
 /// Writes a template's tree as a Swift function over the report model's own types.

@@ -1,3 +1,4 @@
+import DetourMustacheSyntax
 import DetourTemplateSchema
 
 /// Compiles the built-in report templates to one Swift file: a function for each template, a

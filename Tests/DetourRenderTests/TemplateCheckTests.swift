@@ -1,6 +1,7 @@
 import DetourCore
 import DetourIO
 import DetourJob
+import DetourMustacheSyntax
 import DetourTemplateSchema
 import DetourTemplates
 import Foundation

@@ -1,3 +1,4 @@
+import DetourMustacheSyntax
 import DetourTemplateSchema
 import Mustache
 import Testing

@@ -1,4 +1,5 @@
 import DetourCore
+import DetourMustacheSyntax
 import DetourTemplateSchema
 import DetourTemplates
 import Foundation

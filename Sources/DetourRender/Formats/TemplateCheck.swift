@@ -1,4 +1,5 @@
 import DetourCore
+import DetourMustacheSyntax
 import DetourTemplateSchema
 
 /// A problem in a template that does not stop the report, at its file, line and column.
