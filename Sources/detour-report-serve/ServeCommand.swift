@@ -5,7 +5,6 @@ import DetourIO
 import DetourJob
 import DetourRender
 import DetourServer
-import Dispatch
 import Foundation
 import SystemPackage
 
@@ -13,14 +12,14 @@ import SystemPackage
 ///
 /// It takes the same arguments, so it can be run by itself as well.
 @main
-struct ServeCommand: ParsableCommand {
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "detour-report serve",
         abstract: "Serve a folder of trips: live preview, calendar feeds and a sync API.")
 
     @OptionGroup var options: ServeOptions
 
-    func run() throws {
+    func run() async throws {
         StandardStreams.turnWriteSignalsIntoErrors()
         let settings = try settings()
         let store: FolderTripStore
@@ -31,31 +30,23 @@ struct ServeCommand: ParsableCommand {
                 .readFailed, "cannot serve '\(options.folder)': \(ServeCommand.reason(error))", file: options.folder)
             throw ExitCodes.noInput
         }
-        let finished = DispatchSemaphore(value: 0)
-        let failure = Failure()
         let folderPath = FilePath(options.folder)
-        Task {
-            do {
-                try await TripServer.run(
-                    store: store, folderPath: folderPath, settings: settings,
-                    announce: { url in
-                        try? StandardStreams.write(
-                            Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
-                    },
-                    log: { line in StandardStreams.writeError(line + "\n") })
-            } catch ServeFailure.portInUse(let port) {
-                failure.set(
-                    "port \(port) is in use; choose another with --port, or --port 0 for any free port",
-                    code: .portInUse)
-            } catch {
-                failure.set("cannot serve: \(error)", code: .readFailed)
-            }
-            finished.signal()
-        }
-        finished.wait()
-        if let (message, code) = failure.problem {
-            options.printer.report(code, message, file: "detour-report")
-            throw code == .portInUse ? ExitCodes.unavailable : ExitCodes.cannotCreate
+        do {
+            try await TripServer.run(
+                store: store, folderPath: folderPath, settings: settings,
+                announce: { url in
+                    try? StandardStreams.write(
+                        Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
+                },
+                log: { line in StandardStreams.writeError(line + "\n") })
+        } catch ServeFailure.portInUse(let port) {
+            options.printer.report(
+                .portInUse, "port \(port) is in use; choose another with --port, or --port 0 for any free port",
+                file: "detour-report")
+            throw ExitCodes.unavailable
+        } catch {
+            options.printer.report(.readFailed, "cannot serve: \(error)", file: "detour-report")
+            throw ExitCodes.cannotCreate
         }
     }
 
@@ -106,17 +97,5 @@ struct ServeCommand: ParsableCommand {
             throw ExitCodes.usage
         }
         return token
-    }
-
-    /// What the server task ended with.
-    final class Failure: @unchecked Sendable {
-        private let lock = NSLock()
-        private var stored: (String, DiagnosticCode)?
-
-        func set(_ message: String, code: DiagnosticCode) {
-            lock.withLock { stored = (message, code) }
-        }
-
-        var problem: (String, DiagnosticCode)? { lock.withLock { stored } }
     }
 }
