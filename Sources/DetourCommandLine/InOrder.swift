@@ -23,7 +23,7 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
     private let handing = Atomic(false)
     private let next = Atomic(0)
     private let ended = Atomic(0)
-    private let handOn: @Sendable (Handing) -> Void
+    private let handOn: (@Sendable (Handing) -> Void)?
 
     /// What the thread in the role hands on.
     public struct Handing {
@@ -36,8 +36,9 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
     }
 
     /// `count` values, to be handed on in order to `handOn`, which is called by one thread at a
-    /// time, each time a thread that finished a value takes the role.
-    public init(count: Int, handOn: @escaping @Sendable (Handing) -> Void) {
+    /// time, each time a thread that finished a value takes the role; without `handOn`, the
+    /// values are only kept, for ``all()``, and no thread takes the role.
+    public init(count: Int, handOn: (@Sendable (Handing) -> Void)? = nil) {
         self.count = count
         self.handOn = handOn
         values = .allocate(capacity: count)
@@ -60,6 +61,7 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
         values[index] = value
         finished[index].store(true, ordering: .sequentiallyConsistent)
         ended.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        guard let handOn else { return }
         while handing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
             var due: [Value] = []
             var first = next.load(ordering: .sequentiallyConsistent)

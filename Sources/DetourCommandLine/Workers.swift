@@ -34,7 +34,7 @@ public enum Workers {
     public static func map<Value: Sendable>(
         _ count: Int, workers: Int, _ body: @escaping @Sendable (Int) -> Value
     ) -> [Value] {
-        let values = InOrder<Value>(count: count) { _ in }
+        let values = InOrder<Value>(count: count)
         forEach(count, workers: workers) { values.finish($0, body($0)) }
         return values.all().compactMap { $0 }
     }

@@ -5,7 +5,6 @@ import DetourIO
 import DetourJob
 import DetourRender
 import Foundation
-import Synchronization
 import SystemPackage
 
 #if canImport(Glibc)
