@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourCore
 
 /// The exit codes `detour-report` uses, from BSD's sysexits.h so scripts can tell them apart.
 public enum ExitCodes {
@@ -33,5 +34,19 @@ public enum ExitCodes {
     public static func mostSerious(_ codes: [Int32]) -> ExitCode {
         let rank = { (code: Int32) in seriousness.firstIndex(of: code) ?? 0 }
         return ExitCode(codes.max { rank($0) < rank($1) } ?? success.rawValue)
+    }
+}
+
+extension TripStatus {
+    /// The exit code of a trip that ended this way: success when it is valid or written, 65
+    /// invalid, 66 unreadable, and 73 for a report not written (a caller that knows why gives
+    /// the failure's own code: 69, 73 or 74).
+    public var exitCode: ExitCode {
+        switch self {
+        case .valid, .written: ExitCodes.success
+        case .invalid: ExitCodes.invalidTrip
+        case .unreadable: ExitCodes.noInput
+        case .failed: ExitCodes.cannotCreate
+        }
     }
 }

@@ -12,8 +12,8 @@ public struct FolderRender: Sendable {
     public var diagnostics: [(diagnostic: Diagnostic, file: String)]
     /// The failure that stopped the writing, if one did.
     public var failure: Delivery.Failure?
-    /// The job's outcome.
-    public var outcome: RenderResult.Outcome
+    /// The job's status: `valid`, `invalid` or `unreadable`, as the trip was checked.
+    public var outcome: TripStatus
 }
 
 extension RenderJob {
@@ -31,9 +31,8 @@ extension RenderJob {
         let result = run(path: source, store: store)
         var diagnostics = result.diagnostics.map { (diagnostic: $0, file: shown) }
         guard let trip = result.trip else {
-            let status: TripIndex.Entry.Status = result.outcome == .unreadable ? .unreadable : .invalid
             let entry = TripIndex.Entry(
-                source: shown, name: name, status: status, warnings: result.diagnostics.warnings.count,
+                source: shown, name: name, status: result.outcome, warnings: result.diagnostics.warnings.count,
                 firstError: result.firstError.map(DiagnosticText.lineWithoutFile))
             return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
         }

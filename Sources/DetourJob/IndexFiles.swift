@@ -28,7 +28,7 @@ public enum IndexFiles {
         guard isReportName(trip.name) else {
             throw refuse("its name is not a relative path of plain names in the index's folder")
         }
-        guard let status = TripIndex.Entry.Status(rawValue: trip.status) else {
+        guard let status = TripStatus(rawValue: trip.status), status != .valid else {
             throw refuse("unknown status \(Quoting.quoted(trip.status))")
         }
         for (key, text) in [("source", trip.source), ("title", trip.title), ("first_error", trip.firstError)] {

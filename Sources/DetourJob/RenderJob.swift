@@ -100,23 +100,15 @@ public struct RenderJob: Sendable {
                 format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer,
                 printing: options.printing)
         }
-        return RenderResult(outcome: .written, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
+        return RenderResult(outcome: .valid, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
     }
 }
 
 /// What running a trip gave: its diagnostics, and its outputs when it is valid.
 public struct RenderResult: Sendable {
-    /// How it ended.
-    public enum Outcome: Sendable, Equatable {
-        /// The trip is valid: its outputs are ready to write (warnings allowed).
-        case written
-        /// The trip has errors; it has no outputs.
-        case invalid
-        /// The trip file could not be read.
-        case unreadable
-    }
-
-    public var outcome: Outcome
+    /// How it ended: `valid`, with its outputs ready to write (warnings allowed), `invalid` or
+    /// `unreadable`, with none.
+    public var outcome: TripStatus
     /// What the reader and the validator found, in file order.
     public var found: [Diagnostic]
     /// Everything found, to print in this order: the reader's and the validator's findings in

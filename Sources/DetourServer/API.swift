@@ -39,25 +39,20 @@ struct API {
         guard case .snapshot(let snapshot) = try? library.snapshot(file) else {
             return .object(
                 fields + [
-                    ("etag", .null), ("status", .string("unreadable")), ("title", .null), ("first_day", .null),
-                    ("last_day", .null), ("warnings", .int(0)), ("errors", .int(1)),
+                    ("etag", .null), ("status", .string(TripStatus.unreadable.rawValue)), ("title", .null),
+                    ("first_day", .null), ("last_day", .null), ("warnings", .int(0)), ("errors", .int(1)),
                 ])
         }
         let result = library.check(snapshot, today: today)
         let errors = result.diagnostics.count { $0.severity == .error }
-        let status: String
-        switch result.outcome {
-        case .written: status = "valid"
-        case .invalid: status = "invalid"
-        case .unreadable: status = "unreadable"
-        }
         // The title and days as the index lists them.
         let entry = result.trip.map {
             TripIndex.Entry(source: file.fileName, name: file.name.text, trip: $0, warnings: 0, reports: [])
         }
         fields += [
-            ("etag", .string(snapshot.etag)), ("status", .string(status)), ("title", .string(entry?.title)),
-            ("first_day", .string(entry?.firstDay)), ("last_day", .string(entry?.lastDay)),
+            ("etag", .string(snapshot.etag)), ("status", .string(result.outcome.rawValue)),
+            ("title", .string(entry?.title)), ("first_day", .string(entry?.firstDay)),
+            ("last_day", .string(entry?.lastDay)),
             ("warnings", .int(result.diagnostics.count - errors)), ("errors", .int(errors)),
         ]
         return .object(fields)
@@ -118,7 +113,7 @@ struct API {
         }
         let file = TripFile(name: name, format: format)
         let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)
-        guard result.outcome == .written else {
+        guard result.outcome == .valid else {
             return Replies.invalidTrip(result.diagnostics, file: file.fileName)
         }
         return await offThread { () throws(StoreFailure) -> Response in

@@ -215,9 +215,9 @@ public struct Site: Sendable {
         }
         let result = library.check(snapshot, today: today)
         let warnings = result.diagnostics.count { $0.severity == .warning }
-        guard result.outcome == .written, let trip = result.trip else {
+        guard let trip = result.trip else {
             return TripIndex.Entry(
-                source: file.fileName, name: name, status: result.outcome == .invalid ? .invalid : .unreadable,
+                source: file.fileName, name: name, status: result.outcome,
                 warnings: warnings, firstError: result.firstError.map(DiagnosticText.lineWithoutFile),
                 reports: [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")])
         }
@@ -239,7 +239,7 @@ public struct Site: Sendable {
         for file in try library.files() {
             guard case .snapshot(let snapshot) = try library.snapshot(file) else { continue }
             let result = library.check(snapshot, today: today)
-            if result.outcome == .written, let plan = result.plan { plans.append(plan) }
+            if let plan = result.plan { plans.append(plan) }
         }
         let bytes = ICSExport.bytes(plans: plans, name: "Trips", today: today)
         return Replies.tagged(

@@ -161,7 +161,7 @@ public final class TripLibrary: Sendable {
         return renderLock.withLock { _ in
             if let output = outputs[key] { return output }
             let result = check(snapshot, today: today)
-            guard result.outcome == .written,
+            guard result.outcome == .valid,
                 let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates))
             else { return nil }
             guard let bytes = try? produced.bytes() else { return nil }

@@ -154,7 +154,7 @@ struct Render: ParsableCommand {
         let (job, _) = try job(formats: [outputFormat])
         let result = job.run(path: FilePath(input), store: fileStore)
         printer.print(result.diagnostics)
-        if let code = TripOptions.exitCode(result.outcome) { throw code }
+        if !result.outcome.isValid { throw result.outcome.exitCode }
         if check, let target = self.output {
             let bytes = result.outputs.flatMap { (try? $0.bytes()) ?? [] }
             let differences = Check.compare(bytes, withFileAt: FilePath(target)).map { [$0] } ?? []

@@ -56,15 +56,6 @@ struct TripOptions: ParsableArguments {
                 formats: formats, today: today, planner: planner, renderer: renderer, inputFormat: inputFormat,
                 limits: limits, printing: printing))
     }
-
-    /// The exit code for a trip that has no outputs: 66 unreadable, 65 invalid.
-    static func exitCode(_ outcome: RenderResult.Outcome) -> ExitCode? {
-        switch outcome {
-        case .written: return nil
-        case .invalid: return ExitCodes.invalidTrip
-        case .unreadable: return ExitCodes.noInput
-        }
-    }
 }
 
 extension TripFormat: ExpressibleByArgument {}

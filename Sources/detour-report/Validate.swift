@@ -69,25 +69,25 @@ struct Validate: ParsableCommand {
         let name = DiagnosticText.displayName(source.shown)
         if let reason = source.unlisted {
             printer.report(.readFailed, "cannot list the folder: \(reason)")
-            try say("\(name): unreadable")
-            return ExitCodes.noInput.rawValue
+            try say("\(name): \(TripStatus.unreadable)")
+            return TripStatus.unreadable.exitCode.rawValue
         }
         let result = job.run(path: source.source, store: fileStore)
         printer.print(result.diagnostics)
         let warnings = count(result.diagnostics.warnings.count, "warning")
-        switch result.outcome {
-        case .written:
-            let stays = result.trip?.destinations ?? []
-            let detours = stays.reduce(0) { $0 + $1.detours.count }
+        let status = result.outcome
+        if let trip = result.trip {
+            let detours = trip.destinations.reduce(0) { $0 + $1.detours.count }
             try say(
-                "\(name): valid trip: \(count(stays.count, "destination")), \(count(detours, "detour")), \(warnings)")
-        case .invalid:
+                "\(name): \(status) trip: \(count(trip.destinations.count, "destination")), "
+                    + "\(count(detours, "detour")), \(warnings)")
+        } else if status == .invalid {
             let errors = result.diagnostics.filter { $0.severity == .error }.count
-            try say("\(name): invalid trip: \(count(errors, "error")), \(warnings)")
-        case .unreadable:
-            try say("\(name): unreadable")
+            try say("\(name): \(status) trip: \(count(errors, "error")), \(warnings)")
+        } else {
+            try say("\(name): \(status)")
         }
-        return (TripOptions.exitCode(result.outcome) ?? ExitCodes.success).rawValue
+        return status.exitCode.rawValue
     }
 
     /// One line on standard output.

@@ -58,6 +58,7 @@ import Testing
         (#""name": "a\\b""#, "not a relative path"),
         (#""name": "javascript:x""#, "not a relative path"),
         (#""status": "hacked""#, "unknown status"),
+        (#""status": "valid""#, "unknown status"),
         (#""source": "t\u001b[2J.json""#, "control character"),
         (#""first_day": "<i>2026</i>""#, "must be days"),
         (#""last_day": "2026-11-30""#, "last day is before its first"),

@@ -21,7 +21,7 @@ import Testing
     @Test func aValidTripGivesOneOutputPerFormatInOrder() throws {
         let bytes = try Fixtures.sample("lisbon-city-break.json")
         let result = Self.job([.json, .html, .ics, .gpx]).run(bytes: bytes, name: "lisbon.json")
-        #expect(result.outcome == .written)
+        #expect(result.outcome == .valid)
         #expect(result.outputs.map(\.format) == [.json, .html, .ics, .gpx])
         let golden = try String(
             contentsOf: Fixtures.repository.appendingPathComponent(
@@ -56,17 +56,17 @@ import Testing
     func aTripWithoutAnExtensionIsToldByItsFirstBytes(_ sample: String) throws {
         let bytes = try Fixtures.sample(sample)
         let result = Self.job([.json]).run(bytes: bytes, name: "-")
-        #expect(result.outcome == .written)
+        #expect(result.outcome == .valid)
         #expect(result.trip?.title == "Lisbon in December")
         // Under a JSON limit smaller than the file, GPX still streams; JSON is refused.
         let small = Self.job([.json], limits: ReadLimits(maxJSONBytes: 100)).run(bytes: bytes, name: "trip")
-        #expect(small.outcome == (sample.hasSuffix(".gpx") ? .written : .invalid))
+        #expect(small.outcome == (sample.hasSuffix(".gpx") ? .valid : .invalid))
     }
 
     /// A trip shorter than the bytes looked at to tell its format is told all the same.
     @Test func aTripShorterThanTheSniffIsToldByItsBytes() {
         let result = Self.job([.json]).run(bytes: Array(#"{"title": "T", "destinations": []}"#.utf8), name: "-")
-        #expect(result.outcome == .written)
+        #expect(result.outcome == .valid)
         #expect(result.trip?.title == "T")
     }
 
@@ -91,7 +91,7 @@ import Testing
         store.put("/t.json", String(decoding: bytes, as: UTF8.self))
         #expect(
             Self.job(limits: ReadLimits(maxJSONBytes: bytes.count)).run(path: "/t.json", store: store).outcome
-                == .written)
+                == .valid)
         let refused = Self.job(limits: ReadLimits(maxJSONBytes: bytes.count - 1)).run(path: "/t.json", store: store)
         #expect(refused.outcome == .invalid)
         #expect(

@@ -120,7 +120,7 @@ extension IndexRowModel {
     var hasDates: Bool { !dates.isEmpty }
 
     /// What templates read as `isWritten`.
-    var isWritten: Bool { status == TripIndex.Entry.Status.written.rawValue }
+    var isWritten: Bool { status == TripStatus.written.rawValue }
 
     /// What templates read as `hasWarnings`.
     var hasWarnings: Bool { !warnings.isEmpty }

@@ -12,18 +12,6 @@ public struct TripIndex: Sendable, Equatable {
 
     /// One trip of the run, in the sorted order of the inputs.
     public struct Entry: Sendable, Equatable {
-        /// What became of the trip.
-        public enum Status: String, Sendable, CaseIterable {
-            /// Every report asked for was written.
-            case written
-            /// The trip has errors; no report was written.
-            case invalid
-            /// The trip file could not be read.
-            case unreadable
-            /// The trip is valid but a report could not be written.
-            case failed
-        }
-
         /// A report written for the trip, or a link to one: what it is, and its file relative to
         /// the index (for a server's feed, its URL).
         public struct Report: Sendable, Equatable {
@@ -43,7 +31,8 @@ public struct TripIndex: Sendable, Equatable {
         /// The reports' name without extension, relative to the output folder (`lisbon`,
         /// `europe/oslo`).
         public var name: String
-        public var status: Status
+        /// What became of the trip: `written`, `invalid`, `unreadable` or `failed`.
+        public var status: TripStatus
         /// The trip's title, when it was valid.
         public var title: String?
         /// The first arrival and the last departure, `YYYY-MM-DD`, when it has stays.
@@ -59,7 +48,7 @@ public struct TripIndex: Sendable, Equatable {
         public var reports: [Report]
 
         public init(
-            source: String, name: String, status: Status, title: String? = nil, firstDay: String? = nil,
+            source: String, name: String, status: TripStatus, title: String? = nil, firstDay: String? = nil,
             lastDay: String? = nil, stays: Int? = nil, warnings: Int = 0, firstError: String? = nil,
             reports: [Report] = []
         ) {
@@ -94,7 +83,7 @@ public struct TripIndex: Sendable, Equatable {
     }
 
     /// How many trips have each status.
-    public func count(_ status: Entry.Status) -> Int {
+    public func count(_ status: TripStatus) -> Int {
         entries.reduce(0) { $0 + ($1.status == status ? 1 : 0) }
     }
 

@@ -232,7 +232,7 @@ extension Render {
             StandardStreams.writeError(index.summary + "\n")
         case .json:
             // The keys every diagnostic line has, so the stream stays one shape, and the counts.
-            let counts = TripIndex.Entry.Status.allCases.map { ($0.rawValue, JSONOutput.int(index.count($0))) }
+            let counts = TripStatus.afterWriting.map { ($0.rawValue, JSONOutput.int(index.count($0))) }
             let summary = JSONOutput.object([
                 ("severity", .string("info")), ("code", .string("summary")), ("path", .string(nil)),
                 ("file", .string("detour-report")), ("line", .int(nil)), ("column", .int(nil)),
