@@ -19,7 +19,7 @@ public struct JSONParser {
 
     /// Reads one whole document with `body`, which reads the value at the cursor: leading and
     /// trailing white space are skipped, and anything after the value is an error.
-    static func read<Value>(
+    package static func read<Value>(
         _ bytes: [UInt8], maximumDepth: Int, _ body: (inout JSONCursor) throws(SyntaxError) -> Value
     ) throws(SyntaxError) -> Value {
         let result: Result<Value, SyntaxError> = bytes.withUnsafeBufferPointer { buffer in
@@ -65,17 +65,19 @@ private let backslash = UInt8(ascii: "\\")
 /// Objects and arrays are read a member or an element at a time (``beginObject(depth:)``,
 /// ``nextMember(_:known:)``, ``beginArray(depth:)``, ``nextElement(_:)`` in `JSONPull.swift`):
 /// the trip reader pulls values that way (and the tests build a tree with the same steps).
-struct JSONCursor {
+package struct JSONCursor {
     let bytes: UnsafeBufferPointer<UInt8>
     let maximumDepth: Int
-    var index = 0
+    package var index = 0
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
         self.maximumDepth = maximumDepth
     }
 
-    func error(_ message: String, at offset: Int? = nil, code: DiagnosticCode = .jsonSyntax) -> JSONParser.SyntaxError {
+    package func error(_ message: String, at offset: Int? = nil, code: DiagnosticCode = .jsonSyntax)
+        -> JSONParser.SyntaxError
+    {
         JSONParser.SyntaxError(message: message, offset: offset ?? index, code: code)
     }
 
@@ -127,7 +129,7 @@ struct JSONCursor {
         return ""
     }
 
-    mutating func literal(_ word: StaticString) throws(JSONParser.SyntaxError) {
+    package mutating func literal(_ word: StaticString) throws(JSONParser.SyntaxError) {
         let count = word.utf8CodeUnitCount
         let expected = UnsafeBufferPointer(start: word.utf8Start, count: count)
         guard index + count <= bytes.count, bytes[index..<index + count].elementsEqual(expected) else {
@@ -162,7 +164,7 @@ struct JSONCursor {
         }
     }
 
-    mutating func number() throws(JSONParser.SyntaxError) -> String {
+    package mutating func number() throws(JSONParser.SyntaxError) -> String {
         let start = index
         func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
         func digits() -> Int {
@@ -196,7 +198,7 @@ struct JSONCursor {
         return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
-    mutating func string() throws(JSONParser.SyntaxError) -> String {
+    package mutating func string() throws(JSONParser.SyntaxError) -> String {
         switch try stringToken() {
         case .span(let range): return String(decoding: UnsafeBufferPointer(rebasing: bytes[range]), as: UTF8.self)
         case .text(let text): return text

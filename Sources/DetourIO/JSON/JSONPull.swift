@@ -6,7 +6,7 @@
 
 /// Names an object may have, as UTF-8, matched byte for byte (code point by code point, as
 /// RFC 8259 §8.3 compares names).
-struct KeyNames: Sendable {
+package struct KeyNames: Sendable {
     let names: [[UInt8]]
 
     /// No names: every key is another key (a `rates` object's currencies).
@@ -30,12 +30,12 @@ struct KeyNames: Sendable {
 
 /// The keys one kind of object may have, as the cases of `Key` (each case's raw value is its
 /// key), so that the code reading them switches over every one by name.
-struct KnownKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
-    let names: KeyNames
+package struct KnownKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable where Key.RawValue == String {
+    package let names: KeyNames
     /// The cases, in the order of ``names``.
-    let keys: [Key]
+    package let keys: [Key]
 
-    init(_: Key.Type) {
+    package init(_: Key.Type) {
         keys = Array(Key.allCases)
         names = KeyNames(keys.map(\.rawValue))
     }
@@ -43,9 +43,9 @@ struct KnownKeys<Key: RawRepresentable & CaseIterable & Sendable>: Sendable wher
 
 /// An object being read: how many members so far, and which keys were seen (a key may appear
 /// once).
-struct JSONObjectReading {
+package struct JSONObjectReading {
     /// The object's nesting depth; its members' values are read at this depth.
-    let depth: Int
+    package let depth: Int
     fileprivate var count = 0
     fileprivate var knownSeen: UInt32 = 0
     fileprivate var others: [String] = []
@@ -67,28 +67,28 @@ struct JSONObjectReading {
 }
 
 /// One member's key: which known key it is, or its text when it is none of them.
-struct JSONMemberKey {
+package struct JSONMemberKey {
     /// The index in the ``KeyNames`` given, or `nil` for another key.
-    var known: Int?
+    package var known: Int?
     /// The key's text, for a key that is not known (known keys are never spelled out).
-    var other: String
+    package var other: String
     /// The byte offset of the key's opening quote.
-    var offset: Int
+    package var offset: Int
 }
 
 /// An array being read.
-struct JSONArrayReading {
+package struct JSONArrayReading {
     /// The array's nesting depth; its elements are read at this depth.
-    let depth: Int
+    package let depth: Int
     fileprivate var count = 0
 }
 
 extension JSONCursor {
     /// The byte at the cursor, or 0 at the end of the input.
-    var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
+    package var peek: UInt8 { index < bytes.count ? bytes[index] : 0 }
 
     /// Starts the object at the cursor (which is on its `{`) at nesting `depth`.
-    mutating func beginObject(depth: Int) throws(JSONParser.SyntaxError) -> JSONObjectReading {
+    package mutating func beginObject(depth: Int) throws(JSONParser.SyntaxError) -> JSONObjectReading {
         try checkDepth(depth)
         index += 1  // {
         skipWhiteSpace()
@@ -97,7 +97,7 @@ extension JSONCursor {
 
     /// The next member's key, with the cursor on its value (which the caller must read); `nil`
     /// when the object ends.
-    mutating func nextMember(_ object: inout JSONObjectReading, known: KeyNames) throws(JSONParser.SyntaxError)
+    package mutating func nextMember(_ object: inout JSONObjectReading, known: KeyNames) throws(JSONParser.SyntaxError)
         -> JSONMemberKey?
     {
         if object.count == 0 {
@@ -150,7 +150,7 @@ extension JSONCursor {
     }
 
     /// Starts the array at the cursor (which is on its `[`) at nesting `depth`.
-    mutating func beginArray(depth: Int) throws(JSONParser.SyntaxError) -> JSONArrayReading {
+    package mutating func beginArray(depth: Int) throws(JSONParser.SyntaxError) -> JSONArrayReading {
         try checkDepth(depth)
         index += 1  // [
         skipWhiteSpace()
@@ -158,7 +158,7 @@ extension JSONCursor {
     }
 
     /// Whether another element follows, with the cursor on it (the caller must read it).
-    mutating func nextElement(_ array: inout JSONArrayReading) throws(JSONParser.SyntaxError) -> Bool {
+    package mutating func nextElement(_ array: inout JSONArrayReading) throws(JSONParser.SyntaxError) -> Bool {
         if array.count == 0 {
             if peek == UInt8(ascii: "]") {
                 index += 1
@@ -178,7 +178,7 @@ extension JSONCursor {
 
     /// Reads and drops the value at the cursor, checking it as any other (syntax, nesting,
     /// repeated keys) but keeping nothing, and names its kind for a message: `a string`, `null`.
-    mutating func skipValue(depth: Int) throws(JSONParser.SyntaxError) -> String {
+    package mutating func skipValue(depth: Int) throws(JSONParser.SyntaxError) -> String {
         switch peek {
         case UInt8(ascii: "{"):
             var object = try beginObject(depth: depth + 1)

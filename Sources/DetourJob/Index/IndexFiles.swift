@@ -1,41 +1,18 @@
 import DetourCore
+import DetourIO
+import DetourRender
 
-/// A batch run's `index.json`, or one shard's `index.K-of-N.json`, as written: the shape only.
+/// Index files read back, for `detour-report index` and a batch run's ownership of its reports:
+/// a batch run's `index.json`, or one shard's `index.K-of-N.json`, read straight into the
+/// ``TripIndex/Entry`` the index pages are made from.
 ///
-/// What the values may be (a known status, days, counts, a report's file) is checked by the one
-/// that builds the index from it; this is what the file holds, read as strictly as a trip.
-public struct IndexDocument: Sendable, Equatable {
-    /// One report of a trip: its format's name and its file.
-    public struct Report: Sendable, Equatable {
-        public var format: String
-        public var file: String
-    }
-
-    /// One trip of the run, as written.
-    public struct Trip: Sendable, Equatable {
-        public var source: String
-        public var name: String
-        public var status: String
-        public var title: String?
-        public var firstDay: String?
-        public var lastDay: String?
-        public var stays: Int?
-        public var warnings: Int
-        public var firstError: String?
-        public var reports: [Report]
-    }
-
-    /// The format tag, such as `detour-report-index/1`.
-    public var format: String
-    public var trips: [Trip]
-}
-
-/// Reads index files with the JSON reader trips are read with: strict RFC 8259, no duplicate key,
-/// no trailing comma, nesting bounded, UTF-8 only; and every key known, every value of its kind.
-///
-/// An index is written by detour-report, and a file that is not exactly what it writes is not
-/// one: any difference is an error naming the line and column, never a guess.
-public enum IndexJSONReader {
+/// The file is read with the pull reader trips are read with (strict RFC 8259, no duplicate key,
+/// no trailing comma, nesting bounded, UTF-8 only), every key must be one a batch run writes and
+/// every value of its kind; then each trip's values are checked against what a batch run writes,
+/// so an index file from elsewhere cannot put a link off the site, markup into a page or a
+/// negative count into a table. A file that is not exactly what detour-report writes is not an
+/// index: any difference is an error, never a guess.
+public enum IndexFiles {
     /// Why a file is not an index, and where (`line` and `column` when one place is to blame).
     public struct Failure: Error, Sendable, Equatable {
         public var message: String
@@ -49,8 +26,8 @@ public enum IndexJSONReader {
         }
     }
 
-    /// Reads `bytes`, at most `limits.maxJSONBytes` long.
-    public static func read(_ bytes: [UInt8], limits: ReadLimits = .standard) throws(Failure) -> IndexDocument {
+    /// The trips of the index file in `bytes`, at most `limits.maxJSONBytes` long.
+    public static func read(_ bytes: [UInt8], limits: ReadLimits = .standard) throws(Failure) -> [TripIndex.Entry] {
         guard bytes.count <= limits.maxJSONBytes else {
             throw Failure(message: "it is larger than \(limits.maxJSONBytes) bytes, the limit for an index")
         }
@@ -58,19 +35,24 @@ public enum IndexJSONReader {
         if let offset = TextEncoding.firstInvalidUTF8(bytes) {
             throw failure("it is not valid UTF-8", at: offset, lines)
         }
+        let read: Result<[TripIndex.Entry], Failure>
         do throws(JSONParser.SyntaxError) {
-            return try JSONParser.read(bytes, maximumDepth: limits.maxDepth) { cursor throws(JSONParser.SyntaxError) in
+            read = try JSONParser.read(bytes, maximumDepth: limits.maxDepth) {
+                cursor throws(JSONParser.SyntaxError) in
                 try document(&cursor)
             }
         } catch {
             throw failure(error.message, at: error.offset, lines)
         }
+        return try read.get()
     }
 
     private static func failure(_ message: String, at offset: Int, _ lines: LineTable) -> Failure {
         let (line, column) = lines.position(of: offset)
         return Failure(message: message, line: line, column: column)
     }
+
+    // MARK: - The shape
 
     private enum DocumentKey: String, CaseIterable { case format, summary, trips }
     private enum TripKey: String, CaseIterable {
@@ -85,49 +67,64 @@ public enum IndexJSONReader {
     private static let tripKeys = KnownKeys(TripKey.self)
     private static let reportKeys = KnownKeys(ReportKey.self)
 
-    private static func document(_ cursor: inout JSONCursor) throws(JSONParser.SyntaxError) -> IndexDocument {
+    /// The whole file: a syntax error anywhere is thrown; a file of good syntax gives its trips,
+    /// or, when it is not an index of this format or a trip's values are not a batch run's, why.
+    private static func document(_ cursor: inout JSONCursor) throws(JSONParser.SyntaxError)
+        -> Result<[TripIndex.Entry], Failure>
+    {
         let start = cursor.index
         var object = try beginObject(&cursor, depth: 0, what: "an index")
         var format: String?
-        var trips: [IndexDocument.Trip]?
+        var trips: [TripIndex.Entry]?
+        var refusal: Failure?
         while let key = try next(&cursor, &object, documentKeys) {
             switch key {
             case .format: format = try string(&cursor, "format")
             case .summary: _ = try string(&cursor, "summary")
             case .trips:
                 var list = try beginArray(&cursor, depth: object.depth, what: "trips")
-                var found: [IndexDocument.Trip] = []
-                while try cursor.nextElement(&list) { found.append(try trip(&cursor, depth: list.depth)) }
+                var found: [TripIndex.Entry] = []
+                while try cursor.nextElement(&list) {
+                    switch try trip(&cursor, depth: list.depth) {
+                    case .success(let entry): found.append(entry)
+                    case .failure(let failure): refusal = refusal ?? failure
+                    }
+                }
                 trips = found
             }
         }
         guard let format else { throw cursor.error("an index needs \"format\"", at: start) }
         guard let trips else { throw cursor.error("an index needs \"trips\"", at: start) }
-        return IndexDocument(format: format, trips: trips)
+        guard format == TripIndex.format else {
+            return .failure(Failure(message: "its format is \(Quoting.quoted(format)), not \(TripIndex.format)"))
+        }
+        if let refusal { return .failure(refusal) }
+        return .success(trips)
     }
 
+    /// One trip: the shape, then its values.
     private static func trip(_ cursor: inout JSONCursor, depth: Int) throws(JSONParser.SyntaxError)
-        -> IndexDocument.Trip
+        -> Result<TripIndex.Entry, Failure>
     {
         let start = cursor.index
         var object = try beginObject(&cursor, depth: depth, what: "a trip")
         var (source, name, status, warnings): (String?, String?, String?, Int?) = (nil, nil, nil, nil)
-        var reports: [IndexDocument.Report]?
-        var trip = IndexDocument.Trip(source: "", name: "", status: "", warnings: 0, reports: [])
+        var reports: [(format: String, file: String)]?
+        var entry = TripIndex.Entry(source: "", name: "", status: .written)
         while let key = try next(&cursor, &object, tripKeys) {
             switch key {
             case .source: source = try string(&cursor, "source")
             case .name: name = try string(&cursor, "name")
             case .status: status = try string(&cursor, "status")
-            case .title: trip.title = try string(&cursor, "title", nullable: true)
-            case .firstDay: trip.firstDay = try string(&cursor, "first_day", nullable: true)
-            case .lastDay: trip.lastDay = try string(&cursor, "last_day", nullable: true)
-            case .firstError: trip.firstError = try string(&cursor, "first_error", nullable: true)
-            case .stays: trip.stays = try integer(&cursor, "stays", nullable: true)
+            case .title: entry.title = try string(&cursor, "title", nullable: true)
+            case .firstDay: entry.firstDay = try string(&cursor, "first_day", nullable: true)
+            case .lastDay: entry.lastDay = try string(&cursor, "last_day", nullable: true)
+            case .firstError: entry.firstError = try string(&cursor, "first_error", nullable: true)
+            case .stays: entry.stays = try integer(&cursor, "stays", nullable: true)
             case .warnings: warnings = try integer(&cursor, "warnings")
             case .reports:
                 var list = try beginArray(&cursor, depth: object.depth, what: "reports")
-                var found: [IndexDocument.Report] = []
+                var found: [(format: String, file: String)] = []
                 while try cursor.nextElement(&list) { found.append(try report(&cursor, depth: list.depth)) }
                 reports = found
             }
@@ -139,12 +136,17 @@ public enum IndexJSONReader {
             let keys = missing.filter(\.1).map { "\"\($0.0)\"" }.joined(separator: ", ")
             throw cursor.error("a trip of the index needs \(keys)", at: start)
         }
-        (trip.source, trip.name, trip.status, trip.warnings, trip.reports) = (source, name, status, warnings, reports)
-        return trip
+        (entry.source, entry.name, entry.warnings) = (source, name, warnings)
+        do throws(Failure) {
+            try check(&entry, status: status, reports: reports)
+            return .success(entry)
+        } catch {
+            return .failure(error)
+        }
     }
 
     private static func report(_ cursor: inout JSONCursor, depth: Int) throws(JSONParser.SyntaxError)
-        -> IndexDocument.Report
+        -> (format: String, file: String)
     {
         let start = cursor.index
         var object = try beginObject(&cursor, depth: depth, what: "a report")
@@ -156,7 +158,60 @@ public enum IndexJSONReader {
             }
         }
         guard let format, let file else { throw cursor.error("a report needs \"format\" and \"file\"", at: start) }
-        return IndexDocument.Report(format: format, file: file)
+        return (format, file)
+    }
+
+    // MARK: - The values
+
+    /// Checks a trip's values against what a batch run writes, and sets its status and reports.
+    private static func check(
+        _ entry: inout TripIndex.Entry, status: String, reports: [(format: String, file: String)]
+    ) throws(Failure) {
+        let named = "trip \(Quoting.quoted(entry.name))"
+        func refuse(_ what: String) -> Failure { Failure(message: "\(named): \(what)") }
+        guard isReportName(entry.name) else {
+            throw refuse("its name is not a relative path of plain names in the index's folder")
+        }
+        // A bare check's `valid` is no end of a run that writes reports.
+        guard let known = TripStatus(rawValue: status), TripStatus.afterWriting.contains(known) else {
+            throw refuse("unknown status \(Quoting.quoted(status))")
+        }
+        entry.status = known
+        for (key, text) in [("source", entry.source), ("title", entry.title), ("first_error", entry.firstError)] {
+            if let text, text.unicodeScalars.contains(where: Quoting.isUnprintable) {
+                throw refuse("\(key) holds a control character, which detour-report never writes there")
+            }
+        }
+        let days = [entry.firstDay, entry.lastDay].map { $0.map { CalendarDay(iso: $0) } }
+        guard !days.contains(where: { $0 == .some(nil) }) else {
+            throw refuse("first_day and last_day must be days, YYYY-MM-DD")
+        }
+        if case .some(.some(let first)) = days[0], case .some(.some(let last)) = days[1], last < first {
+            throw refuse("its last day is before its first")
+        }
+        guard entry.warnings >= 0, (entry.stays ?? 0) >= 0 else { throw refuse("a count is negative") }
+        for report in reports {
+            guard let format = OutputFormat(rawValue: report.format) else {
+                throw refuse("unknown report format \(Quoting.quoted(report.format))")
+            }
+            // A report is NAME.EXT beside the index: never a link elsewhere.
+            guard report.file == entry.name + "." + format.fileExtension else {
+                throw refuse(
+                    "its \(format.rawValue) report is \(Quoting.quoted(report.file)), not NAME.\(format.fileExtension)")
+            }
+            entry.reports.append(TripIndex.Entry.Report(format: .output(format), file: report.file))
+        }
+    }
+
+    /// `lisbon`, `europe/oslo`: plain names joined by `/`, none empty, `.` or `..`, none holding a
+    /// backslash, a colon or a control character.
+    static func isReportName(_ name: String) -> Bool {
+        let parts = name.split(separator: "/", omittingEmptySubsequences: false)
+        return !parts.isEmpty
+            && parts.allSatisfy { part in
+                !part.isEmpty && part != "." && part != ".."
+                    && !part.unicodeScalars.contains { $0 == "\\" || $0 == ":" || Quoting.isUnprintable($0) }
+            }
     }
 
     // MARK: - Values of one kind
