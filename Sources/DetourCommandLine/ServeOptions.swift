@@ -1,5 +1,6 @@
 import ArgumentParser
 import DetourCore
+import DetourIO
 import DetourJob
 
 extension TravelMode: ExpressibleByArgument {}
@@ -107,5 +108,5 @@ public struct ServeOptions: ParsableArguments {
 
 extension CompletionKind {
     /// Trip files: JSON and GPX, and folders to find them in.
-    public static var tripFiles: CompletionKind { .file(extensions: ["json", "gpx"]) }
+    public static var tripFiles: CompletionKind { .file(extensions: TripFormat.allCases.map(\.rawValue)) }
 }

@@ -15,17 +15,17 @@ public struct TripFile: Hashable, Sendable {
     /// `NAME.json` or `NAME.gpx`.
     public var fileName: String { "\(name.text).\(format.rawValue)" }
 
-    /// The trip file `fileName` names, or `nil` for any other file: a name the rule refuses, a
-    /// dotfile, an editor's backup (`NAME.json~`) or swap file, another extension.
+    /// The trip file `fileName` names, or `nil` for any other file: not a trip by
+    /// ``TripFormat/ofTripInFolder(_:)``, a name the rule refuses, a dotfile, an editor's backup
+    /// (`NAME.json~`) or swap file.
+    ///
+    /// The server adds one rule of its own: the extension is spelled as it writes it, in lower
+    /// case, so that one URL is one file and a `PUT` replaces the file a `GET` read.
     public init?(fileName: String) {
-        for format in TripFormat.allCases where fileName.hasSuffix("." + format.rawValue) {
-            guard let name = TripName(decoded: String(fileName.dropLast(format.rawValue.utf8.count + 1))) else {
-                return nil
-            }
-            self.init(name: name, format: format)
-            return
-        }
-        return nil
+        guard let (stem, format) = TripFormat.ofTripInFolder(fileName), fileName.hasSuffix("." + format.rawValue),
+            let name = TripName(decoded: String(stem))
+        else { return nil }
+        self.init(name: name, format: format)
     }
 }
 

@@ -162,6 +162,7 @@ final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
         #expect(TripFile(fileName: "lisbon.gpx")?.format == .gpx)
         for name in [
             "lisbon.json~", ".lisbon.json.swp", "4913", ".hidden.json", "a b.json", "x.txt", ".json", "lisbon.JSON",
+            "lisbon.Gpx", "lisbon.xml",
         ] {
             #expect(TripFile(fileName: name) == nil, "\(name)")
         }

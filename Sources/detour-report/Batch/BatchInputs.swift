@@ -233,7 +233,7 @@ struct BatchInputs {
                     let prefix = name + "/"
                     let below = Set(owned.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
                     collect(source, relative: inner, owned: below, into: &jobs)
-                case .regular where BatchInputs.isTripName(name):
+                case .regular where TripFormat.ofTripInFolder(name) != nil:
                     let stem = BatchInputs.stem(of: inner.string)
                     if isOutput, relative.isEmpty, BatchInputs.isIndexName(stem.lowercased()) { continue }
                     // A JSON report or index (`detour-report/1`) is an output wherever it lies.
@@ -261,12 +261,6 @@ struct BatchInputs {
         default:
             return info.kind
         }
-    }
-
-    /// `*.json` and `*.gpx`, in any case: what a folder's trips are called.
-    private static func isTripName(_ name: String) -> Bool {
-        let lowered = name.lowercased()
-        return lowered.hasSuffix(".json") || lowered.hasSuffix(".gpx")
     }
 
     /// A path's bytes, as the file system has them: the order in which trips are listed.
