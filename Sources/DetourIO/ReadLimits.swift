@@ -39,11 +39,4 @@ public struct ReadLimits: Sendable, Hashable {
         limits.maxGPXBytes = mebibytes << 20
         return limits
     }
-
-    /// The diagnostic for an input over the size limit.
-    public static func tooLarge(_ what: String, limit: Int) -> Diagnostic {
-        Diagnostic(
-            .fileTooLarge,
-            "the file is larger than the \(limit >> 20) MiB limit for \(what)")
-    }
 }

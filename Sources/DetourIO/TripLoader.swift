@@ -33,12 +33,7 @@ public enum TripLoader {
     /// A file of nothing but white space (after a byte-order mark), in either format: the one
     /// place an empty file is told, whatever reads it.
     static func empty(_ format: TripFormat) -> TripValidator.Outcome {
-        let needs =
-            switch format {
-            case .json: "a trip needs at least {\"title\": …, \"destinations\": […]}"
-            case .gpx: "a GPX trip needs a <gpx> element with waypoints"
-            }
-        return TripValidator.Outcome(trip: nil, diagnostics: [Diagnostic(.emptyFile, "the file is empty: \(needs)")])
+        TripValidator.Outcome(trip: nil, diagnostics: [FileChecks.empty(format)])
     }
 
     /// Validates what a reader found, merging its diagnostics with the validator's in file order.
@@ -75,35 +70,5 @@ public enum TripLoader {
             let right = (b.element.position?.line ?? 0, b.element.position?.column ?? 0, b.offset)
             return left < right
         }.map(\.element)
-    }
-}
-
-/// A source that notes whether everything read through it was white space.
-private final class BlankWatch<Source: ByteSource>: ByteSource {
-    private var source: Source
-    private var atStart = true
-    /// Whether every byte read was white space and no read failed: a file that cannot be read
-    /// is not known to be empty.
-    private(set) var sawOnlyBlanks = true
-
-    init(_ source: Source) {
-        self.source = source
-    }
-
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let count: Int
-        do {
-            count = try source.read(into: buffer)
-        } catch {
-            sawOnlyBlanks = false
-            throw error
-        }
-        if sawOnlyBlanks, count > 0 {
-            var bytes = UnsafeRawBufferPointer(buffer)[0..<count]
-            if atStart, bytes.starts(with: TextEncoding.utf8BOM) { bytes = bytes.dropFirst(3) }
-            sawOnlyBlanks = TextEncoding.isBlank(bytes)
-            atStart = false
-        }
-        return count
     }
 }

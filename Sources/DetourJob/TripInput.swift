@@ -24,16 +24,12 @@ enum TripInput {
             return TripLoader.loadGPX(PrefixedSource(prefix, then: file), name: name, limits: limits)
         }
         if let size = file.regularFileSize, size > limits.maxJSONBytes {
-            return TripValidator.Outcome(trip: nil, diagnostics: [tooLarge(limits)])
+            return TripValidator.Outcome(trip: nil, diagnostics: [FileChecks.tooLarge(.json, limits: limits)])
         }
         guard let bytes = try readWhole(file, after: prefix, limit: limits.maxJSONBytes) else {
-            return TripValidator.Outcome(trip: nil, diagnostics: [tooLarge(limits)])
+            return TripValidator.Outcome(trip: nil, diagnostics: [FileChecks.tooLarge(.json, limits: limits)])
         }
         return TripLoader.load(bytes, format: .json, limits: limits)
-    }
-
-    static func tooLarge(_ limits: ReadLimits) -> Diagnostic {
-        ReadLimits.tooLarge("a trip read whole (JSON)", limit: limits.maxJSONBytes)
     }
 
     /// Up to `count` bytes from the start of `file` (fewer only at its end).

@@ -270,7 +270,7 @@ import Testing
         // The library says what the limit is; how to raise it is the command line's to say.
         #expect(
             first(String(repeating: " ", count: 1001) + "{}")
-                == "-: the file is larger than the 0 MiB limit for trip JSON [file-too-large]")
+                == "-: the file is larger than the 0 MiB limit for a trip read whole (JSON) [file-too-large]")
         let gpx = GPXReaderTests.lisbon
         #expect(
             first(gpx, .gpx, limits: ReadLimits(trip: TripLimits(maxTextBytes: 10)))

@@ -46,10 +46,7 @@ public enum TripGPXReader {
             return .failure(Diagnostic(.readFailed, "cannot read the trip: \(error)"))
         }
         prefix.removeLast(prefixLength - filled)
-        if let problem = TextEncoding.compressionProblem(prefix) {
-            return .failure(Diagnostic(.compressedFile, problem))
-        }
-        if let problem = TextEncoding.xmlProblem(prefix) { return .failure(Diagnostic(.unsupportedEncoding, problem)) }
+        if let problem = FileChecks.problem(startingWith: prefix, format: .gpx) { return .failure(problem) }
         guard let stream = XMLStream(source: source, prefix: prefix, name: name, limits: limits) else {
             return .failure(Diagnostic(.readFailed, "cannot start the XML reader"))
         }
@@ -564,7 +561,7 @@ extension XMLStream {
         case nil:
             break
         }
-        if exceededLimit { return ReadLimits.tooLarge("GPX", limit: limits.maxGPXBytes) }
+        if exceededLimit { return FileChecks.tooLarge(.gpx, limits: limits) }
         if let failure = sourceFailure { return Diagnostic(.readFailed, "cannot read the trip: \(failure)") }
         let problem = problems.first
         let position = problem.map { SourcePosition(line: $0.line, column: $0.column > 0 ? $0.column : nil) }

@@ -27,30 +27,15 @@ public enum TripJSONReader {
     private static func read(
         _ bytes: [UInt8], limits: ReadLimits, validating: TripValidator.Destinations?
     ) -> (read: ReadResult, outcome: TripValidator.Outcome?) {
-        if bytes.count > limits.maxJSONBytes {
-            return (.failed(ReadLimits.tooLarge("trip JSON", limit: limits.maxJSONBytes)), nil)
-        }
+        if bytes.count > limits.maxJSONBytes { return (.failed(FileChecks.tooLarge(.json, limits: limits)), nil) }
+        if let problem = FileChecks.problem(startingWith: bytes, format: .json) { return (.failed(problem), nil) }
         let start = TextEncoding.bomLength(bytes)
-        if let problem = TextEncoding.compressionProblem(bytes) {
-            return (.failed(Diagnostic(.compressedFile, problem)), nil)
-        }
-        if start == 0, let encoding = TextEncoding.otherEncoding(bytes) {
-            return (
-                .failed(
-                    Diagnostic(
-                        .unsupportedEncoding, "the file is \(encoding); trip JSON must be UTF-8 (RFC 8259 §8.1)")),
-                nil
-            )
-        }
         let text = start == 0 ? bytes : Array(bytes[start...])
         let lines = LineTable(text)
         if let offset = TextEncoding.firstInvalidUTF8(text) {
             let (line, column) = lines.position(of: offset)
             return (
-                .failed(
-                    Diagnostic(
-                        .invalidUTF8, at: SourcePosition(line: line, column: column),
-                        "the file is not valid UTF-8 (byte offset \(offset + start)); trip JSON must be UTF-8")),
+                .failed(FileChecks.invalidUTF8(offset: offset + start, at: SourcePosition(line: line, column: column))),
                 nil
             )
         }
