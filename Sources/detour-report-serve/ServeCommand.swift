@@ -19,6 +19,13 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var options: ServeOptions
 
+    /// The options' own checks are ``ServeOptions``'; which address needs a token is the server's.
+    func validate() throws {
+        if let refusal = ListenAddress.refusal(host: options.host, hasToken: options.tokenFile != nil) {
+            throw ValidationError(refusal)
+        }
+    }
+
     func run() async throws {
         StandardStreams.turnWriteSignalsIntoErrors()
         let settings = try settings()

@@ -24,9 +24,7 @@ import Testing
             (["--max-input-mib", "0"], false),
             (["--poll", "0.1"], true), (["--poll", "0.09"], false), (["--poll", "3600"], true),
             (["--poll", "3601"], false),
-            (["--host", "0.0.0.0"], false), (["--host", "0.0.0.0", "--token-file", "t"], true),
-            (["--host", "::1"], true),
-            (["--host", "localhost"], true), (["--host", "127.1.2.3"], true), (["--host", "192.168.1.2"], false),
+            (["--host", "0.0.0.0"], true), (["--host", "0.0.0.0", "--token-file", "t"], true),
         ] as [([String], Bool)])
     func eachLimitIsCheckedAtItsEdge(_ arguments: [String], _ accepted: Bool) {
         // parse(_:) validates too.
