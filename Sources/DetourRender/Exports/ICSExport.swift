@@ -155,9 +155,11 @@ public enum ICSExport {
 
 /// A 64-bit FNV-1a hash of some texts, as 16 hex digits.
 ///
-/// Hand-written because no allowed dependency offers a hash that is the same on every run
-/// (Swift's `Hasher` is seeded per process), and FNV-1a is a few lines. It names events, it does
-/// not protect anything, so a cryptographic hash is not needed.
+/// It names events; it protects nothing, so it need not be cryptographic, only the same on every
+/// run (Swift's `Hasher` is seeded per process). It stays FNV-1a, a few lines, and not SHA-256
+/// (`ContentDigest` in `DetourJob`, for entity tags), because a calendar knows an event by its
+/// UID: a different hash would give every event of every exported file and subscribed feed a new
+/// UID, and each calendar that refreshes would show every event twice.
 enum ContentHash {
     static func hex(_ parts: [String]) -> String {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
