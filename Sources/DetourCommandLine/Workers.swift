@@ -1,5 +1,4 @@
-import Dispatch
-import Foundation
+import DetourJob
 import Synchronization
 
 /// Work spread over several threads of the process's own, outside Swift's cooperative pool
@@ -15,19 +14,14 @@ public enum Workers {
         _ count: Int, workers: Int, meanwhile: () -> Void = {}, _ body: @escaping @Sendable (Int) -> Void
     ) {
         let next = Counter()
-        let group = DispatchGroup()
-        for _ in 0..<max(1, min(workers, count)) {
-            group.enter()
-            let thread = Thread {
-                defer { group.leave() }
-                while case let index = next.take(), index < count { body(index) }
-            }
-            // Templates render recursively; give workers the main thread's stack, not 512 KiB.
-            thread.stackSize = 8 << 20
-            thread.start()
+        let work: @Sendable () -> Void = {
+            while case let index = next.take(), index < count { body(index) }
         }
+        let threads = (0..<max(1, min(workers, count))).compactMap { _ in PlainThread.start(work) }
         meanwhile()
-        group.wait()
+        // Without a thread of its own, the calling thread does the work.
+        if threads.isEmpty { work() }
+        for thread in threads { thread.join() }
     }
 
     /// `body` of each index of `0..<count`, in index order, computed on `workers` threads.

@@ -1,3 +1,4 @@
+import DetourJob
 import Synchronization
 import SystemPackage
 
@@ -48,8 +49,7 @@ public final class FolderWatch: Sendable {
 
     /// Watches until ``stop()``, on a thread of its own (its reads block).
     public func start(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
-        let thread = WatchThread { [self] in self.run(signatures: signatures) }
-        thread.start()
+        PlainThread.detach { [self] in self.run(signatures: signatures) }
     }
 
     /// Stops watching within a tick (200 ms).
@@ -152,32 +152,4 @@ public final class FolderWatch: Sendable {
         return true
     }
     #endif
-}
-
-/// A plain thread for a loop that blocks (Swift concurrency's threads must not).
-final class WatchThread: @unchecked Sendable {
-    // Only `start()` touches `body`, once, before the thread runs it.
-    private let body: @Sendable () -> Void
-
-    init(_ body: @escaping @Sendable () -> Void) {
-        self.body = body
-    }
-
-    func start() {
-        let box = Unmanaged.passRetained(self)
-        var thread = pthread_t()
-        let status = pthread_create(
-            &thread, nil,
-            { pointer in
-                guard let pointer else { return nil }
-                let watch = Unmanaged<WatchThread>.fromOpaque(pointer).takeRetainedValue()
-                watch.body()
-                return nil
-            }, box.toOpaque())
-        if status == 0 {
-            pthread_detach(thread)
-        } else {
-            box.release()
-        }
-    }
 }

@@ -26,8 +26,6 @@ final class DevToolsPipe: Sendable {
     private let arrived = NSCondition()
     /// Held while a command is written; true once the socket is closed, after which none is.
     private let writing = Mutex(false)
-    /// Signalled when the reader thread has read its last.
-    private let readerDone = DispatchSemaphore(value: 0)
 
     /// A reply as parsed, handed once from the reader thread to the caller that waits for it and
     /// never changed after: so it may cross threads although a parsed object is not `Sendable`.
@@ -58,8 +56,12 @@ final class DevToolsPipe: Sendable {
         }
         self.pid = pid
         socket = ends[0]
-        let thread = Thread { [self] in readReplies() }
-        thread.start()
+        guard PlainThread.detach({ [self] in readReplies() }) else {
+            kill(-pid, SIGKILL)
+            while waitpid(pid, nil, 0) < 0, errno == EINTR {}
+            close(socket)
+            throw .noBrowser("cannot start a thread to read the browser's replies")
+        }
     }
 
     /// `posix_spawn(3)` with `descriptor3` and `descriptor4` on descriptors 3 and 4 of the child.
@@ -202,7 +204,6 @@ final class DevToolsPipe: Sendable {
         state.withLock { $0.ended = ending }
         arrived.broadcast()
         arrived.unlock()
-        readerDone.signal()
     }
 
     /// Ends the browser, and returns once it has exited.
@@ -227,7 +228,10 @@ final class DevToolsPipe: Sendable {
         // Whatever of its helpers is left in its group goes too, and with them the last holder
         // of the browser's end, which ends the reader thread.
         kill(-pid, SIGKILL)
-        _ = readerDone.wait(timeout: .now() + grace)
+        let readerDeadline = Date(timeIntervalSinceNow: grace)
+        arrived.lock()
+        while state.withLock({ $0.ended == nil }), arrived.wait(until: readerDeadline) {}
+        arrived.unlock()
         writing.withLock { closed in
             closed = true
             close(socket)
