@@ -27,12 +27,47 @@ import Testing
         #expect(Fixtures.sampleTrips().count >= 3)
     }
 
+    /// The golden file every HTML report's stylesheet is compared with: the same in every report,
+    /// so a change of style re-records this one file, not every report.
+    static let stylesheet = "report.css"
+
+    /// Where an HTML golden file holds its stylesheet.
+    static let stylesheetMark = "/* Goldens/report.css */\n"
+
+    /// Compares `report` with the golden file `name`; an HTML report's stylesheet is compared with
+    /// ``stylesheet`` instead, and its golden file holds ``stylesheetMark`` in its place.
+    static func check(_ report: String, format: ReportFormat, against name: String) -> [String] {
+        let url = goldens.appendingPathComponent(name)
+        guard format == .html, let open = report.range(of: "<style>\n"),
+            let close = report.range(of: "</style>", range: open.upperBound..<report.endIndex)
+        else {
+            return Golden.check(report, against: url).map { [$0] } ?? []
+        }
+        let css = String(report[open.upperBound..<close.lowerBound])
+        let page = report.replacingCharacters(in: open.upperBound..<close.lowerBound, with: stylesheetMark)
+        return [
+            Golden.check(css, against: goldens.appendingPathComponent(stylesheet)),
+            Golden.check(page, against: url),
+        ].compactMap { $0 }
+    }
+
     @Test(arguments: cases)
     func sampleMatchesItsGoldenFile(_ sample: String, _ format: ReportFormat) throws {
         let report = try RenderFixture.render(Fixtures.sample(sample), as: format)
-        let name = Self.goldenName(sample, format.goldenExtension)
-        if let failure = Golden.check(report, against: Self.goldens.appendingPathComponent(name)) {
+        for failure in Self.check(report, format: format, against: Self.goldenName(sample, format.goldenExtension)) {
             Issue.record(Comment(rawValue: failure))
+        }
+    }
+
+    /// The stylesheet has a golden file of its own, and each HTML golden file marks its place.
+    @Test func everyHTMLGoldenFileLeavesItsStylesheetToOne() throws {
+        let css = try String(contentsOf: Self.goldens.appendingPathComponent(Self.stylesheet), encoding: .utf8)
+        #expect(css.contains(":root {"))
+        for sample in Fixtures.sampleTrips() {
+            let name = Self.goldenName(sample, ReportFormat.html.goldenExtension)
+            let page = try String(contentsOf: Self.goldens.appendingPathComponent(name), encoding: .utf8)
+            #expect(page.contains("<style>\n" + Self.stylesheetMark + "</style>"), "\(name)")
+            #expect(!page.contains(":root {"), "\(name)")
         }
     }
 
@@ -45,7 +80,7 @@ import Testing
         let interpreted = try RenderFixture.render(Fixtures.sample(sample), as: .html, engine: .interpreted)
         #expect(compiled == interpreted)
         let name = Self.goldenName(sample, ReportFormat.html.goldenExtension)
-        if let failure = Golden.check(interpreted, against: Self.goldens.appendingPathComponent(name)) {
+        for failure in Self.check(interpreted, format: .html, against: name) {
             Issue.record(Comment(rawValue: "through the template engine: " + failure))
         }
     }
@@ -74,7 +109,9 @@ import Testing
         let expected = Set(
             Self.cases.map { Self.goldenName($0.0, $0.1.goldenExtension) }
                 + Self.exportCases.map { Self.goldenName($0.0, $0.1.fileExtension) }
-                + Fixtures.sampleTrips().map { Self.goldenName($0, "model.txt") } + ["index.model.txt"])
+                + Fixtures.sampleTrips().map { Self.goldenName($0, "model.txt") } + [
+                    "index.model.txt", Self.stylesheet,
+                ])
         let present = Set(try FileManager.default.contentsOfDirectory(atPath: Self.goldens.path))
         #expect(present.subtracting(expected).isEmpty, "stale golden files: \(present.subtracting(expected).sorted())")
     }
