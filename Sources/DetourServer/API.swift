@@ -148,12 +148,16 @@ struct API {
             return Replies.problem(
                 .preconditionRequired, "precondition-required", "send If-Match with the trip's ETag to delete it")
         }
+        // Evaluated for every method, as RFC 9110 §13.2.2 asks, though a delete needs only If-Match.
+        let ifNoneMatch = request.headers[.ifNoneMatch]
         return await offThread { () throws(StoreFailure) -> Response in
             try library.store.withLock { () throws(StoreFailure) -> Response in
                 guard let existing = try existingFile(name), let current = try currentTag(existing) else {
                     return Replies.notFound()
                 }
-                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: nil, current: current) { return refused }
+                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: current) {
+                    return refused
+                }
                 try library.store.delete(existing)
                 library.forget(existing)
                 return Response(status: .noContent)
@@ -179,7 +183,8 @@ struct API {
         }
     }
 
-    /// 412 when the precondition fails against `current` (`nil`: no file).
+    /// 412 when the precondition fails against `current` (`nil`: no file): `If-Match` compared
+    /// strongly and `If-None-Match` weakly, as RFC 9110 §13.1.1 and §13.1.2 compare them.
     func refusal(ifMatch: String?, ifNoneMatch: String?, current: String?) -> Response? {
         if let ifMatch {
             guard let current, EntityTags.matches(ifMatch, current) else {
@@ -189,7 +194,7 @@ struct API {
                     etag: current)
             }
         }
-        if let ifNoneMatch, let current, EntityTags.matches(ifNoneMatch, current) {
+        if let ifNoneMatch, let current, EntityTags.matches(ifNoneMatch, current, weakly: true) {
             return Replies.problem(
                 .preconditionFailed, "precondition-failed", "the trip exists already", etag: current)
         }
