@@ -1,0 +1,57 @@
+import Testing
+
+@testable import DetourServer
+
+/// Several live previews of one trip: closing one leaves the others listening, and the trip is
+/// watched until the last one closes.
+@Suite struct LiveReloadTests {
+    /// Opens a preview's stream, takes its first version, and lets it go: the page was closed.
+    static func openAndClose(_ reload: LiveReload, _ name: TripName) async -> String? {
+        var iterator = reload.listen(to: name, current: "v1").makeAsyncIterator()
+        return await iterator.next()
+    }
+
+    @Test(arguments: 0..<3)
+    func closingOnePreviewLeavesTheOthers(_ closed: Int) async throws {
+        let reload = LiveReload()
+        let trip = try #require(TripName(decoded: "lisbon"))
+        let other = try #require(TripName(decoded: "oslo"))
+        var streams = (0..<3).map { _ in reload.listen(to: trip, current: "v1") }
+        let elsewhere = reload.listen(to: other, current: "o1")
+        // The closed page's stream goes away, as its connection does.
+        streams.remove(at: closed)
+        // Required, not expected: a stream the hub forgot would never end, and the reads below
+        // would wait for ever.
+        try #require(reload.hasListeners(trip))
+        reload.send("v2", to: trip)
+        reload.send("o2", to: other)
+        reload.closeAll()
+        for stream in streams {
+            var iterator = stream.makeAsyncIterator()
+            #expect(await iterator.next() == "v1")
+            #expect(await iterator.next() == "v2")
+            #expect(await iterator.next() == nil)
+        }
+        var otherVersions: [String] = []
+        for await version in elsewhere { otherVersions.append(version) }
+        #expect(otherVersions == ["o1", "o2"])
+    }
+
+    @Test func theTripIsWatchedUntilItsLastPreviewCloses() async throws {
+        let reload = LiveReload()
+        let trip = try #require(TripName(decoded: "lisbon"))
+        var first: AsyncStream<String>? = reload.listen(to: trip, current: "v1")
+        #expect(await Self.openAndClose(reload, trip) == "v1")
+        #expect(reload.hasListeners(trip), "one preview is still open")
+        #expect(first != nil)
+        first = nil
+        #expect(!reload.hasListeners(trip), "the last preview closed")
+        // A preview opened again is sent the next version.
+        let again = reload.listen(to: trip, current: "v2")
+        reload.send("v3", to: trip)
+        reload.closeAll()
+        var versions: [String] = []
+        for await version in again { versions.append(version) }
+        #expect(versions == ["v2", "v3"])
+    }
+}
