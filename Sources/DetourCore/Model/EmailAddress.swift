@@ -22,12 +22,17 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
     /// Creates an address when `text` follows the rule, or returns `nil`.
     ///
     /// `NAME <ADDRESS>` is read as a name and an address when the address inside follows the
-    /// rule and the name holds no angle bracket; any other text is one address.
+    /// rule and the name holds no angle bracket. When it does not, and the name holds no `@`
+    /// either, the text is no address: read whole, its `@` would have the name and `<` before it
+    /// (`Ana <@example.org>`). Any other text is one address.
     public init?(_ text: String) {
         if let (name, address) = EmailAddress.nameAndAddress(text) {
             (self.name, self.address) = (name, address)
             self.text = name.map { "\(EmailAddress.quotedIfNeeded($0)) <\(address)>" } ?? address
         } else {
+            if let (name, _) = EmailAddress.angleBracketed(text), !name.contains(where: { "<>@".contains($0) }) {
+                return nil
+            }
             guard EmailAddress.isValid(text) else { return nil }
             (self.name, self.address, self.text) = (nil, text, text)
         }
