@@ -119,3 +119,15 @@ public struct DiagnosticPrinter: Sendable {
         return hinted
     }
 }
+
+/// `--diagnostics text|json`, declared once for every command that prints problems.
+public struct DiagnosticsOption: ParsableArguments {
+    @Option(
+        name: .customLong("diagnostics"),
+        help: ArgumentHelp(
+            "How problems are written to standard error: text, or json (one JSON object per line).",
+            valueName: "format"))
+    public var format: DiagnosticPrinter.Format = .text
+
+    public init() {}
+}

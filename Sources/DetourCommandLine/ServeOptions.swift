@@ -81,11 +81,9 @@ public struct ServeOptions: ParsableArguments {
     @Flag(help: "Print no request log.")
     public var quiet = false
 
-    @Option(
-        help: ArgumentHelp(
-            "How problems are written to standard error: text, or json (one JSON object per line).",
-            valueName: "format"))
-    public var diagnostics: DiagnosticPrinter.Format = .text
+    @OptionGroup public var diagnosticsOption: DiagnosticsOption
+    /// How problems are written: `--diagnostics`.
+    public var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
 
     /// Where problems go.
     public var printer: DiagnosticPrinter { DiagnosticPrinter(file: "detour-report", format: diagnostics) }

@@ -33,11 +33,9 @@ struct Import: ParsableCommand {
     @Option(help: ArgumentHelp("The day the placeholder stays are planned from (YYYY-MM-DD).", valueName: "day"))
     var today: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "How problems are written to standard error: text, or json (one JSON object per line).",
-            valueName: "format"))
-    var diagnostics: DiagnosticPrinter.Format = .text
+    @OptionGroup var diagnosticsOption: DiagnosticsOption
+    /// How problems are written: `--diagnostics`.
+    var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
 
     func run() throws {
         StandardStreams.turnWriteSignalsIntoErrors()

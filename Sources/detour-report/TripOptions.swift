@@ -19,11 +19,9 @@ struct TripOptions: ParsableArguments {
             valueName: "mib"))
     var maxInputMib: Int?
 
-    @Option(
-        help: ArgumentHelp(
-            "How problems are written to standard error: text, or json (one JSON object per line).",
-            valueName: "format"))
-    var diagnostics: DiagnosticPrinter.Format = .text
+    @OptionGroup var diagnosticsOption: DiagnosticsOption
+    /// How problems are written: `--diagnostics`.
+    var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
 
     @Flag(
         name: .customLong("all-warnings"),

@@ -21,9 +21,9 @@ struct Index: ParsableCommand {
         help: ArgumentHelp("The folder the reports were rendered into.", valueName: "dir"), completion: .directory)
     var folder: String
 
-    @Option(
-        help: ArgumentHelp("How problems are written to standard error: text or json.", valueName: "format"))
-    var diagnostics: DiagnosticPrinter.Format = .text
+    @OptionGroup var diagnosticsOption: DiagnosticsOption
+    /// How problems are written: `--diagnostics`.
+    var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
 
     @Option(
         help: ArgumentHelp(
