@@ -117,26 +117,13 @@ public enum DiagnosticDocs {
 
     /// The section as a small page.
     public static func page(_ code: String, section: String) -> [UInt8] {
-        let page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <title>\(Escaping.html(code))</title>
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <style>body { margin: 0 auto; max-width: 50rem; padding: 2rem 1.5rem; color: #1d232b;
-              font: 11pt/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-            pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6f8; padding: .6rem .8rem; border-radius: 4px; }
+        let style = """
+            body { max-width: 50rem; }
+            pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6f8; padding: .6rem .8rem; \
+            border-radius: 4px; }
             code, pre { font: 10pt/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-            table { border-collapse: collapse; } th, td { text-align: left; padding: .25rem .5rem; border-bottom: 1px solid #cfd6dd; }</style>
-            </head>
-            <body>
-            <p><a href="/">← All trips</a></p>
-            \(DiagnosticDocs.html(section))</body>
-            </html>
 
             """
-        return Array(page.utf8)
+        return Array(ServerPage.html(title: code, style: style, body: DiagnosticDocs.html(section)).utf8)
     }
 }

@@ -91,26 +91,14 @@ public enum PreviewPage {
 
                 """
         }
-        let page = """
-            <!DOCTYPE html>
-            <html lang="en">
-            <head>
-            <meta charset="utf-8">
-            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'">
-            <meta name="viewport" content="width=device-width, initial-scale=1">
-            <title>\(Escaping.html(title))</title>
-            <style>
-            body { margin: 0 auto; max-width: 60rem; padding: 2rem 1.5rem; color: #1d232b;
-              font: 11pt/1.45 -apple-system, "Segoe UI", Roboto, "Helvetica Neue", Arial, sans-serif; }
-            table { width: 100%; border-collapse: collapse; }
-            th, td { text-align: left; vertical-align: top; padding: .35rem .5rem; border-bottom: 1px solid #cfd6dd; }
+        let style = """
+            table { width: 100%; }
             td.place, td.code { white-space: nowrap; font-family: ui-monospace, monospace; }
             tr.error td.severity { color: #a1262b; font-weight: 600; }
             tr.warning td.severity { color: #8a5a00; font-weight: 600; }
-            </style>
-            </head>
-            <body>
-            <p><a href="/">← All trips</a></p>
+
+            """
+        let body = """
             <h1>\(Escaping.html(title))</h1>
             <p class="summary">\(Escaping.html(summary(diagnostics))); the report comes back when the file is saved without errors.</p>
             <table>
@@ -118,10 +106,9 @@ public enum PreviewPage {
             <tbody>
             \(rows)</tbody>
             </table>
-            </body>
-            </html>
 
             """
+        let page = ServerPage.html(title: title, style: style, body: body)
         return preview(of: Array(page.utf8), nonce: nonce, version: version, events: events)
     }
 
