@@ -51,6 +51,43 @@ public struct LocalFileStore: FileStore {
         return DescriptorFile(descriptor, owned: owned, regularFileSize: size)
     }
 
+    public func openForReading(_ path: FilePath, inside folder: FilePath) throws(FileError) -> any ReadableFile {
+        let descriptor: FileDescriptor
+        do {
+            // Non-blocking: a FIFO opens at once (and is then refused) instead of waiting for a
+            // writer; a regular file reads as it always does.
+            descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking])
+        } catch {
+            throw failure(error)
+        }
+        let info: Stat
+        do {
+            info = try descriptor.stat()
+        } catch {
+            try? descriptor.close()
+            throw failure(error)
+        }
+        guard info.type == .regular else {
+            try? descriptor.close()
+            throw FileError(.permissionDenied, reason: "not a regular file")
+        }
+        // Where the open file is, as the kernel knows it: whatever the name led to when opened.
+        guard let opened = LocalFileStore.location(of: descriptor), opened.starts(with: folder), opened != folder
+        else {
+            try? descriptor.close()
+            throw FileError(.permissionDenied, reason: "not inside the folder")
+        }
+        return DescriptorFile(descriptor, owned: true, regularFileSize: Int(info.size))
+    }
+
+    /// The path of the file open on `descriptor`, links resolved (`/proc/self/fd`).
+    static func location(of descriptor: FileDescriptor) -> FilePath? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor.rawValue)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return FilePath(platformString: Array(buffer[0..<count]) + [0])
+    }
+
     public func info(_ path: FilePath, followLinks: Bool) throws(FileError) -> FileInfo {
         do {
             return FileInfo(try Stat(path, followTargetSymlink: followLinks))

@@ -12,6 +12,14 @@ public protocol FileStore: Sendable {
     /// Opens `path` for reading; `-` is standard input.
     func openForReading(_ path: FilePath) throws(FileError) -> any ReadableFile
 
+    /// Opens `path` for reading when, once open, it is a regular file inside `folder` (a real
+    /// path, links resolved), reached directly or through links that stay inside; anything else
+    /// (a link out of the folder, a FIFO, a device, a folder) is refused, and opening never waits.
+    ///
+    /// What is checked is the open file itself, so a name swapped for something else between
+    /// a look at it and the open can never hand out another file or block the caller.
+    func openForReading(_ path: FilePath, inside folder: FilePath) throws(FileError) -> any ReadableFile
+
     /// What `path` is, following symbolic links (`stat(2)`); `followLinks: false` looks at a
     /// link itself (`lstat(2)`).
     func info(_ path: FilePath, followLinks: Bool) throws(FileError) -> FileInfo
@@ -176,7 +184,16 @@ extension FileStore {
     /// The whole content of `path`, or `nil` when it is longer than `limit` bytes (reading stops
     /// there, so a huge file is never held whole).
     public func contents(of path: FilePath, limit: Int) throws(FileError) -> [UInt8]? {
-        let file = try openForReading(path)
+        try contents(of: openForReading(path), limit: limit)
+    }
+
+    /// The whole content of `path` opened only as a regular file inside `folder` (see
+    /// ``openForReading(_:inside:)``), or `nil` when it is longer than `limit` bytes.
+    public func contents(of path: FilePath, inside folder: FilePath, limit: Int) throws(FileError) -> [UInt8]? {
+        try contents(of: openForReading(path, inside: folder), limit: limit)
+    }
+
+    private func contents(of file: any ReadableFile, limit: Int) throws(FileError) -> [UInt8]? {
         if let size = file.regularFileSize, size > limit { return nil }
         do {
             return try TripInput.readWhole(file, after: [], limit: limit)

@@ -83,23 +83,34 @@ public struct FolderTripStore: TripStore {
             changed: Int64(status.st_ctim.tv_sec) * 1_000_000_000 + Int64(status.st_ctim.tv_nsec))
     }
 
+    /// The file's bytes, read from what was opened: a regular file in the folder, or reached by a
+    /// link that stays in it, checked once open, so a swap of the name cannot leak or block.
     public func read(_ file: TripFile, limit: Int) throws(StoreFailure) -> StoredBytes? {
-        let path = path(file)
-        guard isServable(path) else { return nil }
         do {
-            guard let bytes = try files.contents(of: path, limit: limit) else { return .tooLarge }
+            guard let bytes = try files.contents(of: path(file), inside: realFolder, limit: limit) else {
+                return .tooLarge
+            }
             return .bytes(bytes)
         } catch {
-            if error.isMissing { return nil }
+            // Gone, or not a file the folder serves: the same answer as for no file.
+            if error.isMissing || error.errno == .permissionDenied || error.errno == .tooManySymbolicLinkLevels {
+                return nil
+            }
             throw StoreFailure(error)
         }
     }
 
     public func withLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
         let lockPath = folder.appending(FolderTripStore.lockName)
-        let descriptor = lockPath.withPlatformString { open($0, O_RDWR | O_CREAT | O_CLOEXEC, 0o600) }
+        // Never through a link: a link in its place would have the lock file made wherever it
+        // points. Nor anything but a regular file.
+        let descriptor = lockPath.withPlatformString { open($0, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600) }
         guard descriptor >= 0 else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
         defer { close(descriptor) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw .failed("the lock file \(FolderTripStore.lockName) is not a regular file")
+        }
         // Each call opens the lock file anew: flock locks belong to an open file, so two requests
         // of this process exclude each other as two processes do.
         while flock(descriptor, LOCK_EX) != 0 {

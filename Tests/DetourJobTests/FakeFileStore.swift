@@ -88,6 +88,15 @@ final class FakeFileStore: FileStore, Sendable {
         return Reader(found, faults: faults)
     }
 
+    /// The fake has no links and no FIFOs: a file of its own inside `folder` is opened, any other
+    /// path refused as the real store refuses one outside the folder.
+    func openForReading(_ path: FilePath, inside folder: FilePath) throws(FileError) -> any ReadableFile {
+        guard path.starts(with: folder), path != folder else {
+            throw FileError(.permissionDenied, reason: "not inside the folder")
+        }
+        return try openForReading(path)
+    }
+
     func info(_ path: FilePath, followLinks: Bool) throws(FileError) -> FileInfo {
         if let fault = faults.info { throw FileError(fault) }
         let key = path.string
