@@ -25,59 +25,57 @@ public struct LocalFileStore: FileStore {
     }
 
     public func openForReading(_ path: FilePath) throws(FileError) -> any ReadableFile {
-        let owned = path != .standardStream
-        let descriptor: FileDescriptor
-        if !owned {
-            descriptor = .standardInput
-        } else {
-            do {
-                descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec])
-            } catch {
-                throw failure(error)
-            }
+        guard path != .standardStream else {
+            let info = try LocalFileStore.checked(.standardInput, owned: false) { _ throws(FileError) in }
+            return DescriptorFile(.standardInput, owned: false, regularFileSize: info.regularSize)
         }
-        let info: Stat
-        do {
-            info = try descriptor.stat()
-        } catch {
-            if owned { try? descriptor.close() }
-            throw failure(error)
-        }
-        if info.type == .directory {
-            if owned { try? descriptor.close() }
-            throw FileError(.isDirectory, reason: "it is a folder")
-        }
-        let size = info.type == .regular ? Int(info.size) : nil
-        return DescriptorFile(descriptor, owned: owned, regularFileSize: size)
+        let descriptor = try LocalFileStore.opened(path, options: [.closeOnExec])
+        let info = try LocalFileStore.checked(descriptor, owned: true) { _ throws(FileError) in }
+        return DescriptorFile(descriptor, owned: true, regularFileSize: info.regularSize)
     }
 
     public func openForReading(_ path: FilePath, inside folder: FilePath) throws(FileError) -> any ReadableFile {
-        let descriptor: FileDescriptor
+        // Non-blocking: a FIFO opens at once (and is then refused) instead of waiting for a
+        // writer; a regular file reads as it always does.
+        let descriptor = try LocalFileStore.opened(path, options: [.closeOnExec, .nonBlocking])
+        let info = try LocalFileStore.checked(descriptor, owned: true) { info throws(FileError) in
+            guard info.type == .regular else { throw FileError(.permissionDenied, reason: "not a regular file") }
+            // Where the open file is, as the kernel knows it: whatever the name led to when opened.
+            guard let opened = LocalFileStore.location(of: descriptor), opened.starts(with: folder), opened != folder
+            else { throw FileError(.permissionDenied, reason: "not inside the folder") }
+        }
+        return DescriptorFile(descriptor, owned: true, regularFileSize: info.regularSize)
+    }
+
+    private static func opened(_ path: FilePath, options: FileDescriptor.OpenOptions) throws(FileError)
+        -> FileDescriptor
+    {
         do {
-            // Non-blocking: a FIFO opens at once (and is then refused) instead of waiting for a
-            // writer; a regular file reads as it always does.
-            descriptor = try FileDescriptor.open(path, .readOnly, options: [.closeOnExec, .nonBlocking])
+            return try FileDescriptor.open(path, .readOnly, options: options)
         } catch {
             throw failure(error)
         }
-        let info: Stat
-        do {
-            info = try descriptor.stat()
+    }
+
+    /// The status of the open `descriptor`, when it is no folder and `check` accepts it; else the
+    /// descriptor is closed (when `owned`) and the reason thrown.
+    private static func checked(
+        _ descriptor: FileDescriptor, owned: Bool, _ check: (Stat) throws(FileError) -> Void
+    ) throws(FileError) -> Stat {
+        do throws(FileError) {
+            let info: Stat
+            do {
+                info = try descriptor.stat()
+            } catch {
+                throw failure(error)
+            }
+            if info.type == .directory { throw FileError(.isDirectory, reason: "it is a folder") }
+            try check(info)
+            return info
         } catch {
-            try? descriptor.close()
-            throw failure(error)
+            if owned { try? descriptor.close() }
+            throw error
         }
-        guard info.type == .regular else {
-            try? descriptor.close()
-            throw FileError(.permissionDenied, reason: "not a regular file")
-        }
-        // Where the open file is, as the kernel knows it: whatever the name led to when opened.
-        guard let opened = LocalFileStore.location(of: descriptor), opened.starts(with: folder), opened != folder
-        else {
-            try? descriptor.close()
-            throw FileError(.permissionDenied, reason: "not inside the folder")
-        }
-        return DescriptorFile(descriptor, owned: true, regularFileSize: Int(info.size))
     }
 
     /// The path of the file open on `descriptor`, links resolved (`/proc/self/fd`).
@@ -454,3 +452,8 @@ final class UnnamedTemporary: NewFile, TemporaryFile {
     }
 }
 #endif
+
+extension Stat {
+    /// The size of a regular file; `nil` for anything else (a pipe, a terminal).
+    var regularSize: Int? { type == .regular ? Int(size) : nil }
+}
