@@ -27,7 +27,11 @@ struct Guard {
         guard let host = Guard.authority(of: request) else {
             return Replies.problem(.badRequest, "no-host", "the request has no Host header")
         }
-        if !ListenAddress.isWildcard(boundHost), !allows(host: Guard.hostName(host)) {
+        // RFC 9112 §3.2: exactly one Host, and a valid one, or 400.
+        guard request.headers[values: Guard.hostField].isEmpty, let name = Guard.hostName(host) else {
+            return Replies.problem(.badRequest, "bad-host", "the request needs exactly one valid Host header")
+        }
+        if !ListenAddress.isWildcard(boundHost), !allows(host: name) {
             return Replies.problem(
                 .misdirectedRequest, "host-refused",
                 "this server answers to \(boundHost) and localhost only (a DNS rebinding guard)")
@@ -48,31 +52,57 @@ struct Guard {
         return nil
     }
 
-    /// Whether `name` (without port) is the bound address or a loopback name for it.
+    /// Whether `name` (without port) is the bound address, or, on loopback, any loopback name:
+    /// `localhost`, `127.0.0.1`, `[::1]` (no page elsewhere can make a browser send one of those
+    /// for a name it controls, which is what the check is for).
     func allows(host name: String) -> Bool {
         let lowered = name.lowercased()
         if lowered == boundHost.lowercased() || lowered == "[\(boundHost.lowercased())]" { return true }
-        return ListenAddress.isLoopback(boundHost) && lowered == "localhost"
+        guard ListenAddress.isLoopback(boundHost) else { return false }
+        return lowered == "[::1]" || ListenAddress.isLoopback(lowered)
     }
+
+    /// A second `Host` field: the first is the request's authority, any other stays a field.
+    static let hostField = HTTPField.Name("Host") ?? .via
 
     /// The request's `Host` (`host:port`), as HTTP/1.1 carries it.
     static func authority(of request: Request) -> String? {
         request.head.authority
     }
 
-    /// `host:port` without the port; `[::1]:8080` gives `[::1]`.
-    static func hostName(_ authority: String) -> String {
-        if authority.hasPrefix("["), let end = authority.firstIndex(of: "]") {
-            return String(authority[...end])
+    /// `host:port` without the port (`[::1]:8080` gives `[::1]`), or `nil` when `authority` is no
+    /// valid `Host` (RFC 9110 §7.2: a name, an IPv4 or a bracketed IPv6 address, then at most a
+    /// port of digits; no user, no path).
+    static func hostName(_ authority: String) -> String? {
+        let host: Substring
+        let rest: Substring
+        if authority.hasPrefix("[") {
+            guard let end = authority.firstIndex(of: "]") else { return nil }
+            host = authority[...end]
+            rest = authority[authority.index(after: end)...]
+            let inside = host.dropFirst().dropLast()
+            guard !inside.isEmpty, inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else { return nil }
+        } else {
+            host = authority.prefix { $0 != ":" }
+            rest = authority[host.endIndex...]
+            // A reg-name or IPv4 address as URIs allow it, less the percent-encoding no client sends.
+            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
+            guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }) else { return nil }
         }
-        return String(authority.prefix { $0 != ":" })
+        if !rest.isEmpty {
+            let port = rest.dropFirst()
+            guard rest.first == ":", port.count <= 5, port.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+                return nil
+            }
+        }
+        return String(host)
     }
 
     /// Whether `request` carries `token`: as a bearer token, or (reads only) as the `token`
     /// query parameter or the cookie.
     static func carries(_ token: String, request: Request, allowingQuery: Bool) -> Bool {
-        if let authorization = request.headers[.authorization], authorization.hasPrefix("Bearer "),
-            constantTimeEqual(String(authorization.dropFirst(7)), token)
+        if let authorization = request.headers[.authorization], let given = bearerToken(authorization),
+            constantTimeEqual(given, token)
         {
             return true
         }
@@ -83,6 +113,14 @@ struct Guard {
             if parts.count == 2, parts[0] == cookieName, constantTimeEqual(parts[1], token) { return true }
         }
         return false
+    }
+
+    /// The token of an `Authorization: Bearer TOKEN` field, the scheme in any case (RFC 9110
+    /// §11.1), or `nil` for another scheme.
+    static func bearerToken(_ authorization: String) -> String? {
+        let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
     }
 
     /// Compares in time that depends on the lengths only, never on where the texts differ.

@@ -10,8 +10,17 @@ public enum ListenAddress {
     }
 
     /// Whether `host` is a loopback address.
+    ///
+    /// `localhost`, `::1`, or an IPv4 address in 127.0.0.0/8 written as one (`127.0.0.1`); a name
+    /// that only starts like one (`127.0.0.1.example.org`) is any name, which DNS can point
+    /// anywhere.
     public static func isLoopback(_ host: String) -> Bool {
-        host == "localhost" || host == "::1" || host.hasPrefix("127.")
+        if host == "localhost" || host == "::1" { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127"
+            && parts.allSatisfy { part in
+                (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part) ?? 256 < 256
+            }
     }
 
     /// Whether `host` is the wildcard address, which listens on every interface.

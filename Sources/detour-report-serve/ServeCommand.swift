@@ -98,9 +98,8 @@ struct ServeCommand: AsyncParsableCommand {
         let token = String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map {
             $0.trimmingCharacters(in: .whitespaces)
         }
-        guard let token, token.count >= 16, token.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
-            options.printer.report(
-                .usage, "the token in '\(tokenFile)' must be one line of at least 16 printable ASCII characters")
+        if let problem = token.map(TokenRule.problem) ?? "must not be empty" {
+            options.printer.report(.usage, "the token in '\(tokenFile)' \(problem)")
             throw ExitCodes.usage
         }
         return token

@@ -8,7 +8,8 @@ import Testing
         arguments: [
             ("0.0.0.0", false, false), ("0.0.0.0", true, true), ("::", false, false), ("::1", false, true),
             ("localhost", false, true), ("127.1.2.3", false, true), ("192.168.1.2", false, false),
-            ("192.168.1.2", true, true),
+            ("192.168.1.2", true, true), ("127.0.0.1.example.org", false, false), ("127.evil", false, false),
+            ("127.0.0.256", false, false), ("127.0.0", false, false), ("127.255.255.254", false, true),
         ] as [(String, Bool, Bool)])
     func aNonLoopbackAddressNeedsAToken(_ host: String, _ hasToken: Bool, _ accepted: Bool) {
         let refusal = ListenAddress.refusal(host: host, hasToken: hasToken)
