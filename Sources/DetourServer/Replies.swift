@@ -83,7 +83,8 @@ enum Replies {
     static func badName() -> Response {
         problem(
             .badRequest, "bad-name",
-            "a trip's name is letters, digits, '.', '_' and '-', and does not start with '.'")
+            "a trip's name is letters, digits, '.', '_' and '-', does not start with '.', and does not end in "
+                + "the extension of a format served (\(TripName.servedExtensions.joined(separator: ", ")))")
     }
 
     static func clash(_ name: TripName) -> Response {

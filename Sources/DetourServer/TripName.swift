@@ -1,6 +1,10 @@
+import DetourRender
+
 /// A trip's name in a URL: the file's name without its extension, one path segment.
 ///
-/// A name is letters, digits, `.`, `_` and `-`, does not start with a dot, and is checked after
+/// A name is letters, digits, `.`, `_` and `-`, does not start with a dot, does not end in the
+/// extension of a format the server serves (`lisbon.html` would be the HTML report of `lisbon`:
+/// its preview had no URL of its own, and `lisbon`'s report led to it), and is checked after
 /// its segment is percent-decoded exactly once, so `..`, `%2e%2e`, `%252e` (which decodes to
 /// `%2e`, no name), a `/` or `\` inside, and dotfiles never reach the file system.
 public struct TripName: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -21,9 +25,18 @@ public struct TripName: Hashable, Sendable, Comparable, CustomStringConvertible 
     public init?(decoded text: String) {
         let bytes = Array(text.utf8)
         guard !bytes.isEmpty, bytes.count <= TripName.maxLength, bytes[0] != UInt8(ascii: "."),
-            bytes.allSatisfy(TripName.isAllowed)
+            bytes.allSatisfy(TripName.isAllowed), !TripName.endsInServedExtension(text)
         else { return nil }
         self.text = text
+    }
+
+    /// The extensions of what the server serves under `/trips/NAME.EXT`, with their dot.
+    static let servedExtensions = OutputFormat.allCases.map { "." + $0.fileExtension }
+
+    /// Whether `text` ends in one of ``servedExtensions``, in any case.
+    static func endsInServedExtension(_ text: String) -> Bool {
+        let lowered = text.lowercased()
+        return servedExtensions.contains { lowered.hasSuffix($0) }
     }
 
     static func isAllowed(_ byte: UInt8) -> Bool {

@@ -16,6 +16,21 @@ import Testing
         #expect(TripName(segment: Substring(text)) == nil)
     }
 
+    /// A name that ends like a served format would share its URL with another trip's report.
+    @Test(arguments: [
+        "lisbon.html", "lisbon.md", "lisbon.json", "lisbon.ics", "lisbon.geojson", "lisbon.gpx", "lisbon.pdf",
+        "lisbon.HTML", "a.b.Json",
+    ])
+    func aNameEndingInAServedExtensionIsRefused(_ text: String) {
+        #expect(TripName(decoded: text) == nil)
+        #expect(TripFile(fileName: text + ".json") == nil, "its file is not served")
+    }
+
+    @Test(arguments: ["lisbon.htm", "lisbon.mdx", "lisbon.html-2", "html", "md", "v1.2"])
+    func aNameThatOnlyContainsOneIsAccepted(_ text: String) {
+        #expect(TripName(decoded: text)?.text == text)
+    }
+
     @Test func percentEncodedLettersAreDecodedOnce() {
         #expect(TripName(segment: "lis%62on")?.text == "lisbon")
     }
