@@ -146,6 +146,28 @@ public struct FolderTripStore: TripStore {
         try syncFolder()
     }
 
+    public func removeLeftovers() throws(StoreFailure) -> Int {
+        let entries: [FolderEntry]
+        do {
+            entries = try files.entries(in: folder)
+        } catch {
+            throw StoreFailure(error)
+        }
+        let leftovers = entries.map(\.name.string).filter(FolderTripStore.isLeftover)
+        for name in leftovers { files.remove(folder.appending(name)) }
+        return leftovers.count
+    }
+
+    /// `.NAME.json.XXXXXX` (or `.gpx`): a trip file's name between a dot and the six letters or
+    /// digits `mkstemp` and the store's own links add.
+    static func isLeftover(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        guard bytes.count > 8, bytes[0] == UInt8(ascii: "."), bytes[bytes.count - 7] == UInt8(ascii: "."),
+            bytes.suffix(6).allSatisfy({ (0x30...0x39).contains($0) || (0x41...0x5A).contains($0 & ~0x20) })
+        else { return false }
+        return TripFile(fileName: String(decoding: bytes[1..<(bytes.count - 7)], as: UTF8.self)) != nil
+    }
+
     public func delete(_ file: TripFile) throws(StoreFailure) {
         let target = path(file)
         guard target.withPlatformString({ unlink($0) }) == 0 else {

@@ -18,6 +18,9 @@ public enum TripServer {
         store: some TripStore, folderPath: FilePath, settings: ServerSettings,
         announce: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
     ) async throws {
+        // What writes cut off by a crash left, before any request: holding the lock, so a write of
+        // another server on the folder is never taken for one.
+        _ = try? store.withLock { () throws(StoreFailure) -> Int in try store.removeLeftovers() }
         let library = TripLibrary(store: store, settings: settings)
         let reload = LiveReload()
         let site = Site(library: library, reload: reload, boundHost: settings.host)

@@ -90,6 +90,11 @@ public protocol TripStore: Sendable {
 
     /// Removes `file`, and flushes the folder.
     func delete(_ file: TripFile) throws(StoreFailure)
+
+    /// Removes what writes cut off by a crash left behind (a named temporary beside a trip,
+    /// `.NAME.json.XXXXXX`, where the file system has no unnamed ones), and says how many; the
+    /// server calls it once at start, holding the lock, so no write of another server is cut.
+    func removeLeftovers() throws(StoreFailure) -> Int
 }
 
 /// A file's content as read, or the news that it is larger than the limit.

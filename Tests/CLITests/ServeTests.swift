@@ -240,6 +240,16 @@ struct ServeTests {
         #expect(put.status == 400)
     }
 
+    /// A write cut off by a crash on a file system without unnamed files leaves `.NAME.json.XXXXXX`;
+    /// the next start removes it before it listens.
+    @Test func theNextStartRemovesWhatACrashedWriteLeft() throws {
+        let leftover = folder.appendingPathComponent(".big.json.Q7xK2p")
+        try Data("{\"title\": \"half".utf8).write(to: leftover)
+        let server = try ServerProcess(folder: folder)
+        #expect(!FileManager.default.fileExists(atPath: leftover.path))
+        server.stop()
+    }
+
     @Test func aLinkOutOfTheFolderIsNeverFollowed() throws {
         let outside = scratch.url.appendingPathComponent("outside.json")
         try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent("nordic-budget.json"), to: outside)

@@ -125,3 +125,21 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     }
 }
+
+/// What a write cut off by a crash leaves is removed at start, and nothing else is.
+@Suite struct LeftoverTests {
+    @Test func onlyTemporariesOfTripsAreLeftovers() throws {
+        let scratch = try ScratchFolder("detour-leftovers")
+        let names = [
+            ".big.json.Ab3xYz", ".big.gpx.000000", ".big.json.Ab3xY", ".big.json.Ab3xYz9", ".big.txt.Ab3xYz",
+            ".lisbon.html.json.Ab3xYz", "big.json.Ab3xYz", ".big.json", "big.json", ".detour-report.lock",
+            ".big.json.Ab-xYz",
+        ]
+        for name in names { try Data("x".utf8).write(to: scratch.url.appendingPathComponent(name)) }
+        let store = try FolderTripStore(folder: FilePath(scratch.url.path), files: LocalFileStore())
+        let removed = try store.withLock { () throws(StoreFailure) -> Int in try store.removeLeftovers() }
+        #expect(removed == 2)
+        let left = try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).sorted()
+        #expect(left == names.filter { $0 != ".big.json.Ab3xYz" && $0 != ".big.gpx.000000" }.sorted())
+    }
+}
