@@ -78,6 +78,13 @@ public struct ServeOptions: ParsableArguments {
             "The largest trip accepted, as a file or a request body, in MiB.", valueName: "mib"))
     public var maxInputMib = 16
 
+    @Option(
+        name: .customLong("cache-mib"),
+        help: ArgumentHelp(
+            "The most rendered output kept to answer again, in MiB; the output used longest ago goes first.",
+            valueName: "mib"))
+    public var cacheMib = 256
+
     @Flag(help: "Print no request log.")
     public var quiet = false
 
@@ -93,6 +100,7 @@ public struct ServeOptions: ParsableArguments {
         guard (1...1024).contains(maxInputMib) else {
             throw ValidationError("--max-input-mib must be between 1 and 1024")
         }
+        guard (0...65536).contains(cacheMib) else { throw ValidationError("--cache-mib must be between 0 and 65536") }
         if let poll, !(poll >= 0.1 && poll <= 3600) {
             throw ValidationError("--poll must be between 0.1 and 3600 seconds")
         }

@@ -2,7 +2,6 @@ import DetourCore
 import DetourIO
 import DetourJob
 import DetourRender
-import Dispatch
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -20,18 +19,18 @@ struct API {
     var settings: ServerSettings { library.settings }
 
     /// `GET /api/v1/trips`: every trip, its entity tag and status.
-    func list(_ request: Request) throws(StoreFailure) -> Response {
+    func list(_ request: Request) async throws(StoreFailure) -> Response {
         let today = settings.today()
         var trips: [JSONOutput] = []
         for file in try library.files() {
-            trips.append(summary(file, today: today))
+            trips.append(await summary(file, today: today))
         }
         let body = JSONOutput.object([("trips", .array(trips))])
         let bytes = Array((body.serializedLine() + "\n").utf8)
         return Replies.tagged(bytes, etag: TripLibrary.entityTag(of: bytes), type: .json, request: request)
     }
 
-    func summary(_ file: TripFile, today: CalendarDay) -> JSONOutput {
+    func summary(_ file: TripFile, today: CalendarDay) async -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("name", .string(file.name.text)), ("file", .string(file.fileName)),
             ("format", .string(file.format.rawValue)),
@@ -43,7 +42,7 @@ struct API {
                     ("first_day", .null), ("last_day", .null), ("warnings", .int(0)), ("errors", .int(1)),
                 ])
         }
-        let result = library.check(snapshot, today: today)
+        let result = await library.check(snapshot, today: today)
         let errors = result.diagnostics.count { $0.severity == .error }
         // The title and days as the index lists them.
         let entry = result.trip.map {
@@ -201,18 +200,14 @@ struct API {
         return nil
     }
 
-    /// Runs `work` on a thread outside Swift concurrency's pool: it waits on a file lock and on
+    /// Runs `work` on the server's own threads (``RenderPool``): it waits on a file lock and on
     /// the disk, which must not hold up the threads every request shares.
     func offThread(_ work: @escaping @Sendable () throws(StoreFailure) -> Response) async -> Response {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                let response: Response
-                do throws(StoreFailure) {
-                    response = try work()
-                } catch {
-                    response = Replies.storeFailure(error)
-                }
-                continuation.resume(returning: response)
+        await library.pool.run {
+            do throws(StoreFailure) {
+                return try work()
+            } catch {
+                return Replies.storeFailure(error)
             }
         }
     }

@@ -1,6 +1,7 @@
 import DetourCore
 import DetourJob
 import DetourRender
+import Foundation
 import SystemPackage
 
 /// What `detour-report serve` was asked for.
@@ -33,13 +34,18 @@ public struct ServerSettings: Sendable {
     public var idleTimeout: Duration
     /// The largest request head (request line and headers), in bytes.
     public var maxHeaderBytes: Int
+    /// The most bytes of rendered output kept to answer again.
+    public var cacheBytes: Int
+    /// The most renders at once: the cores.
+    public var renderThreads: Int
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
         planner: Planner.Options = Planner.Options(), templates: ReportTemplates, readOnly: Bool = false,
         token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
         maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
-        maxHeaderBytes: Int = 16 << 10
+        maxHeaderBytes: Int = 16 << 10, cacheBytes: Int = 256 << 20,
+        renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
     ) {
         self.host = host
         self.port = port
@@ -54,5 +60,7 @@ public struct ServerSettings: Sendable {
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
         self.maxHeaderBytes = maxHeaderBytes
+        self.cacheBytes = cacheBytes
+        self.renderThreads = renderThreads
     }
 }

@@ -36,13 +36,13 @@ public struct Site: Sendable {
         let parts = Array(segments)
         do throws(StoreFailure) {
             if parts == [""] {
-                return try method.isRead ? index(request) : methodNotAllowed("GET, HEAD")
+                return try await method.isRead ? index(request) : methodNotAllowed("GET, HEAD")
             }
             if parts == ["calendar.ics"] {
-                return try method.isRead ? calendar(request) : methodNotAllowed("GET, HEAD")
+                return try await method.isRead ? calendar(request) : methodNotAllowed("GET, HEAD")
             }
             if parts.count == 2, parts[0] == "trips" {
-                return try method.isRead ? trip(parts[1], request: request) : methodNotAllowed("GET, HEAD")
+                return try await method.isRead ? trip(parts[1], request: request) : methodNotAllowed("GET, HEAD")
             }
             if parts.count == 3, parts[0] == "trips", parts[2] == "events" {
                 guard method == .get else { return methodNotAllowed("GET") }
@@ -55,7 +55,7 @@ public struct Site: Sendable {
                     DiagnosticDocs.page(String(parts[2]), section: section), type: .html, request: request)
             }
             if parts == ["api", "v1", "trips"] {
-                return try method.isRead ? API(site: self).list(request) : methodNotAllowed("GET, HEAD")
+                return try await method.isRead ? API(site: self).list(request) : methodNotAllowed("GET, HEAD")
             }
             if parts.count == 4, parts[0] == "api", parts[1] == "v1", parts[2] == "trips" {
                 return try await API(site: self).trip(parts[3], request: request)
@@ -73,28 +73,28 @@ public struct Site: Sendable {
     // MARK: - Pages
 
     /// `/trips/NAME` (the live preview) or `/trips/NAME.EXT` (a format).
-    func trip(_ segment: Substring, request: Request) throws(StoreFailure) -> Response {
+    func trip(_ segment: Substring, request: Request) async throws(StoreFailure) -> Response {
         guard let decoded = TripName.percentDecoded(segment) else { return Replies.badName() }
         for format in OutputFormat.withoutBrowser {
             let suffix = "." + format.fileExtension
             guard decoded.hasSuffix(suffix) else { continue }
             guard let name = TripName(decoded: String(decoded.dropLast(suffix.count))) else { return Replies.badName() }
-            return try output(name, format: format, request: request)
+            return try await output(name, format: format, request: request)
         }
         guard let name = TripName(decoded: decoded) else { return Replies.badName() }
-        return try preview(name, request: request)
+        return try await preview(name, request: request)
     }
 
     /// The trip's output in `format`, as `render` writes it.
-    func output(_ name: TripName, format: OutputFormat, request: Request) throws(StoreFailure) -> Response {
+    func output(_ name: TripName, format: OutputFormat, request: Request) async throws(StoreFailure) -> Response {
         let snapshot: TripSnapshot
         switch try current(name) {
         case .failure(let refusal): return refusal.response
         case .success(let found): snapshot = found
         }
         let today = settings.today()
-        guard let output = library.output(snapshot, format: format, today: today) else {
-            let result = library.check(snapshot, today: today)
+        guard let output = await library.output(snapshot, format: format, today: today) else {
+            let result = await library.check(snapshot, today: today)
             return Replies.invalidTrip(result.diagnostics, file: snapshot.file.fileName)
         }
         var extra: [(HTTPField.Name, String)] = []
@@ -132,7 +132,7 @@ public struct Site: Sendable {
     }
 
     /// `/trips/NAME`: the report, or the trip's problems, with the live-reload script.
-    func preview(_ name: TripName, request: Request) throws(StoreFailure) -> Response {
+    func preview(_ name: TripName, request: Request) async throws(StoreFailure) -> Response {
         let nonce = Nonce.make()
         let events = "/trips/\(name.text)/events"
         let headers: [(HTTPField.Name, String)] = [
@@ -155,12 +155,12 @@ public struct Site: Sendable {
             snapshot = found
         }
         let today = settings.today()
-        if let report = library.output(snapshot, format: .html, today: today) {
+        if let report = await library.output(snapshot, format: .html, today: today) {
             let page = PreviewPage.preview(
                 of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name)
             return Replies.bytes(page, type: .html, request: request, extra: headers)
         }
-        let result = library.check(snapshot, today: today)
+        let result = await library.check(snapshot, today: today)
         let page = PreviewPage.problems(
             title: snapshot.file.fileName, file: snapshot.file.fileName, diagnostics: result.diagnostics,
             nonce: nonce, version: snapshot.etag, events: events, docs: "/docs/diagnostics/")
@@ -194,26 +194,26 @@ public struct Site: Sendable {
     }
 
     /// `/`: the folder's index, from the index templates a batch run uses.
-    func index(_ request: Request) throws(StoreFailure) -> Response {
+    func index(_ request: Request) async throws(StoreFailure) -> Response {
         let today = settings.today()
         // The guard has refused a request without one.
         guard let authority = Guard.authority(of: request) else { return Replies.notFound() }
         var entries: [TripIndex.Entry] = []
         for file in try library.files() {
-            entries.append(entry(file, today: today, authority: authority))
+            entries.append(await entry(file, today: today, authority: authority))
         }
         let html = settings.templates.renderIndex(TripIndex(entries: entries), as: .html)
         return Replies.bytes(Array(html.utf8), type: .html, request: request, extra: [(.cacheControl, "no-cache")])
     }
 
     /// The index entry of `file`: its status, and links to its preview, every format and its feed.
-    func entry(_ file: TripFile, today: CalendarDay, authority: String) -> TripIndex.Entry {
+    func entry(_ file: TripFile, today: CalendarDay, authority: String) async -> TripIndex.Entry {
         let name = file.name.text
         guard case .snapshot(let snapshot) = try? library.snapshot(file) else {
             return TripIndex.Entry(
                 source: file.fileName, name: name, status: .unreadable, firstError: "error: cannot read the trip")
         }
-        let result = library.check(snapshot, today: today)
+        let result = await library.check(snapshot, today: today)
         let warnings = result.diagnostics.count { $0.severity == .warning }
         guard let trip = result.trip else {
             return TripIndex.Entry(
@@ -233,12 +233,12 @@ public struct Site: Sendable {
     }
 
     /// `/calendar.ics`: every valid trip in one calendar.
-    func calendar(_ request: Request) throws(StoreFailure) -> Response {
+    func calendar(_ request: Request) async throws(StoreFailure) -> Response {
         let today = settings.today()
         var plans: [Plan] = []
         for file in try library.files() {
             guard case .snapshot(let snapshot) = try library.snapshot(file) else { continue }
-            let result = library.check(snapshot, today: today)
+            let result = await library.check(snapshot, today: today)
             if let plan = result.plan { plans.append(plan) }
         }
         let bytes = ICSExport.bytes(plans: plans, name: "Trips", today: today)

@@ -28,7 +28,13 @@ public enum TripLookup: Sendable {
 }
 
 /// The folder's trips as the server sees them: each file's bytes read again only when its
-/// signature changes, and each output rendered once per content, day and format.
+/// signature changes, each trip checked once per version and day, and each output rendered once
+/// per version, day and format.
+///
+/// Checks and renders run on the server's own threads (``RenderPool``), never on the threads
+/// every request shares, at most one per trip, day and format at a time: requests arriving
+/// together for a trip just saved wait for the one render, and requests for other trips do not
+/// wait at all.
 ///
 /// Every trip's page and format comes from ``RenderJob``, as `render` makes it. The one output
 /// made elsewhere is the server's own `/calendar.ics`, every valid trip's plan in one calendar,
@@ -38,19 +44,21 @@ public final class TripLibrary: Sendable {
     public let settings: ServerSettings
 
     private let snapshots = Mutex<[TripFile: (FileSignature, TripSnapshot)]>([:])
-    private let results = BoundedCache<ResultKey, RenderResult>(limit: 256)
-    private let outputs = BoundedCache<OutputKey, RenderedOutput>(limit: 512)
-    /// Renders one at a time, so that requests arriving together for a changed trip render it
-    /// once: the second finds the first's output in the cache.
-    private let renderLock = Mutex(())
+    /// Each trip file's check, of one version and day: a new version or day takes the old one's
+    /// place, so every unchanged trip of a large folder stays checked.
+    private let results = Mutex<[String: (etag: String, today: CalendarDay, result: RenderResult)]>([:])
+    let outputs: OutputCache
+    let pool: RenderPool
+    private let checks: SingleFlight<ResultKey, RenderResult>
+    private let renders: SingleFlight<OutputKey, RenderedOutput?>
 
-    struct ResultKey: Hashable {
+    struct ResultKey: Hashable, Sendable {
         var etag: String
         var name: String
         var today: CalendarDay
     }
 
-    struct OutputKey: Hashable {
+    struct OutputKey: Hashable, Sendable {
         var etag: String
         var name: String
         var today: CalendarDay
@@ -60,6 +68,10 @@ public final class TripLibrary: Sendable {
     public init(store: some TripStore, settings: ServerSettings) {
         self.store = store
         self.settings = settings
+        outputs = OutputCache(limit: settings.cacheBytes)
+        pool = RenderPool(width: settings.renderThreads)
+        checks = SingleFlight(pool: pool)
+        renders = SingleFlight(pool: pool)
     }
 
     /// A strong entity tag for `bytes`: their SHA-256, quoted.
@@ -131,9 +143,11 @@ public final class TripLibrary: Sendable {
         case tooLarge
     }
 
-    /// Forgets what was read of `file`, so the next request reads it.
+    /// Forgets what was read of `file` and made of it, so the next request reads it.
     public func forget(_ file: TripFile) {
         snapshots.withLock { $0[file] = nil }
+        results.withLock { $0[file.fileName] = nil }
+        outputs.forget(file.fileName)
     }
 
     func job(formats: [OutputFormat], today: CalendarDay) -> RenderJob {
@@ -145,30 +159,53 @@ public final class TripLibrary: Sendable {
     }
 
     /// The trip checked and planned as of `today`: its outcome, diagnostics and plan.
-    public func check(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult {
-        let key = ResultKey(etag: snapshot.etag, name: snapshot.file.fileName, today: today)
-        if let result = results[key] { return result }
-        let result = job(formats: [], today: today).run(bytes: snapshot.bytes, name: snapshot.file.fileName)
-        results[key] = result
+    public func check(_ snapshot: TripSnapshot, today: CalendarDay) async -> RenderResult {
+        let name = snapshot.file.fileName
+        if let known = results.withLock({ $0[name] }), known.etag == snapshot.etag, known.today == today {
+            return known.result
+        }
+        return await checks.run(ResultKey(etag: snapshot.etag, name: name, today: today)) { [self] in
+            checked(snapshot, today: today)
+        }
+    }
+
+    /// The check itself, on a pool thread, kept for the next request.
+    private func checked(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult {
+        let name = snapshot.file.fileName
+        let result = job(formats: [], today: today).run(bytes: snapshot.bytes, name: name)
+        results.withLock { $0[name] = (snapshot.etag, today, result) }
         return result
     }
 
     /// The trip's output in `format` as of `today`, as `render` writes it; `nil` for a trip
     /// that is not valid.
-    public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) -> RenderedOutput? {
-        let key = OutputKey(etag: snapshot.etag, name: snapshot.file.fileName, today: today, format: format)
-        if let output = outputs[key] { return output }
-        return renderLock.withLock { _ in
-            if let output = outputs[key] { return output }
-            let result = check(snapshot, today: today)
+    public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) async -> RenderedOutput? {
+        let name = snapshot.file.fileName
+        let cached = OutputCache.Key(name: name, today: today, format: format)
+        if let output = outputs[cached, etag: snapshot.etag] { return output }
+        let key = OutputKey(etag: snapshot.etag, name: name, today: today, format: format)
+        return await renders.run(key) { [self] in
+            if let output = outputs[cached, etag: snapshot.etag] { return output }
+            let result = checked(snapshot, today: today, reuse: true)
             guard result.outcome == .valid,
-                let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates))
+                let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates)),
+                let bytes = try? produced.bytes()
             else { return nil }
-            guard let bytes = try? produced.bytes() else { return nil }
             let output = RenderedOutput(bytes: bytes)
-            outputs[key] = output
+            outputs.keep(output, for: cached, etag: snapshot.etag)
             return output
         }
+    }
+
+    /// The kept check of `snapshot` when there is one, else a check made here (on the render's
+    /// own pool thread: a render waits for no other piece of work).
+    private func checked(_ snapshot: TripSnapshot, today: CalendarDay, reuse: Bool) -> RenderResult {
+        if let known = results.withLock({ $0[snapshot.file.fileName] }), known.etag == snapshot.etag,
+            known.today == today
+        {
+            return known.result
+        }
+        return checked(snapshot, today: today)
     }
 }
 

@@ -85,7 +85,7 @@ struct ServeCommand: AsyncParsableCommand {
             templates: loaded,
             readOnly: options.readOnly, token: try token(),
             watch: options.poll.map { .poll(.milliseconds(Int($0 * 1000))) } ?? .inotify,
-            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20)
+            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20, cacheBytes: options.cacheMib << 20)
     }
 
     /// The token in `--token-file`: its first line, at least 16 characters.

@@ -187,19 +187,6 @@ final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
         #expect(bare.hasPrefix("text<script nonce=\"N\">"), "a page without a body gets the script at its end")
     }
 
-    @Test func theCacheKeepsItsLimitAndDropsTheOldestFirst() {
-        let cache = BoundedCache<Int, String>(limit: 3)
-        for key in 0..<3 { cache[key] = "\(key)" }
-        #expect((0..<3).allSatisfy { cache[$0] != nil }, "exactly at the limit, all are kept")
-        cache[3] = "3"
-        #expect(cache[0] == nil, "one past it, the oldest goes")
-        #expect(cache[1] == "1" && cache[3] == "3")
-        cache[1] = nil
-        #expect(cache[1] == nil)
-        cache[4] = "4"
-        #expect(cache[2] == "2", "a removed key frees its place")
-    }
-
     @Test func aStreamStartsWithTheCurrentVersionAndEndsWhenTheServerStops() async {
         let reload = LiveReload()
         let name = TripName(decoded: "x")!
