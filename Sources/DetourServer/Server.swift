@@ -50,8 +50,15 @@ public enum TripServer {
                 announce("http://\(host):\(port)/")
             },
             logger: logger)
+        // On SIGTERM or SIGINT the server stops taking connections and gives open requests
+        // `shutdownGrace` to finish; then every connection is closed, and an upload not finished
+        // by then is not stored. A stalled or trickling client cannot keep the process alive.
+        var configuration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = settings.shutdownGrace
+        configuration.maximumCancellationDuration = settings.shutdownGrace
         do {
-            try await app.runService(gracefulShutdownSignals: [.sigterm, .sigint])
+            try await ServiceGroup(configuration: configuration).run()
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw ServeFailure.portInUse(settings.port)
         }

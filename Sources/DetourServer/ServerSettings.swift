@@ -38,6 +38,8 @@ public struct ServerSettings: Sendable {
     public var cacheBytes: Int
     /// The most renders at once: the cores.
     public var renderThreads: Int
+    /// How long open requests may take to finish once a stop is asked for.
+    public var shutdownGrace: Duration
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
@@ -45,7 +47,7 @@ public struct ServerSettings: Sendable {
         token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
         maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
         maxHeaderBytes: Int = 16 << 10, cacheBytes: Int = 256 << 20,
-        renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount
+        renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount, shutdownGrace: Duration = .seconds(2)
     ) {
         self.host = host
         self.port = port
@@ -62,5 +64,6 @@ public struct ServerSettings: Sendable {
         self.maxHeaderBytes = maxHeaderBytes
         self.cacheBytes = cacheBytes
         self.renderThreads = renderThreads
+        self.shutdownGrace = shutdownGrace
     }
 }

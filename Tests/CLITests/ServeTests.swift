@@ -584,6 +584,36 @@ struct ServeTests {
         }
     }
 
+    /// An upload that stalls keeps no stopping server alive past its grace, and is not stored.
+    @Test func sigtermEndsAStalledUploadAndStoresNothing() throws {
+        let server = try ServerProcess(folder: folder)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(server.port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let client = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(client >= 0)
+        defer { close(client) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(client, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        try #require(connected == 0)
+        let head =
+            "PUT /api/v1/trips/stalled HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+            + "Content-Type: application/json\r\nIf-None-Match: *\r\nContent-Length: 100000\r\n\r\n{\"title\": "
+        let sent = head.utf8CString.withUnsafeBufferPointer { send(client, $0.baseAddress, $0.count - 1, 0) }
+        try #require(sent > 0)
+        // The request is under way once the server logs nothing yet and holds the connection:
+        // a read of the index on another connection is answered, so the server is serving.
+        #expect(try Curl.request("\(server.base)/").status == 200)
+        // Bounded here by the stop itself: the grace is 2 s, the idle timeout 60 s.
+        let status = server.stop(signal: SIGTERM, timeout: 15)
+        #expect(status != nil, "the server waited for the stalled upload")
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("stalled.json").path))
+    }
+
     @Test func sigtermStopsTheServerWithinASecondWithAStreamOpen() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder)
