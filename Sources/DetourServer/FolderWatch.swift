@@ -48,7 +48,15 @@ public final class FolderWatch: Sendable {
     }
 
     /// Watches until ``stop()``, on a thread of its own (its reads block).
+    ///
+    /// With inotify the watch is made before this returns, so no change made after is missed.
     public func start(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
+        #if os(Linux)
+        if mode == .inotify, let watch = Inotify(folder) {
+            PlainThread.detach { [self] in self.watch(with: watch, signatures: signatures) }
+            return
+        }
+        #endif
         PlainThread.detach { [self] in self.run(signatures: signatures) }
     }
 
@@ -76,14 +84,12 @@ public final class FolderWatch: Sendable {
         for name in due.sorted() { changed(name) }
     }
 
+    /// Polls: every `--poll` interval, or every second where inotify is not to be had.
     private func run(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
         if case .poll(let interval) = mode {
             poll(every: interval, signatures: signatures)
             return
         }
-        #if os(Linux)
-        if watchWithInotify() { return }
-        #endif
         poll(every: .seconds(1), signatures: signatures)
     }
 
@@ -117,18 +123,46 @@ public final class FolderWatch: Sendable {
     }
 
     #if os(Linux)
-    /// Watches with inotify; `false` when inotify is not available.
-    private func watchWithInotify() -> Bool {
-        let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-        guard descriptor >= 0 else { return false }
-        defer { close(descriptor) }
-        let mask =
+    /// An inotify instance with a watch on the folder.
+    struct Inotify: Sendable {
+        static let mask =
             UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_CREATE)
-            | UInt32(IN_DELETE) | UInt32(IN_MODIFY) | UInt32(IN_ATTRIB)
-        guard folder.withPlatformString({ inotify_add_watch(descriptor, $0, mask) }) >= 0 else { return false }
+            | UInt32(IN_DELETE) | UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
+        let descriptor: Int32
+        let watch: Int32
+
+        /// The watch, or `nil` when inotify is not to be had.
+        init?(_ folder: FilePath) {
+            let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            guard descriptor >= 0 else { return nil }
+            let watch = folder.withPlatformString { inotify_add_watch(descriptor, $0, Inotify.mask) }
+            guard watch >= 0 else {
+                close(descriptor)
+                return nil
+            }
+            (self.descriptor, self.watch) = (descriptor, watch)
+        }
+    }
+
+    /// Watches with inotify until stopped.
+    ///
+    /// A folder removed or moved away, and made again (a `git checkout`, a sync tool, `rm -r`
+    /// then a copy), ends its watch: the watch is made again on the folder now at the path, as
+    /// soon as there is one, and every trip of it counts as changed.
+    private func watch(with inotify: Inotify, signatures: () -> [TripName: FileSignature]) {
+        let descriptor = inotify.descriptor
+        defer { close(descriptor) }
+        let mask = Inotify.mask
+        var watch = inotify.watch
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
         let headerSize = MemoryLayout<inotify_event>.size
+        let gone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)
         while !isStopped {
+            if watch < 0 {
+                // The folder went: watch again once something is at its path.
+                watch = folder.withPlatformString { inotify_add_watch(descriptor, $0, mask) }
+                if watch >= 0 { for name in signatures().keys { touch(name) } }
+            }
             var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             // Wakes at least every 50 ms to flush the debounce and to notice a stop.
             let ready = Glibc.poll(&poller, 1, 50)
@@ -136,20 +170,24 @@ public final class FolderWatch: Sendable {
                 let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 var offset = 0
                 while count > 0, offset + headerSize <= count {
-                    let (length, name) = buffer.withUnsafeBytes { raw -> (Int, String) in
+                    let (length, name, event) = buffer.withUnsafeBytes { raw -> (Int, String, inotify_event) in
                         let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
                         let length = Int(event.len)
                         let start = offset + headerSize
                         let bytes = raw[start..<min(start + length, count)].prefix { $0 != 0 }
-                        return (length, String(decoding: bytes, as: UTF8.self))
+                        return (length, String(decoding: bytes, as: UTF8.self), event)
                     }
-                    if let file = TripFile(fileName: name) { touch(file.name) }
+                    if event.wd == watch, event.mask & gone != 0 {
+                        if event.mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(descriptor, watch) }
+                        watch = -1
+                    } else if let file = TripFile(fileName: name) {
+                        touch(file.name)
+                    }
                     offset += headerSize + length
                 }
             }
             flush()
         }
-        return true
     }
     #endif
 }
