@@ -22,7 +22,9 @@ struct API {
     func list(_ request: Request) async throws(StoreFailure) -> Response {
         let today = settings.today()
         var trips: [JSONOutput] = []
-        for file in try library.files() {
+        let files = try library.files()
+        await library.prepare(files, today: today)
+        for file in files {
             trips.append(await summary(file, today: today))
         }
         let body = JSONOutput.object([("trips", .array(trips))])

@@ -1,6 +1,10 @@
 import DetourJob
 import Synchronization
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The server's blocking work (a trip checked, a report rendered) on threads of the process's
 /// own, never on Swift's cooperative threads, which every request shares: at most `width` pieces
 /// at once (the cores), in the order asked.
@@ -62,7 +66,22 @@ final class RenderPool: Sendable {
         }) {
             job()
         }
+        #if os(Linux)
+        // A render of a large trip frees hundreds of megabytes, which the C library keeps in the
+        // thread's arena unless told: handed back once no work is left, a server that renders a
+        // big trip after each save stays at the size of one render.
+        _ = RenderPool.trim?(0)
+        #endif
     }
+
+    #if os(Linux)
+    /// glibc's `malloc_trim(3)`, which Swift's C module for the library does not declare.
+    private static let trim: (@convention(c) (Int) -> Int32)? = {
+        // RTLD_DEFAULT: the symbol wherever the process has it.
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)
+    }()
+    #endif
 }
 
 /// One run at a time for each key: a request for a key whose run is under way waits for that

@@ -199,7 +199,9 @@ public struct Site: Sendable {
         // The guard has refused a request without one.
         guard let authority = Guard.authority(of: request) else { return Replies.notFound() }
         var entries: [TripIndex.Entry] = []
-        for file in try library.files() {
+        let files = try library.files()
+        await library.prepare(files, today: today)
+        for file in files {
             entries.append(await entry(file, today: today, authority: authority))
         }
         let html = settings.templates.renderIndex(TripIndex(entries: entries), as: .html)
@@ -236,7 +238,9 @@ public struct Site: Sendable {
     func calendar(_ request: Request) async throws(StoreFailure) -> Response {
         let today = settings.today()
         var plans: [Plan] = []
-        for file in try library.files() {
+        let files = try library.files()
+        await library.prepare(files, today: today)
+        for file in files {
             guard case .snapshot(let snapshot) = try library.snapshot(file) else { continue }
             let result = await library.check(snapshot, today: today)
             if let plan = result.plan { plans.append(plan) }

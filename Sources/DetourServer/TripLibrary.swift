@@ -169,6 +169,26 @@ public final class TripLibrary: Sendable {
         }
     }
 
+    /// Reads and checks every one of `files` not read or checked yet, as of `today`, so that a
+    /// page listing them all finds each one kept: on the pool, in chunks, as many at once as it
+    /// has threads (the first `/` of a folder of 10,000 trips checks them on every core, and a
+    /// thread is started per chunk, not per trip).
+    public func prepare(_ files: [TripFile], today: CalendarDay) async {
+        let chunks = stride(from: 0, to: files.count, by: 64).map { Array(files[$0..<min($0 + 64, files.count)]) }
+        await withTaskGroup(of: Void.self) { group in
+            for chunk in chunks {
+                group.addTask {
+                    await self.pool.run { [self] in
+                        for file in chunk {
+                            guard case .snapshot(let snapshot)? = try? snapshot(file) else { continue }
+                            _ = checked(snapshot, today: today, reuse: true)
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// The check itself, on a pool thread, kept for the next request.
     private func checked(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult {
         let name = snapshot.file.fileName
