@@ -119,17 +119,17 @@ struct API {
         }
         return await offThread { () throws(StoreFailure) -> Response in
             try library.store.withLock { () throws(StoreFailure) -> Response in
-                let existing = try existingFile(name)
-                var current: String?
-                if let existing { current = try currentTag(existing) }
-                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: current) {
+                // Both of a clash may be replaced at once: the precondition names either one.
+                let existing = library.files(of: name).map(\.0)
+                let tags = try currentTags(existing)
+                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
                     return refused
                 }
                 try library.store.write(body, to: file)
-                if let existing, existing != file {
-                    // The trip changed format: the old file goes, so the name has one file.
-                    try library.store.delete(existing)
-                    library.forget(existing)
+                for old in existing where old != file {
+                    // The trip changed format, or had two files: the others go, so the name has one.
+                    try library.store.delete(old)
+                    library.forget(old)
                 }
                 library.forget(file)
                 let etag = TripLibrary.entityTag(of: body)
@@ -139,7 +139,7 @@ struct API {
                 ])
                 return Replies.bytes(
                     Array((answer.serializedLine() + "\n").utf8), type: .json,
-                    status: current == nil ? .created : .ok, extra: [(.eTag, etag)])
+                    status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)])
             }
         }
     }
@@ -153,26 +153,29 @@ struct API {
         let ifNoneMatch = request.headers[.ifNoneMatch]
         return await offThread { () throws(StoreFailure) -> Response in
             try library.store.withLock { () throws(StoreFailure) -> Response in
-                guard let existing = try existingFile(name), let current = try currentTag(existing) else {
-                    return Replies.notFound()
-                }
-                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: current) {
+                // A clash is deleted whole: the precondition names either file.
+                let existing = library.files(of: name).map(\.0)
+                let tags = try currentTags(existing)
+                guard !tags.isEmpty else { return Replies.notFound() }
+                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
                     return refused
                 }
-                try library.store.delete(existing)
-                library.forget(existing)
+                for file in existing {
+                    try library.store.delete(file)
+                    library.forget(file)
+                }
                 return Response(status: .noContent)
             }
         }
     }
 
-    /// The one file `name` has, `nil` when it has none; a clash is a refusal.
-    func existingFile(_ name: TripName) throws(StoreFailure) -> TripFile? {
-        switch try library.lookup(name) {
-        case .missing: return nil
-        case .found(let file, _): return file
-        case .clash: throw .clash(name)
+    /// The entity tags of `files` as they are now, of those that are still there.
+    func currentTags(_ files: [TripFile]) throws(StoreFailure) -> [String] {
+        var tags: [String] = []
+        for file in files {
+            if let tag = try currentTag(file) { tags.append(tag) }
         }
+        return tags
     }
 
     /// The entity tag of `file`'s bytes as they are now, read again (under the lock).
@@ -184,20 +187,20 @@ struct API {
         }
     }
 
-    /// 412 when the precondition fails against `current` (`nil`: no file): `If-Match` compared
+    /// 412 when the precondition fails against the tags of the name's files, `current` (none:
+    /// no file; two: a clash, either of which a precondition may name): `If-Match` compared
     /// strongly and `If-None-Match` weakly, as RFC 9110 §13.1.1 and §13.1.2 compare them.
-    func refusal(ifMatch: String?, ifNoneMatch: String?, current: String?) -> Response? {
-        if let ifMatch {
-            guard let current, EntityTags.matches(ifMatch, current) else {
-                return Replies.problem(
-                    .preconditionFailed, "precondition-failed",
-                    current == nil ? "the trip does not exist" : "the trip has changed since that ETag",
-                    etag: current)
-            }
-        }
-        if let ifNoneMatch, let current, EntityTags.matches(ifNoneMatch, current, weakly: true) {
+    func refusal(ifMatch: String?, ifNoneMatch: String?, current: [String]) -> Response? {
+        // The tag a refusal sends back, so a client can read again: the one file's.
+        let tag = current.count == 1 ? current.first : nil
+        if let ifMatch, !current.contains(where: { EntityTags.matches(ifMatch, $0) }) {
             return Replies.problem(
-                .preconditionFailed, "precondition-failed", "the trip exists already", etag: current)
+                .preconditionFailed, "precondition-failed",
+                current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag", etag: tag)
+        }
+        if let ifNoneMatch, current.contains(where: { EntityTags.matches(ifNoneMatch, $0, weakly: true) }) {
+            return Replies.problem(
+                .preconditionFailed, "precondition-failed", "the trip exists already", etag: tag)
         }
         return nil
     }

@@ -101,6 +101,14 @@ public struct FolderTripStore: TripStore {
     }
 
     public func withLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
+        try locked(LOCK_EX, body)
+    }
+
+    public func withSharedLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
+        try locked(LOCK_SH, body)
+    }
+
+    private func locked<T>(_ kind: Int32, _ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T {
         let lockPath = folder.appending(FolderTripStore.lockName)
         // Never through a link: a link in its place would have the lock file made wherever it
         // points. Nor anything but a regular file.
@@ -113,7 +121,7 @@ public struct FolderTripStore: TripStore {
         }
         // Each call opens the lock file anew: flock locks belong to an open file, so two requests
         // of this process exclude each other as two processes do.
-        while flock(descriptor, LOCK_EX) != 0 {
+        while flock(descriptor, kind) != 0 {
             guard errno == EINTR else { throw StoreFailure(FileError(Errno(rawValue: errno))) }
         }
         defer { flock(descriptor, LOCK_UN) }

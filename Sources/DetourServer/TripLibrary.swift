@@ -85,15 +85,26 @@ public final class TripLibrary: Sendable {
     }
 
     /// The file `name` is.
+    ///
+    /// Two files are looked at again holding the lock shared: a write that changes a trip's
+    /// format makes the new file before it removes the old, and a reader must not take that
+    /// moment for a clash. What is still two files then is one.
     public func lookup(_ name: TripName) throws(StoreFailure) -> TripLookup {
-        let found = TripFormat.allCases.compactMap { format -> (TripFile, FileSignature)? in
+        let found = files(of: name)
+        guard found.count > 1 else { return found.first.map { .found($0.0, $0.1) } ?? .missing }
+        let settled = try store.withSharedLock { () throws(StoreFailure) in files(of: name) }
+        switch settled.count {
+        case 0: return .missing
+        case 1: return .found(settled[0].0, settled[0].1)
+        default: return .clash
+        }
+    }
+
+    /// The files `name` has, with their signatures.
+    func files(of name: TripName) -> [(TripFile, FileSignature)] {
+        TripFormat.allCases.compactMap { format -> (TripFile, FileSignature)? in
             let file = TripFile(name: name, format: format)
             return store.signature(file).map { (file, $0) }
-        }
-        switch found.count {
-        case 0: return .missing
-        case 1: return .found(found[0].0, found[0].1)
-        default: return .clash
         }
     }
 

@@ -84,6 +84,10 @@ public protocol TripStore: Sendable {
     /// folder respect too.
     func withLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T
 
+    /// Runs `body` holding the write lock shared: no write is under way meanwhile, and other
+    /// readers are not kept out.
+    func withSharedLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T
+
     /// Replaces (or creates) `file` with `bytes`, whole or not at all: a new file beside it,
     /// flushed, renamed over it, and the folder flushed.
     func write(_ bytes: [UInt8], to file: TripFile) throws(StoreFailure)

@@ -584,6 +584,56 @@ struct ServeTests {
         }
     }
 
+    /// A format switch is one step to readers: no read is told the name has two files.
+    ///
+    /// The trip is switched between JSON and GPX 200 times while 2,000 reads of it run. Each side
+    /// is one curl run (`--next` between the writes), so
+    /// the counts bound the test, not a clock.
+    @Test func aFormatSwitchIsOneStepToReaders() throws {
+        try FileManager.default.copyItem(
+            at: Fixtures.sampleURL("nordic-budget.json"), to: folder.appendingPathComponent("switch.json"))
+        let server = try ServerProcess(folder: folder)
+        let curl = try Tool.path("curl").orThrow("no curl")
+        let url = "\(server.base)/api/v1/trips/switch"
+        let json = Fixtures.sampleURL("nordic-budget.json").path
+        let gpx = Fixtures.sampleURL("nordic-budget.gpx").path
+        var writes: [String] = []
+        for index in 0..<200 {
+            let (file, type) = index % 2 == 0 ? (gpx, "application/gpx+xml") : (json, "application/json")
+            if index > 0 { writes.append("--next") }
+            writes += [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}\n", "-X", "PUT", "-H", "Content-Type: \(type)",
+                "-H", "If-Match: *", "--data-binary", "@\(file)", url,
+            ]
+        }
+        // `-o` names the output of one URL: each read has its own.
+        let reads = ["-s", "-w", "%{http_code}\n"] + (0..<2_000).flatMap { _ in ["-o", "/dev/null", url] }
+        let writer = Process()
+        writer.executableURL = URL(fileURLWithPath: curl)
+        writer.arguments = writes
+        let written = Pipe()
+        writer.standardOutput = written
+        let reader = Process()
+        reader.executableURL = URL(fileURLWithPath: curl)
+        reader.arguments = reads
+        let read = Pipe()
+        reader.standardOutput = read
+        try writer.run()
+        try reader.run()
+        let writeCodes = String(decoding: written.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let readCodes = String(decoding: read.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        writer.waitUntilExit()
+        reader.waitUntilExit()
+        let writeStatuses = writeCodes.split(separator: "\n")
+        let readStatuses = readCodes.split(separator: "\n")
+        #expect(writeStatuses.count == 200 && writeStatuses.allSatisfy { $0 == "200" }, "\(Set(writeStatuses))")
+        #expect(readStatuses.count == 2_000)
+        #expect(readStatuses.filter { $0 == "409" }.count == 0, "\(readStatuses.filter { $0 == "409" }.count) clashes")
+        #expect(readStatuses.allSatisfy { $0 == "200" }, "\(Set(readStatuses))")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("switch.") }
+        #expect(left == ["switch.json"], "the last write was JSON")
+    }
+
     /// An upload that stalls keeps no stopping server alive past its grace, and is not stored.
     @Test func sigtermEndsAStalledUploadAndStoresNothing() throws {
         let server = try ServerProcess(folder: folder)

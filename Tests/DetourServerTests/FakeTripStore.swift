@@ -68,4 +68,7 @@ final class FakeTripStore: TripStore {
 
     /// The fake's writes are whole from the start: nothing is ever left over.
     func removeLeftovers() throws(StoreFailure) -> Int { 0 }
+
+    /// The fake's writes are one step each: a shared hold is no hold.
+    func withSharedLock<T>(_ body: () throws(StoreFailure) -> T) throws(StoreFailure) -> T { try body() }
 }

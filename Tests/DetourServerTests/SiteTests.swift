@@ -74,18 +74,35 @@ import Testing
         }
     }
 
-    @Test func aNameWithTwoFilesIsAClashForReadsAndWrites() async throws {
+    /// Two files under one name (a crash between a format change's two steps, or a person): reads
+    /// answer 409 naming both; a PUT whose precondition names either replaces both with one, and
+    /// a DELETE removes both, so the API can always repair the name.
+    @Test func aNameWithTwoFilesIsAClashForReadsAndResolvedByAWrite() async throws {
         let trip = try Fixtures.sample("nordic-budget.json")
-        let store = FakeTripStore(["x.json": trip, "x.gpx": Array("<gpx/>".utf8)])
+        let gpx = Array("<gpx/>".utf8)
+        let store = FakeTripStore(["x.json": trip, "x.gpx": gpx])
         let site = try site(store)
         #expect(await site.respond(to: request(.get, "/trips/x.html")).status == .conflict)
-        #expect(await site.respond(to: request(.get, "/api/v1/trips/x")).status == .conflict)
+        let read = await site.respond(to: request(.get, "/api/v1/trips/x"))
+        #expect(read.status == .conflict)
+        #expect(try await body(read).contains("both x.json and x.gpx exist"))
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        headers[.ifMatch] = "*"
-        let put = await site.respond(to: request(.put, "/api/v1/trips/x", headers: headers, body: trip))
-        #expect(put.status == .conflict)
+        headers[.ifMatch] = TripLibrary.entityTag(of: Array("stale".utf8))
+        let stale = await site.respond(to: request(.put, "/api/v1/trips/x", headers: headers, body: trip))
+        #expect(stale.status == .preconditionFailed)
         #expect(store.state.withLock { $0.writes } == 0)
+        headers[.ifMatch] = TripLibrary.entityTag(of: gpx)
+        let put = await site.respond(to: request(.put, "/api/v1/trips/x", headers: headers, body: trip))
+        #expect(put.status == .ok)
+        #expect(store.state.withLock { $0.files.keys.map(\.fileName) } == ["x.json"])
+        #expect(await site.respond(to: request(.get, "/api/v1/trips/x")).status == .ok)
+
+        store.state.withLock { $0.files[TripFile(name: TripName(decoded: "x")!, format: .gpx)] = gpx }
+        var delete = HTTPFields()
+        delete[.ifMatch] = TripLibrary.entityTag(of: trip)
+        #expect(await site.respond(to: request(.delete, "/api/v1/trips/x", headers: delete)).status == .noContent)
+        #expect(store.state.withLock { $0.files.isEmpty }, "both files go")
     }
 
     @Test func headAnswersTheLengthWithoutABody() async throws {
