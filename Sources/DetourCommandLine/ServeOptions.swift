@@ -85,6 +85,13 @@ public struct ServeOptions: ParsableArguments {
             valueName: "mib"))
     public var cacheMib = 256
 
+    @Option(
+        name: .customLong("public-url"),
+        help: ArgumentHelp(
+            "The address people reach the server at behind a proxy, such as https://trips.example.org: feed links and the index use it, and the server answers to its Host and Origin.",
+            valueName: "url"))
+    public var publicURL: String?
+
     @Flag(help: "Print no request log.")
     public var quiet = false
 

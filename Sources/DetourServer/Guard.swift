@@ -31,7 +31,7 @@ struct Guard {
         guard request.headers[values: Guard.hostField].isEmpty, let name = Guard.hostName(host) else {
             return Replies.problem(.badRequest, "bad-host", "the request needs exactly one valid Host header")
         }
-        if !ListenAddress.isWildcard(boundHost), !allows(host: name) {
+        if !ListenAddress.isWildcard(boundHost), !allows(host: name), name.lowercased() != settings.publicURL?.host {
             return Replies.problem(
                 .misdirectedRequest, "host-refused",
                 "this server answers to \(boundHost) and localhost only (a DNS rebinding guard)")
@@ -46,7 +46,9 @@ struct Guard {
             return Replies.problem(
                 .methodNotAllowed, "read-only", "the server was started with --read-only", allow: "GET, HEAD")
         }
-        if writes, let origin = request.headers[.origin], origin != "http://\(host)", origin != "https://\(host)" {
+        if writes, let origin = request.headers[.origin], origin != "http://\(host)", origin != "https://\(host)",
+            origin.lowercased() != settings.publicURL?.origin
+        {
             return Replies.problem(.forbidden, "origin-refused", "a write from another site is refused")
         }
         return nil

@@ -40,6 +40,8 @@ public struct ServerSettings: Sendable {
     public var renderThreads: Int
     /// How long open requests may take to finish once a stop is asked for.
     public var shutdownGrace: Duration
+    /// Where people reach the server behind a proxy, when told (`--public-url`).
+    public var publicURL: PublicURL?
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
@@ -47,7 +49,8 @@ public struct ServerSettings: Sendable {
         token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
         maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
         maxHeaderBytes: Int = 16 << 10, cacheBytes: Int = 256 << 20,
-        renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount, shutdownGrace: Duration = .seconds(2)
+        renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount, shutdownGrace: Duration = .seconds(2),
+        publicURL: PublicURL? = nil
     ) {
         self.host = host
         self.port = port
@@ -65,5 +68,6 @@ public struct ServerSettings: Sendable {
         self.cacheBytes = cacheBytes
         self.renderThreads = renderThreads
         self.shutdownGrace = shutdownGrace
+        self.publicURL = publicURL
     }
 }

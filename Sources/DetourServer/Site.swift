@@ -229,8 +229,10 @@ public struct Site: Sendable {
                 TripIndex.Entry.Report(
                     format: .output(format), file: "trips/\(name).\(format.fileExtension)"))
         }
-        reports.append(TripIndex.Entry.Report(format: .webcal, file: "webcal://\(authority)/trips/\(name).ics"))
-        reports.append(TripIndex.Entry.Report(format: .feed, file: "http://\(authority)/trips/\(name).ics"))
+        // Behind a proxy, the address people reach it at; else the one the request came to.
+        let (scheme, base) = settings.publicURL.map { ($0.scheme, $0.authority) } ?? ("http", authority)
+        reports.append(TripIndex.Entry.Report(format: .webcal, file: "webcal://\(base)/trips/\(name).ics"))
+        reports.append(TripIndex.Entry.Report(format: .feed, file: "\(scheme)://\(base)/trips/\(name).ics"))
         return TripIndex.Entry(source: file.fileName, name: name, trip: trip, warnings: warnings, reports: reports)
     }
 

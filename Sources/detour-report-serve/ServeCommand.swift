@@ -24,6 +24,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let refusal = ListenAddress.refusal(host: options.host, hasToken: options.tokenFile != nil) {
             throw ValidationError(refusal)
         }
+        var problem = ""
+        if let text = options.publicURL, PublicURL(text, problem: &problem) == nil {
+            throw ValidationError("--public-url \(text) \(problem)")
+        }
     }
 
     func run() async throws {
@@ -85,7 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
             templates: loaded,
             readOnly: options.readOnly, token: try token(),
             watch: options.poll.map { .poll(.milliseconds(Int($0 * 1000))) } ?? .inotify,
-            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20, cacheBytes: options.cacheMib << 20)
+            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20, cacheBytes: options.cacheMib << 20,
+            publicURL: options.publicURL.flatMap { text in
+                var problem = ""
+                return PublicURL(text, problem: &problem)
+            })
     }
 
     /// The token in `--token-file`: its first line, at least 16 characters.

@@ -12,19 +12,29 @@ import Testing
 @Suite struct GuardTests {
     static let token = "0123456789abcdef-token"
 
-    func site(boundTo host: String, token: String? = nil) throws -> Site {
+    func site(
+        boundTo host: String, token: String? = nil, publicURL: String? = nil, store: FakeTripStore = FakeTripStore()
+    ) throws -> Site {
         let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
+        var problem = ""
         let settings = ServerSettings(
-            today: { .unixEpoch }, templates: templates, readOnly: false, token: token, maxInputBytes: 1 << 20)
-        return Site(
-            library: TripLibrary(store: FakeTripStore(), settings: settings), reload: LiveReload(), boundHost: host)
+            today: { .unixEpoch }, templates: templates, readOnly: false, token: token, maxInputBytes: 1 << 20,
+            publicURL: publicURL.flatMap { PublicURL($0, problem: &problem) })
+        return Site(library: TripLibrary(store: store, settings: settings), reload: LiveReload(), boundHost: host)
+    }
+
+    func respond(
+        _ site: Site, authority: String?, method: HTTPRequest.Method = .get, path: String = "/",
+        fields: HTTPFields = [:]
+    ) async -> Response {
+        let request = Request(
+            head: HTTPRequest(method: method, scheme: "http", authority: authority, path: path, headerFields: fields),
+            body: RequestBody(buffer: ByteBuffer()))
+        return await site.respond(to: request)
     }
 
     func status(_ site: Site, authority: String?, fields: HTTPFields = [:]) async -> Int {
-        let request = Request(
-            head: HTTPRequest(method: .get, scheme: "http", authority: authority, path: "/", headerFields: fields),
-            body: RequestBody(buffer: ByteBuffer()))
-        return await site.respond(to: request).status.code
+        await respond(site, authority: authority, fields: fields).status.code
     }
 
     /// Each Host against each bound address: 400, 421 or through.
@@ -79,5 +89,49 @@ import Testing
     ])
     func aTokenHoldsOnlyWhatACookieMay(_ token: String, _ accepted: Bool) {
         #expect((TokenRule.problem(token) == nil) == accepted, "\(token)")
+    }
+
+    @Test(arguments: [
+        ("https://trips.example.org", "https", "trips.example.org"),
+        ("http://h.example:8080/", "http", "h.example:8080"),
+        ("HTTPS://Trips.Example.org", "https", "trips.example.org"), ("https://[::1]:9000", "https", "[::1]:9000"),
+    ])
+    func aPublicURLIsASchemeAndAnAuthority(_ text: String, _ scheme: String, _ authority: String) throws {
+        var problem = ""
+        let url = try #require(PublicURL(text, problem: &problem), "\(problem)")
+        #expect(url.scheme == scheme && url.authority == authority)
+    }
+
+    @Test(arguments: ["ftp://x.example", "https://", "https://x.example/trips", "trips.example.org", "https://a b", ""])
+    func anyOtherPublicURLIsRefusedSayingWhy(_ text: String) {
+        var problem = ""
+        #expect(PublicURL(text, problem: &problem) == nil)
+        #expect(!problem.isEmpty)
+    }
+
+    /// Behind a proxy: the public host is answered to, a write from the public origin is taken,
+    /// and the index's feed links use the public address.
+    @Test func behindAProxyThePublicAddressIsTheServers() async throws {
+        let store = FakeTripStore(["nordic-budget.json": try Fixtures.sample("nordic-budget.json")])
+        let site = try site(boundTo: "127.0.0.1", publicURL: "https://trips.example.org", store: store)
+        #expect(await status(site, authority: "trips.example.org") == 200)
+        #expect(await status(site, authority: "evil.example") == 421)
+        var fromPublic = HTTPFields()
+        fromPublic[.origin] = "https://trips.example.org"
+        fromPublic[.ifMatch] = "*"
+        let missing = await respond(
+            site, authority: "trips.example.org", method: .delete, path: "/api/v1/trips/none", fields: fromPublic)
+        #expect(missing.status == .notFound, "taken, and the trip is not there")
+        fromPublic[.origin] = "https://evil.example"
+        let refused = await respond(
+            site, authority: "trips.example.org", method: .delete, path: "/api/v1/trips/none", fields: fromPublic)
+        #expect(refused.status == .forbidden)
+        let index = await respond(site, authority: "127.0.0.1:8080")
+        let collector = BodyCollector()
+        try await index.body.write(collector)
+        let page = String(decoding: collector.bytes, as: UTF8.self)
+        #expect(page.contains("webcal://trips.example.org/trips/nordic-budget.ics"))
+        #expect(page.contains("https://trips.example.org/trips/nordic-budget.ics"))
+        #expect(!page.contains("127.0.0.1:8080/trips/nordic-budget.ics"))
     }
 }
