@@ -23,28 +23,27 @@ struct API {
         let today = settings.today()
         var trips: [JSONOutput] = []
         let files = try library.files()
-        await library.prepare(files, today: today)
-        for file in files {
-            trips.append(await summary(file, today: today))
+        for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
+            trips.append(summary(file, found))
         }
         let body = JSONOutput.object([("trips", .array(trips))])
         let bytes = Array((body.serializedLine() + "\n").utf8)
         return Replies.tagged(bytes, etag: TripLibrary.entityTag(of: bytes), type: .json, request: request)
     }
 
-    func summary(_ file: TripFile, today: CalendarDay) async -> JSONOutput {
+    /// The list's line of `file`, read and checked (`found`, `nil` when it could not be read).
+    func summary(_ file: TripFile, _ found: (TripSnapshot, RenderResult)?) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("name", .string(file.name.text)), ("file", .string(file.fileName)),
             ("format", .string(file.format.rawValue)),
         ]
-        guard case .snapshot(let snapshot) = try? library.snapshot(file) else {
+        guard let (snapshot, result) = found else {
             return .object(
                 fields + [
                     ("etag", .null), ("status", .string(TripStatus.unreadable.rawValue)), ("title", .null),
                     ("first_day", .null), ("last_day", .null), ("warnings", .int(0)), ("errors", .int(1)),
                 ])
         }
-        let result = await library.check(snapshot, today: today)
         let errors = result.diagnostics.count { $0.severity == .error }
         // The title and days as the index lists them.
         let entry = result.trip.map {

@@ -51,7 +51,9 @@ public struct FolderTripStore: TripStore {
             throw StoreFailure(error)
         }
         return entries.compactMap { entry in
-            guard let file = TripFile(fileName: entry.name.string), isServable(path(file)) else { return nil }
+            // The listing's word for a plain file is enough; anything else is looked at.
+            guard let file = TripFile(fileName: entry.name.string), entry.kind == .regular || isServable(path(file))
+            else { return nil }
             return file
         }
     }
@@ -74,9 +76,13 @@ public struct FolderTripStore: TripStore {
 
     public func signature(_ file: TripFile) -> FileSignature? {
         let path = path(file)
-        guard isServable(path) else { return nil }
         var status = stat()
-        guard path.withPlatformString({ stat($0, &status) }) == 0 else { return nil }
+        // One look for a plain file, the common case; a link is followed only once it is known
+        // to stay inside the folder.
+        guard path.withPlatformString({ lstat($0, &status) }) == 0 else { return nil }
+        if status.st_mode & S_IFMT != S_IFREG {
+            guard isServable(path), path.withPlatformString({ stat($0, &status) }) == 0 else { return nil }
+        }
         return FileSignature(
             device: UInt64(status.st_dev), inode: UInt64(status.st_ino), size: Int64(status.st_size),
             modified: Int64(status.st_mtim.tv_sec) * 1_000_000_000 + Int64(status.st_mtim.tv_nsec),

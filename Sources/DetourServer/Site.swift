@@ -200,22 +200,21 @@ public struct Site: Sendable {
         guard let authority = Guard.authority(of: request) else { return Replies.notFound() }
         var entries: [TripIndex.Entry] = []
         let files = try library.files()
-        await library.prepare(files, today: today)
-        for file in files {
-            entries.append(await entry(file, today: today, authority: authority))
+        for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
+            entries.append(entry(file, found, authority: authority))
         }
         let html = settings.templates.renderIndex(TripIndex(entries: entries), as: .html)
         return Replies.bytes(Array(html.utf8), type: .html, request: request, extra: [(.cacheControl, "no-cache")])
     }
 
-    /// The index entry of `file`: its status, and links to its preview, every format and its feed.
-    func entry(_ file: TripFile, today: CalendarDay, authority: String) async -> TripIndex.Entry {
+    /// The index entry of `file`, read and checked (`found`, `nil` when it could not be read): its
+    /// status, and links to its preview, every format and its feed.
+    func entry(_ file: TripFile, _ found: (TripSnapshot, RenderResult)?, authority: String) -> TripIndex.Entry {
         let name = file.name.text
-        guard case .snapshot(let snapshot) = try? library.snapshot(file) else {
+        guard let (_, result) = found else {
             return TripIndex.Entry(
                 source: file.fileName, name: name, status: .unreadable, firstError: "error: cannot read the trip")
         }
-        let result = await library.check(snapshot, today: today)
         let warnings = result.diagnostics.count { $0.severity == .warning }
         guard let trip = result.trip else {
             return TripIndex.Entry(
@@ -241,10 +240,7 @@ public struct Site: Sendable {
         let today = settings.today()
         var plans: [Plan] = []
         let files = try library.files()
-        await library.prepare(files, today: today)
-        for file in files {
-            guard case .snapshot(let snapshot) = try library.snapshot(file) else { continue }
-            let result = await library.check(snapshot, today: today)
+        for case (_, let result)? in await library.checkedAll(files, today: today) {
             if let plan = result.plan { plans.append(plan) }
         }
         let bytes = ICSExport.bytes(plans: plans, name: "Trips", today: today)

@@ -180,24 +180,31 @@ public final class TripLibrary: Sendable {
         }
     }
 
-    /// Reads and checks every one of `files` not read or checked yet, as of `today`, so that a
-    /// page listing them all finds each one kept: on the pool, in chunks, as many at once as it
-    /// has threads (the first `/` of a folder of 10,000 trips checks them on every core, and a
-    /// thread is started per chunk, not per trip).
-    public func prepare(_ files: [TripFile], today: CalendarDay) async {
-        let chunks = stride(from: 0, to: files.count, by: 64).map { Array(files[$0..<min($0 + 64, files.count)]) }
-        await withTaskGroup(of: Void.self) { group in
-            for chunk in chunks {
+    /// Each of `files` read and checked as of `today`, in order (`nil` for one that cannot be
+    /// read), for a page that lists them all: on the pool, in chunks, as many at once as it has
+    /// threads, each trip read again only when it changed and checked again only when it was
+    /// (a folder of 10,000 trips is looked at on every core, a thread started per chunk).
+    public func checkedAll(_ files: [TripFile], today: CalendarDay) async -> [(TripSnapshot, RenderResult)?] {
+        let size = 64
+        let chunks = stride(from: 0, to: files.count, by: size).map { Array(files[$0..<min($0 + size, files.count)]) }
+        var found = [(TripSnapshot, RenderResult)?](repeating: nil, count: files.count)
+        await withTaskGroup(of: (Int, [(TripSnapshot, RenderResult)?]).self) { group in
+            for (index, chunk) in chunks.enumerated() {
                 group.addTask {
-                    await self.pool.run { [self] in
-                        for file in chunk {
-                            guard case .snapshot(let snapshot)? = try? snapshot(file) else { continue }
-                            _ = checked(snapshot, today: today, reuse: true)
+                    let part = await self.pool.run { [self] in
+                        chunk.map { file -> (TripSnapshot, RenderResult)? in
+                            guard case .snapshot(let snapshot)? = try? snapshot(file) else { return nil }
+                            return (snapshot, checked(snapshot, today: today, reuse: true))
                         }
                     }
+                    return (index, part)
                 }
             }
+            for await (index, part) in group {
+                found.replaceSubrange(index * size..<index * size + part.count, with: part)
+            }
         }
+        return found
     }
 
     /// The check itself, on a pool thread, kept for the next request.
