@@ -106,26 +106,19 @@ public struct Site: Sendable {
 
     /// The trip file `name` names now, or the response that says why there is none.
     func current(_ name: TripName) throws(StoreFailure) -> Result<TripSnapshot, Replies.Refusal> {
-        switch try library.lookup(name) {
+        switch try library.current(name) {
         case .missing: return .failure(Replies.Refusal(Replies.notFound()))
         case .clash: return .failure(Replies.Refusal(Replies.clash(name)))
-        case .found(let file, let signature):
-            switch try library.snapshot(file, signature: signature) {
-            case .missing: return .failure(Replies.Refusal(Replies.notFound()))
-            case .tooLarge: return .failure(Replies.Refusal(Replies.tooLargeFile()))
-            case .snapshot(let snapshot): return .success(snapshot)
-            }
+        case .tooLarge: return .failure(Replies.Refusal(Replies.tooLargeFile()))
+        case .snapshot(let snapshot): return .success(snapshot)
         }
     }
 
     /// The version a preview page is made from: the trip file's entity tag, `missing` or `clash`.
     func version(_ name: TripName) -> String {
-        switch try? library.lookup(name) {
-        case .found(let file, let signature):
-            if case .snapshot(let snapshot) = try? library.snapshot(file, signature: signature) {
-                return snapshot.etag
-            }
-            return "unreadable"
+        switch try? library.current(name) {
+        case .snapshot(let snapshot): return snapshot.etag
+        case .tooLarge: return "unreadable"
         case .clash: return "clash"
         case .missing, nil: return "missing"
         }

@@ -18,13 +18,15 @@ public struct TripSnapshot: Sendable {
     }
 }
 
-/// What a trip name finds in the folder.
-public enum TripLookup: Sendable {
+/// What a trip name holds now.
+public enum CurrentRead: Sendable {
+    /// The one file's content.
+    case snapshot(TripSnapshot)
     case missing
-    /// The one file, with its signature as the lookup found it.
-    case found(TripFile, FileSignature)
     /// `NAME.json` and `NAME.gpx` both exist: the name is ambiguous.
     case clash
+    /// The file is larger than the server's input limit.
+    case tooLarge
 }
 
 /// The folder's trips as the server sees them: each file's bytes read again only when its
@@ -84,19 +86,25 @@ public final class TripLibrary: Sendable {
         try store.list().sorted { ($0.name, $0.format.rawValue) < ($1.name, $1.format.rawValue) }
     }
 
-    /// The file `name` is.
+    /// What `name` holds now: its one file's content, or why there is none.
     ///
-    /// Two files are looked at again holding the lock shared: a write that changes a trip's
-    /// format makes the new file before it removes the old, and a reader must not take that
-    /// moment for a clash. What is still two files then is one.
-    public func lookup(_ name: TripName) throws(StoreFailure) -> TripLookup {
+    /// Anything but one file's content is looked at again holding the lock shared: a write that
+    /// changes a trip's format makes the new file before it removes the old, under the lock, and
+    /// a reader must not take that moment for two files, or for none (it looked for the new file
+    /// before it was made and for the old one after it went). What is still so then is so.
+    public func current(_ name: TripName) throws(StoreFailure) -> CurrentRead {
+        let first = try read(name)
+        if case .snapshot = first { return first }
+        return try store.withSharedLock { () throws(StoreFailure) in try read(name) }
+    }
+
+    private func read(_ name: TripName) throws(StoreFailure) -> CurrentRead {
         let found = files(of: name)
-        guard found.count > 1 else { return found.first.map { .found($0.0, $0.1) } ?? .missing }
-        let settled = try store.withSharedLock { () throws(StoreFailure) in files(of: name) }
-        switch settled.count {
-        case 0: return .missing
-        case 1: return .found(settled[0].0, settled[0].1)
-        default: return .clash
+        guard found.count == 1 else { return found.isEmpty ? .missing : .clash }
+        switch try snapshot(found[0].0, signature: found[0].1) {
+        case .snapshot(let snapshot): return .snapshot(snapshot)
+        case .missing: return .missing
+        case .tooLarge: return .tooLarge
         }
     }
 
