@@ -12,8 +12,7 @@ import Testing
 ///
 /// The expected status comes from `docs/openapi.yaml` and RFC 9110 §13, worked out by `expectedStatus(_:)`
 /// from the row alone, so that the table checks the server against the rules rather than against itself.
-@Suite struct PreconditionTableTests {
-    static let today = CalendarDay(year: 2026, month: 11, day: 24) ?? .unixEpoch
+@Suite struct PreconditionTableTests: SiteDriving {
 
     /// The method a row sends.
     enum Method: String, CaseIterable, Sendable {
@@ -119,32 +118,6 @@ import Testing
             if let ifNoneMatch = row.ifNoneMatch, ifNoneMatch.matchesWeakly { return 412 }
             return 204
         }
-    }
-
-    /// A site over `store` with the built-in templates and a fixed day, writable.
-    func site(_ store: FakeTripStore) throws -> Site {
-        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
-        let settings = ServerSettings(
-            today: { PreconditionTableTests.today }, templates: templates, readOnly: false, maxInputBytes: 1 << 20)
-        return Site(
-            library: TripLibrary(store: store, settings: settings), reload: LiveReload(), boundHost: "127.0.0.1")
-    }
-
-    /// A request as a browser on the same machine would send it.
-    func request(
-        _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: [UInt8] = []
-    ) -> Request {
-        Request(
-            head: HTTPRequest(
-                method: method, scheme: "http", authority: "127.0.0.1:8080", path: path, headerFields: headers),
-            body: RequestBody(buffer: ByteBuffer(bytes: body)))
-    }
-
-    /// The body of `response` as text.
-    func body(_ response: Response) async throws -> String {
-        let collector = BodyCollector()
-        try await response.body.write(collector)
-        return String(decoding: collector.bytes, as: UTF8.self)
     }
 
     /// The store's files by name, each as the entity tag of its bytes.

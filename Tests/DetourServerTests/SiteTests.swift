@@ -13,32 +13,7 @@ import Testing
 
 @testable import DetourServer
 
-@Suite struct SiteTests {
-    static let today = CalendarDay(year: 2026, month: 11, day: 24) ?? .unixEpoch
-
-    func site(_ store: FakeTripStore, readOnly: Bool = false) throws -> Site {
-        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
-        let settings = ServerSettings(
-            today: { SiteTests.today }, templates: templates, readOnly: readOnly, maxInputBytes: 1 << 20)
-        return Site(
-            library: TripLibrary(store: store, settings: settings), reload: LiveReload(), boundHost: "127.0.0.1")
-    }
-
-    func request(
-        _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: [UInt8] = []
-    ) -> Request {
-        Request(
-            head: HTTPRequest(
-                method: method, scheme: "http", authority: "127.0.0.1:8080", path: path, headerFields: headers),
-            body: RequestBody(buffer: ByteBuffer(bytes: body)))
-    }
-
-    func body(_ response: Response) async throws -> String {
-        let collector = BodyCollector()
-        try await response.body.write(collector)
-        return String(decoding: collector.bytes, as: UTF8.self)
-    }
-
+@Suite struct SiteTests: SiteDriving {
     @Test func aFullDiskAnswers507AndKeepsTheOldTrip() async throws {
         let original = try Fixtures.sample("nordic-budget.json")
         let store = FakeTripStore(["nordic-budget.json": original])
@@ -136,17 +111,6 @@ import Testing
         let site = try site(FakeTripStore(["big.json": large]))
         #expect(await site.respond(to: request(.get, "/trips/big.html")).status == .contentTooLarge)
     }
-}
-
-/// Collects a response body's bytes.
-final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
-    var bytes: [UInt8] = []
-
-    func write(_ buffer: ByteBuffer) async throws {
-        bytes += buffer.readableBytesView
-    }
-
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
 }
 
 @Suite struct ServerPartsTests {
