@@ -99,8 +99,9 @@ public struct FolderTripStore: TripStore {
             return .bytes(bytes)
         } catch {
             // Gone, or not a file the folder serves: the same answer as for no file.
-            if error.isMissing || error.errno == .permissionDenied || error.errno == .tooManySymbolicLinkLevels {
-                return nil
+            switch error.errno {
+            case .noSuchFileOrDirectory, .permissionDenied, .tooManySymbolicLinkLevels: return nil
+            default: break
             }
             throw StoreFailure(error)
         }

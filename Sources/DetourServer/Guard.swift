@@ -65,7 +65,11 @@ struct Guard {
     }
 
     /// A second `Host` field: the first is the request's authority, any other stays a field.
-    static let hostField = HTTPField.Name("Host") ?? .via
+    static let hostField: HTTPField.Name = {
+        if let name = HTTPField.Name("Host") { return name }
+        // A valid field name always makes one; a field no request repeats stands in.
+        return .via
+    }()
 
     /// The request's `Host` (`host:port`), as HTTP/1.1 carries it.
     static func authority(of request: Request) -> String? {

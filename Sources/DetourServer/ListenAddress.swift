@@ -17,10 +17,13 @@ public enum ListenAddress {
     public static func isLoopback(_ host: String) -> Bool {
         if host == "localhost" || host == "::1" { return true }
         let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127"
-            && parts.allSatisfy { part in
-                (1...3).contains(part.count) && part.allSatisfy { $0.isASCII && $0.isNumber } && Int(part) ?? 256 < 256
-            }
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        for part in parts {
+            guard (1...3).contains(part.count), part.allSatisfy({ $0.isASCII && $0.isNumber }), let value = Int(part),
+                value < 256
+            else { return false }
+        }
+        return true
     }
 
     /// Whether `host` is the wildcard address, which listens on every interface.

@@ -28,10 +28,11 @@ public struct PublicURL: Sendable, Equatable {
         }
         self.scheme = scheme
         self.authority = authority.lowercased()
+        self.host = host.lowercased()
     }
 
     /// The URL's host, without the port.
-    var host: String { Guard.hostName(authority) ?? authority }
+    let host: String
 
     /// The origin a browser sends from a page of it: `https://trips.example.org`.
     var origin: String { "\(scheme)://\(authority)" }

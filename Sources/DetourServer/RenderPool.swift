@@ -21,9 +21,17 @@ final class RenderPool: Sendable {
     private let state = Mutex(State())
     /// The most pieces of work at once.
     let width: Int
+    /// Starts a thread for a closure; false when the system has none to give.
+    private let startThread: @Sendable (@escaping @Sendable () -> Void) -> Bool
 
-    init(width: Int) {
+    /// A pool of at most `width` threads, each started by `startThread` (tests put one in place
+    /// that gives none).
+    init(
+        width: Int,
+        startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Bool = { PlainThread.detach($0) }
+    ) {
         self.width = max(1, width)
+        self.startThread = startThread
     }
 
     /// Runs `work` on one of the pool's threads and returns its value.
@@ -41,15 +49,13 @@ final class RenderPool: Sendable {
             state.running += 1
             return true
         }
-        guard start else { return }
-        if !PlainThread.detach({ self.drain() }) {
-            // No thread to be had: the work waits for a running thread, or, with none, runs here.
-            let alone = state.withLock { state -> Bool in
-                state.running -= 1
-                return state.running == 0
-            }
-            if alone { drain(counted: false) }
+        guard start, !startThread({ self.drain() }) else { return }
+        // No thread to be had: the work waits for a running thread, or, with none, runs here.
+        let alone = state.withLock { state -> Bool in
+            state.running -= 1
+            return state.running == 0
         }
+        if alone { drain(counted: false) }
     }
 
     /// Runs queued work until none is left; then the thread ends.
@@ -106,8 +112,9 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
             guard first else { return }
             pool.enqueue { [self] in
                 let value = work()
-                let waiters = flights.withLock { $0.removeValue(forKey: key) ?? [] }
-                for waiter in waiters { waiter.resume(returning: value) }
+                if let waiters = flights.withLock({ $0.removeValue(forKey: key) }) {
+                    for waiter in waiters { waiter.resume(returning: value) }
+                }
             }
         }
     }

@@ -86,6 +86,18 @@ import Testing
     }
 }
 
+extension RenderPoolTests {
+    /// Where the system gives no thread, the work is done on the caller's, and still done.
+    @Test func withoutAThreadTheWorkRunsOnTheCallers() async {
+        let pool = RenderPool(width: 2, startThread: { _ in false })
+        let values = await withTaskGroup(of: Int.self) { group in
+            for index in 0..<6 { group.addTask { await pool.run { index * 2 } } }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(values.sorted() == [0, 2, 4, 6, 8, 10])
+    }
+}
+
 /// The rendered outputs, bounded in bytes, one version of each trip, day and format.
 @Suite struct OutputCacheTests {
     static func key(_ name: String, _ format: OutputFormat = .html) -> OutputCache.Key {

@@ -267,4 +267,19 @@ import Testing
         }
         #expect("\(file.name)" == "gone")
     }
+
+    /// A trip is checked on the pool once per version and day; a new version is checked again.
+    @Test func aCheckIsKeptForItsVersionAndDay() async throws {
+        let store = FakeTripStore()
+        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames)
+        let library = TripLibrary(store: store, settings: ServerSettings(today: { .unixEpoch }, templates: templates))
+        let file = try #require(TripFile(fileName: "t.json"))
+        let valid = TripSnapshot(file: file, bytes: try Fixtures.sample("nordic-budget.json"))
+        let first = await library.check(valid, today: SiteTests.today)
+        #expect(first.outcome == .valid)
+        #expect(await library.check(valid, today: SiteTests.today).plan?.today == first.plan?.today)
+        let broken = TripSnapshot(file: file, bytes: Array(#"{"title": 3}"#.utf8))
+        #expect(await library.check(broken, today: SiteTests.today).outcome == .invalid, "a new version is checked")
+        #expect(await library.check(valid, today: .unixEpoch).outcome == .valid, "and a new day")
+    }
 }
