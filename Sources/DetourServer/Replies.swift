@@ -107,8 +107,6 @@ enum Replies {
             return problem(
                 HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "disk-full",
                 "the disk is full; nothing was changed")
-        case .clash(let name):
-            return clash(name)
         case .failed(let reason):
             return problem(.internalServerError, "store-failed", "the trip folder cannot be used: \(reason)")
         }

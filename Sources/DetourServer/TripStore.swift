@@ -55,8 +55,6 @@ public enum StoreFailure: Error, Sendable, Equatable {
     case full
     /// Anything else, with the system's reason; never a path outside the folder.
     case failed(String)
-    /// The name has two files, `NAME.json` and `NAME.gpx`.
-    case clash(TripName)
 
     init(_ error: FileError) {
         switch error.errno {

@@ -65,7 +65,6 @@ struct ServeCommand: AsyncParsableCommand {
         switch failure {
         case .full: return "the disk is full"
         case .failed(let reason): return reason
-        case .clash(let name): return "two files for \(name.text)"
         }
     }
 
