@@ -60,11 +60,10 @@ public final class TripLibrary: Sendable {
         var today: CalendarDay
     }
 
+    /// An output of one version: its place in the cache, and the version it is rendered from.
     struct OutputKey: Hashable, Sendable {
+        var place: OutputCache.Key
         var etag: String
-        var name: String
-        var today: CalendarDay
-        var format: OutputFormat
     }
 
     public init(store: some TripStore, settings: ServerSettings) {
@@ -179,13 +178,9 @@ public final class TripLibrary: Sendable {
 
     /// The trip checked and planned as of `today`: its outcome, diagnostics and plan.
     public func check(_ snapshot: TripSnapshot, today: CalendarDay) async -> RenderResult {
-        let name = snapshot.file.fileName
-        if let known = results.withLock({ $0[name] }), known.etag == snapshot.etag, known.today == today {
-            return known.result
-        }
-        return await checks.run(ResultKey(etag: snapshot.etag, name: name, today: today)) { [self] in
-            checked(snapshot, today: today)
-        }
+        if let known = kept(snapshot, today: today) { return known }
+        let key = ResultKey(etag: snapshot.etag, name: snapshot.file.fileName, today: today)
+        return await checks.run(key) { [self] in checked(snapshot, today: today) }
     }
 
     /// Each of `files` read and checked as of `today`, in order (`nil` for one that cannot be
@@ -202,7 +197,7 @@ public final class TripLibrary: Sendable {
                     let part = await self.pool.run { [self] in
                         chunk.map { file -> (TripSnapshot, RenderResult)? in
                             guard case .snapshot(let snapshot)? = try? snapshot(file) else { return nil }
-                            return (snapshot, checked(snapshot, today: today, reuse: true))
+                            return (snapshot, kept(snapshot, today: today) ?? checked(snapshot, today: today))
                         }
                     }
                     return (index, part)
@@ -213,6 +208,14 @@ public final class TripLibrary: Sendable {
             }
         }
         return found
+    }
+
+    /// The check of `snapshot` as of `today`, when one is kept.
+    private func kept(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult? {
+        guard let known = results.withLock({ $0[snapshot.file.fileName] }), known.etag == snapshot.etag,
+            known.today == today
+        else { return nil }
+        return known.result
     }
 
     /// The check itself, on a pool thread, kept for the next request.
@@ -226,13 +229,12 @@ public final class TripLibrary: Sendable {
     /// The trip's output in `format` as of `today`, as `render` writes it; `nil` for a trip
     /// that is not valid.
     public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) async -> RenderedOutput? {
-        let name = snapshot.file.fileName
-        let cached = OutputCache.Key(name: name, today: today, format: format)
+        let cached = OutputCache.Key(name: snapshot.file.fileName, today: today, format: format)
         if let output = outputs[cached, etag: snapshot.etag] { return output }
-        let key = OutputKey(etag: snapshot.etag, name: name, today: today, format: format)
-        return await renders.run(key) { [self] in
+        return await renders.run(OutputKey(place: cached, etag: snapshot.etag)) { [self] in
             if let output = outputs[cached, etag: snapshot.etag] { return output }
-            let result = checked(snapshot, today: today, reuse: true)
+            // A render checks on its own pool thread: it waits for no other piece of work.
+            let result = kept(snapshot, today: today) ?? checked(snapshot, today: today)
             guard result.outcome == .valid,
                 let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates)),
                 let bytes = try? produced.bytes()
@@ -241,17 +243,6 @@ public final class TripLibrary: Sendable {
             outputs.keep(output, for: cached, etag: snapshot.etag)
             return output
         }
-    }
-
-    /// The kept check of `snapshot` when there is one, else a check made here (on the render's
-    /// own pool thread: a render waits for no other piece of work).
-    private func checked(_ snapshot: TripSnapshot, today: CalendarDay, reuse: Bool) -> RenderResult {
-        if let known = results.withLock({ $0[snapshot.file.fileName] }), known.etag == snapshot.etag,
-            known.today == today
-        {
-            return known.result
-        }
-        return checked(snapshot, today: today)
     }
 }
 
