@@ -24,10 +24,17 @@ struct ServeCommand: AsyncParsableCommand {
         if let refusal = ListenAddress.refusal(host: options.host, hasToken: options.tokenFile != nil) {
             throw ValidationError(refusal)
         }
+        _ = try publicURL()
+    }
+
+    /// `--public-url`, when given; a usage error when it is no such address.
+    func publicURL() throws(ValidationError) -> PublicURL? {
+        guard let text = options.publicURL else { return nil }
         var problem = ""
-        if let text = options.publicURL, PublicURL(text, problem: &problem) == nil {
+        guard let url = PublicURL(text, problem: &problem) else {
             throw ValidationError("--public-url \(text) \(problem)")
         }
+        return url
     }
 
     func run() async throws {
@@ -89,10 +96,8 @@ struct ServeCommand: AsyncParsableCommand {
             readOnly: options.readOnly, token: try token(),
             watch: options.poll.map { .poll(.milliseconds(Int($0 * 1000))) } ?? .inotify,
             quiet: options.quiet, maxInputBytes: options.maxInputMib << 20, cacheBytes: options.cacheMib << 20,
-            publicURL: options.publicURL.flatMap { text in
-                var problem = ""
-                return PublicURL(text, problem: &problem)
-            })
+            // Checked by validate(), before run().
+            publicURL: try? publicURL())
     }
 
     /// The token in `--token-file`: its first line, at least 16 characters.
