@@ -160,6 +160,7 @@ let package = Package(
             dependencies: [
                 "DetourServer", "DetourJob", "DetourCore", "DetourRender", "DetourFiles", "DetourTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]

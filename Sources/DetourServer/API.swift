@@ -12,15 +12,11 @@ import Hummingbird
 /// with its diagnostics (422) and nothing is stored. Then, holding the folder's lock, the
 /// precondition is checked against the file's bytes as they are now (not a cached copy) and the
 /// file is replaced, so of any number of clients sending the same `If-Match` exactly one wins.
-struct API {
-    let site: Site
-
-    var library: TripLibrary { site.library }
-    var settings: ServerSettings { library.settings }
-
+enum API {
     /// `GET /api/v1/trips`: every trip, its entity tag and status.
-    func list(_ request: Request) async throws(StoreFailure) -> Response {
-        let today = settings.today()
+    static func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let library = try context.requireWorkspace().library
+        let today = library.settings.today()
         var trips: [JSONOutput] = []
         let files = try library.files()
         for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
@@ -32,7 +28,7 @@ struct API {
     }
 
     /// The list's line of `file`, read and checked (`found`, `nil` when it could not be read).
-    func summary(_ file: TripFile, _ found: (TripSnapshot, RenderResult)?) -> JSONOutput {
+    static func summary(_ file: TripFile, _ found: (TripSnapshot, RenderResult)?) -> JSONOutput {
         var fields: [(String, JSONOutput)] = [
             ("name", .string(file.name.text)), ("file", .string(file.fileName)),
             ("format", .string(file.format.rawValue)),
@@ -58,24 +54,18 @@ struct API {
         return .object(fields)
     }
 
-    /// `/api/v1/trips/NAME`: GET, PUT or DELETE.
-    func trip(_ segment: Substring, request: Request) async throws(StoreFailure) -> Response {
-        guard let name = TripName(segment: segment) else { return Replies.badName() }
-        switch request.method {
-        case .get, .head:
-            switch try site.current(name) {
-            case .failure(let refusal): return refusal.response
-            case .success(let snapshot):
-                return Replies.tagged(
-                    snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
-            }
-        case .put:
-            return await put(name, request: request)
-        case .delete:
-            return await delete(name, request: request)
-        default:
-            return site.methodNotAllowed("GET, HEAD, PUT, DELETE")
-        }
+    /// The trip the route's `name` names.
+    static func name(_ context: ServerContext) throws -> TripName {
+        guard let name = TripName(segment: try context.parameters.require("name")[...]) else { throw Problem.badName }
+        return name
+    }
+
+    /// `GET /api/v1/trips/NAME`: the trip file's bytes, as stored.
+    static func read(_ request: Request, context: ServerContext) async throws -> Response {
+        let workspace = try context.requireWorkspace()
+        let snapshot = try workspace.current(try name(context))
+        return Replies.tagged(
+            snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
     }
 
     /// The trip format a body of `contentType` is.
@@ -88,16 +78,20 @@ struct API {
         }
     }
 
-    func put(_ name: TripName, request: Request) async -> Response {
+    /// `PUT /api/v1/trips/NAME`: creates or replaces the trip, validated first.
+    static func put(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try name(context)
+        let library = try context.requireWorkspace().library
+        let settings = library.settings
         guard let format = API.format(of: request.headers[.contentType]) else {
-            return Replies.problem(
+            throw Problem(
                 .unsupportedMediaType, "unsupported-media-type",
                 "send a trip as application/json or application/gpx+xml")
         }
         let ifMatch = request.headers[.ifMatch]
         let ifNoneMatch = request.headers[.ifNoneMatch]
         guard ifMatch != nil || ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" else {
-            return Replies.problem(
+            throw Problem(
                 .preconditionRequired, "precondition-required",
                 "send If-Match with the trip's ETag to replace it, or If-None-Match: * to create it")
         }
@@ -107,22 +101,22 @@ struct API {
             let buffer = try await request.collectBody(upTo: settings.maxInputBytes)
             body = Array(buffer.readableBytesView)
         } catch {
-            return Replies.problem(
+            throw Problem(
                 .contentTooLarge, "body-too-large",
                 "the trip is larger than the \(settings.maxInputBytes >> 20) MiB limit (--max-input-mib)")
         }
         let file = TripFile(name: name, format: format)
         let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)
         guard result.outcome == .valid else {
-            return Replies.invalidTrip(result.diagnostics, file: file.fileName)
+            throw Problem.invalidTrip(result.diagnostics, file: file.fileName)
         }
-        return await offThread { () throws(StoreFailure) -> Response in
-            try library.store.withLock { () throws(StoreFailure) -> Response in
+        return try await offThread(library) { () throws -> Response in
+            try library.store.withLock { () throws(StoreFailure) -> Result<Response, Problem> in
                 // Both of a clash may be replaced at once: the precondition names either one.
                 let existing = library.files(of: name).map(\.0)
-                let tags = try currentTags(existing)
+                let tags = try currentTags(existing, library: library)
                 if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
-                    return refused
+                    return .failure(refused)
                 }
                 try library.store.write(body, to: file)
                 for old in existing where old != file {
@@ -136,49 +130,53 @@ struct API {
                     ("name", .string(name.text)), ("file", .string(file.fileName)), ("etag", .string(etag)),
                     ("warnings", .array(result.diagnostics.map { DiagnosticText.json($0, file: file.fileName) })),
                 ])
-                return Replies.bytes(
-                    Array((answer.serializedLine() + "\n").utf8), type: .json,
-                    status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)])
-            }
+                return .success(
+                    Replies.bytes(
+                        Array((answer.serializedLine() + "\n").utf8), type: .json,
+                        status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)]))
+            }.get()
         }
     }
 
-    func delete(_ name: TripName, request: Request) async -> Response {
+    /// `DELETE /api/v1/trips/NAME`: removes the trip, every file of the name.
+    static func delete(_ request: Request, context: ServerContext) async throws -> Response {
+        let name = try name(context)
+        let library = try context.requireWorkspace().library
         guard let ifMatch = request.headers[.ifMatch] else {
-            return Replies.problem(
+            throw Problem(
                 .preconditionRequired, "precondition-required", "send If-Match with the trip's ETag to delete it")
         }
         // Evaluated for every method, as RFC 9110 §13.2.2 asks, though a delete needs only If-Match.
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        return await offThread { () throws(StoreFailure) -> Response in
-            try library.store.withLock { () throws(StoreFailure) -> Response in
+        return try await offThread(library) { () throws -> Response in
+            try library.store.withLock { () throws(StoreFailure) -> Result<Response, Problem> in
                 // A clash is deleted whole: the precondition names either file.
                 let existing = library.files(of: name).map(\.0)
-                let tags = try currentTags(existing)
-                guard !tags.isEmpty else { return Replies.notFound() }
+                let tags = try currentTags(existing, library: library)
+                guard !tags.isEmpty else { return .failure(Problem.notFound) }
                 if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
-                    return refused
+                    return .failure(refused)
                 }
                 for file in existing {
                     try library.store.delete(file)
                     library.forget(file)
                 }
-                return Response(status: .noContent)
-            }
+                return .success(Response(status: .noContent))
+            }.get()
         }
     }
 
     /// The entity tags of `files` as they are now, of those that are still there.
-    func currentTags(_ files: [TripFile]) throws(StoreFailure) -> [String] {
+    static func currentTags(_ files: [TripFile], library: TripLibrary) throws(StoreFailure) -> [String] {
         var tags: [String] = []
         for file in files {
-            if let tag = try currentTag(file) { tags.append(tag) }
+            if let tag = try currentTag(file, library: library) { tags.append(tag) }
         }
         return tags
     }
 
     /// The entity tag of `file`'s bytes as they are now, read again (under the lock).
-    func currentTag(_ file: TripFile) throws(StoreFailure) -> String? {
+    static func currentTag(_ file: TripFile, library: TripLibrary) throws(StoreFailure) -> String? {
         switch try library.store.read(file, limit: Int.max) {
         case nil: return nil
         case .tooLarge: return nil
@@ -189,30 +187,30 @@ struct API {
     /// 412 when the precondition fails against the tags of the name's files, `current` (none:
     /// no file; two: a clash, either of which a precondition may name): `If-Match` compared
     /// strongly and `If-None-Match` weakly, as RFC 9110 §13.1.1 and §13.1.2 compare them.
-    func refusal(ifMatch: String?, ifNoneMatch: String?, current: [String]) -> Response? {
+    static func refusal(ifMatch: String?, ifNoneMatch: String?, current: [String]) -> Problem? {
         // The tag a refusal sends back, so a client can read again: the one file's.
         let tag = current.count == 1 ? current.first : nil
         if let ifMatch, !current.contains(where: { EntityTags.matches(ifMatch, $0) }) {
-            return Replies.problem(
+            return Problem(
                 .preconditionFailed, "precondition-failed",
-                current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag", etag: tag)
+                current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag",
+                fields: tag.map { [(.eTag, $0)] } ?? [])
         }
         if let ifNoneMatch, current.contains(where: { EntityTags.matches(ifNoneMatch, $0, weakly: true) }) {
-            return Replies.problem(
-                .preconditionFailed, "precondition-failed", "the trip exists already", etag: tag)
+            return Problem(
+                .preconditionFailed, "precondition-failed", "the trip exists already",
+                fields: tag.map { [(.eTag, $0)] } ?? [])
         }
         return nil
     }
 
     /// Runs `work` on the server's own threads (``RenderPool``): it waits on a file lock and on
     /// the disk, which must not hold up the threads every request shares.
-    func offThread(_ work: @escaping @Sendable () throws(StoreFailure) -> Response) async -> Response {
-        await library.pool.run {
-            do throws(StoreFailure) {
-                return try work()
-            } catch {
-                return Replies.storeFailure(error)
-            }
-        }
+    static func offThread(
+        _ library: TripLibrary, _ work: @escaping @Sendable () throws -> Response
+    ) async throws -> Response {
+        try await library.pool.run { () -> Result<Response, any Error> in
+            Result { try work() }
+        }.get()
     }
 }

@@ -22,7 +22,7 @@ public struct PublicURL: Sendable, Equatable {
         }
         var authority = String(text.dropFirst(scheme.count + 3))
         if authority.hasSuffix("/") { authority.removeLast() }
-        guard let host = Guard.hostName(authority), !host.isEmpty, !authority.contains("/") else {
+        guard let host = HostMiddleware.hostName(authority), !host.isEmpty, !authority.contains("/") else {
             problem = "must be a scheme and a host, with a port if need be, and no path (https://trips.example.org)"
             return nil
         }

@@ -6,18 +6,10 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The server's responses, built one way: media types, entity tags and 304s, and error bodies
-/// that are one JSON object and never name a path outside the folder.
+/// The server's responses, built one way: media types, entity tags and 304s.
+///
+/// Refusals are ``Problem``s.
 enum Replies {
-    /// A response that ends a route early.
-    struct Refusal: Error {
-        var response: Response
-
-        init(_ response: Response) {
-            self.response = response
-        }
-    }
-
     enum MediaType {
         case html
         case json
@@ -61,55 +53,6 @@ enum Replies {
             return Response(status: .notModified, headers: fields, body: ResponseBody())
         }
         return Replies.bytes(bytes, type: type, request: request, extra: headers)
-    }
-
-    /// An error as JSON: `{"error": {"code": …, "message": …}}`, and what else it carries.
-    static func problem(
-        _ status: HTTPResponse.Status, _ code: String, _ message: String, allow: String? = nil,
-        etag: String? = nil, more: [(String, JSONOutput)] = []
-    ) -> Response {
-        let body = JSONOutput.object(
-            [("error", .object([("code", .string(code)), ("message", .string(message))]))] + more)
-        var extra: [(HTTPField.Name, String)] = []
-        if let allow { extra.append((.allow, allow)) }
-        if let etag { extra.append((.eTag, etag)) }
-        return bytes(Array((body.serializedLine() + "\n").utf8), type: .json, status: status, extra: extra)
-    }
-
-    static func notFound() -> Response {
-        problem(.notFound, "not-found", "no such trip or page")
-    }
-
-    static func badName() -> Response {
-        problem(
-            .badRequest, "bad-name",
-            "a trip's name is letters, digits, '.', '_' and '-', does not start with '.', and does not end in "
-                + "the extension of a format served (\(TripName.servedExtensions.joined(separator: ", ")))")
-    }
-
-    static func clash(_ name: TripName) -> Response {
-        problem(.conflict, "name-clash", "both \(name.text).json and \(name.text).gpx exist; remove one")
-    }
-
-    static func tooLargeFile() -> Response {
-        problem(.contentTooLarge, "file-too-large", "the trip file is larger than the server's input limit")
-    }
-
-    static func invalidTrip(_ diagnostics: [Diagnostic], file: String) -> Response {
-        problem(
-            .unprocessableContent, "invalid-trip", "the trip has errors; it has no reports",
-            more: [("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, file: file) }))])
-    }
-
-    static func storeFailure(_ failure: StoreFailure) -> Response {
-        switch failure {
-        case .full:
-            return problem(
-                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "disk-full",
-                "the disk is full; nothing was changed")
-        case .failed(let reason):
-            return problem(.internalServerError, "store-failed", "the trip folder cannot be used: \(reason)")
-        }
     }
 }
 

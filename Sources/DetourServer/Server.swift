@@ -21,19 +21,13 @@ public enum TripServer {
         // What writes cut off by a crash left, before any request: holding the lock, so a write of
         // another server on the folder is never taken for one.
         _ = try? store.withLock { () throws(StoreFailure) -> Int in try store.removeLeftovers() }
-        let library = TripLibrary(store: store, settings: settings)
-        let reload = LiveReload()
-        let site = Site(library: library, reload: reload, boundHost: settings.host)
-        let watch = FolderWatch(folder: folderPath, mode: settings.watch) { name in
-            // Sends the new version only to pages that listen, and only when it changed.
-            guard reload.hasListeners(name) else { return }
-            reload.send(site.version(name), to: name)
-        }
-        let responder = SiteResponder(site: site, token: settings.token, log: settings.quiet ? nil : log)
+        let workspace = Workspace(store: store, settings: settings, folder: folderPath)
+        let router = Routes.router(
+            workspace: workspace, settings: settings, boundHost: settings.host, log: settings.quiet ? nil : log)
         var logger = Logger(label: "detour-report")
         logger.logLevel = .critical
         let app = Application(
-            responder: responder,
+            router: router,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
                     idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
@@ -43,7 +37,7 @@ public enum TripServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
-            services: [WatchService(watch: watch, reload: reload, library: library)],
+            services: [WatchService(workspace: workspace)],
             onServerRunning: { channel in
                 guard let port = channel.localAddress?.port else { return }
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
@@ -74,49 +68,19 @@ public enum ServeFailure: Error, Equatable {
 /// The folder watch, as a service that stops with the server and then ends every live-reload
 /// stream, so a stop does not wait on open preview pages.
 struct WatchService: Service {
-    let watch: FolderWatch
-    let reload: LiveReload
-    let library: TripLibrary
+    let workspace: Workspace
 
     func run() async throws {
-        watch.start(signatures: { [library] in library.signatures() })
+        let reload = workspace.reload
+        let library = workspace.library
+        workspace.watch?.start(signatures: { library.signatures() })
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: LiveReload.heartbeat)
                 reload.beat()
             }
         }
-        watch.stop()
+        workspace.watch?.stop()
         reload.closeAll()
-    }
-}
-
-/// Hands each request to the site, logs it, and sets the token cookie for a page opened with
-/// `?token=`.
-struct SiteResponder: HTTPResponder {
-    typealias Context = BasicRequestContext
-
-    let site: Site
-    let token: String?
-    let log: (@Sendable (String) -> Void)?
-
-    func respond(to request: Request, context: Context) async throws -> Response {
-        let start = ContinuousClock.now
-        var response = await site.respond(to: request)
-        if let token, request.method.isRead, response.status.code < 400,
-            let given = request.uri.queryParameters["token"], Guard.constantTimeEqual(String(given), token)
-        {
-            response.headers[.setCookie] = "\(Guard.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict"
-        }
-        if let log {
-            let elapsed = ContinuousClock.now - start
-            let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1e3
-            let bytes = response.body.contentLength
-            // The path only: a query may hold the token, which the log never prints.
-            log(
-                "\(request.method.rawValue) \(Quoting.printable(request.uri.path)) \(response.status.code) "
-                    + "\(bytes.map(String.init) ?? "-") \(String(format: "%.1f", milliseconds))ms")
-        }
-        return response
     }
 }

@@ -40,7 +40,7 @@ public enum CurrentRead: Sendable {
 ///
 /// Every trip's page and format comes from ``RenderJob``, as `render` makes it. The one output
 /// made elsewhere is the server's own `/calendar.ics`, every valid trip's plan in one calendar,
-/// which `Site` hands to ``ICSExport`` directly.
+/// which `Pages.calendar` hands to ``ICSExport`` directly.
 public final class TripLibrary: Sendable {
     public let store: any TripStore
     public let settings: ServerSettings
@@ -95,6 +95,17 @@ public final class TripLibrary: Sendable {
         let first = try read(name)
         if case .snapshot = first { return first }
         return try store.withSharedLock { () throws(StoreFailure) in try read(name) }
+    }
+
+    /// The version a preview page is made from: the trip file's entity tag, `missing`, `clash`
+    /// or `unreadable`.
+    public func version(_ name: TripName) -> String {
+        switch try? current(name) {
+        case .snapshot(let snapshot): return snapshot.etag
+        case .tooLarge: return "unreadable"
+        case .clash: return "clash"
+        case .missing, nil: return "missing"
+        }
     }
 
     private func read(_ name: TripName) throws(StoreFailure) -> CurrentRead {

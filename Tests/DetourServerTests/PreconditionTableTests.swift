@@ -3,6 +3,7 @@ import DetourRender
 import DetourTestSupport
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 import Synchronization
 import Testing
 
@@ -147,7 +148,7 @@ import Testing
         if let ifNoneMatch = row.ifNoneMatch {
             headers[.ifNoneMatch] = ifNoneMatch.header(current: current, stale: stale, older: older)
         }
-        let response: Response
+        let response: TestResponse
         switch row.method {
         case .put:
             headers[.contentType] = "application/json"
@@ -159,7 +160,7 @@ import Testing
         }
 
         let expected = Self.expectedStatus(row)
-        let text = try await body(response)
+        let text = body(response)
         #expect(response.status.code == expected, "\(text)")
         let after = contents(store)
         switch expected {

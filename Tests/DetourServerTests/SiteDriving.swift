@@ -2,52 +2,82 @@ import DetourCore
 import DetourRender
 import HTTPTypes
 import Hummingbird
+import HummingbirdTesting
 
 @testable import DetourServer
 
-/// What a suite that drives the site in process needs: a site over a fake store, a request as a
-/// browser on the same machine sends it, and a response's body as text.
+/// What a suite that drives the server in process needs: its router over a fake store, driven
+/// without sockets by HummingbirdTesting, a request as a browser on the same machine sends it,
+/// and a response's body as text.
 protocol SiteDriving {}
 
 extension SiteDriving {
     /// The day every plan of these suites is as of.
     static var today: CalendarDay { CalendarDay(year: 2026, month: 11, day: 24) ?? .unixEpoch }
 
-    /// A site over `store` with the built-in templates and a fixed day, bound to 127.0.0.1.
-    func site(_ store: FakeTripStore, readOnly: Bool = false) throws -> Site {
+    /// The server's routes over `store` with the built-in templates and a fixed day, bound to
+    /// 127.0.0.1.
+    func site(_ store: FakeTripStore, readOnly: Bool = false) throws -> DrivenSite {
         let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
         let today = Self.today
         let settings = ServerSettings(
             today: { today }, templates: templates, readOnly: readOnly, maxInputBytes: 1 << 20)
-        return Site(
-            library: TripLibrary(store: store, settings: settings), reload: LiveReload(), boundHost: "127.0.0.1")
+        return DrivenSite(settings: settings, store: store)
     }
 
     /// A request as a browser on the same machine would send it.
     func request(
         _ method: HTTPRequest.Method, _ path: String, headers: HTTPFields = [:], body: [UInt8] = []
-    ) -> Request {
-        Request(
-            head: HTTPRequest(
-                method: method, scheme: "http", authority: "127.0.0.1:8080", path: path, headerFields: headers),
-            body: RequestBody(buffer: ByteBuffer(bytes: body)))
+    ) -> DrivenSite.Request {
+        DrivenSite.Request(method: method, path: path, headers: headers, body: body)
     }
 
     /// The body of `response` as text.
-    func body(_ response: Response) async throws -> String {
-        let collector = BodyCollector()
-        try await response.body.write(collector)
-        return String(decoding: collector.bytes, as: UTF8.self)
+    func body(_ response: TestResponse) -> String {
+        String(buffer: response.body)
     }
 }
 
-/// Collects a response body's bytes.
-final class BodyCollector: ResponseBodyWriter, @unchecked Sendable {
-    var bytes: [UInt8] = []
-
-    func write(_ buffer: ByteBuffer) async throws {
-        bytes += buffer.readableBytesView
+/// The server's router over one workspace, as `serve` builds it, answering requests in process.
+struct DrivenSite {
+    /// A request: HummingbirdTesting sends it to `localhost`.
+    struct Request {
+        var method: HTTPRequest.Method
+        var path: String
+        var headers: HTTPFields = [:]
+        var body: [UInt8] = []
     }
 
-    func finish(_ trailingHeaders: HTTPFields?) async throws {}
+    let settings: ServerSettings
+    let workspace: Workspace
+    let boundHost: String
+
+    init(settings: ServerSettings, store: FakeTripStore, boundHost: String = "127.0.0.1") {
+        self.settings = settings
+        self.boundHost = boundHost
+        workspace = Workspace(store: store, settings: settings)
+    }
+
+    var library: TripLibrary { workspace.library }
+
+    /// The answer to `request`, from the router and every middleware.
+    func respond(to request: Request) async throws -> TestResponse {
+        try await respond(to: [request])[0]
+    }
+
+    /// The answers to `requests`, sent one after another to one application.
+    func respond(to requests: [Request]) async throws -> [TestResponse] {
+        let app = Application(
+            router: Routes.router(workspace: workspace, settings: settings, boundHost: boundHost))
+        return try await app.test(.router) { client in
+            var responses: [TestResponse] = []
+            for request in requests {
+                responses.append(
+                    try await client.execute(
+                        uri: request.path, method: request.method, headers: request.headers,
+                        body: ByteBuffer(bytes: request.body)))
+            }
+            return responses
+        }
+    }
 }

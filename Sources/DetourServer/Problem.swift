@@ -1,0 +1,86 @@
+import DetourCore
+import DetourIO
+import DetourJob
+import DetourRender
+import HTTPTypes
+import Hummingbird
+
+/// Why a request is refused: thrown by a route or a middleware, and answered in one place
+/// (``ProblemMiddleware``) as one JSON object, `{"error": {"code": …, "message": …}}`, that never
+/// names a path outside the folder.
+///
+/// `code` is stable: `docs/openapi.yaml` lists every one, and clients branch on it.
+public struct Problem: HTTPResponseError {
+    public let status: HTTPResponse.Status
+    public let code: String
+    public let message: String
+    /// The fields the answer carries: `Allow` for a 405, the entity tag a client needs to read
+    /// again for a 412, the scheme to authenticate with for a 401.
+    var fields: [(HTTPField.Name, String)]
+    /// What else the body carries: an invalid trip's diagnostics.
+    var more: [(String, JSONOutput)] = []
+
+    init(
+        _ status: HTTPResponse.Status, _ code: String, _ message: String, fields: [(HTTPField.Name, String)] = [],
+        more: [(String, JSONOutput)] = []
+    ) {
+        self.status = status
+        self.code = code
+        self.message = message
+        self.fields = fields
+        self.more = more
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        response
+    }
+
+    /// The answer: the JSON body, and the fields the problem carries.
+    var response: Response {
+        let body = JSONOutput.object(
+            [("error", .object([("code", .string(code)), ("message", .string(message))]))] + more)
+        return Replies.bytes(Array((body.serializedLine() + "\n").utf8), type: .json, status: status, extra: fields)
+    }
+
+    static let notFound = Problem(.notFound, "not-found", "no such trip or page")
+
+    static let badName = Problem(
+        .badRequest, "bad-name",
+        "a trip's name is letters, digits, '.', '_' and '-', does not start with '.', and does not end in "
+            + "the extension of a format served (\(TripName.servedExtensions.joined(separator: ", ")))")
+
+    static func clash(_ name: TripName) -> Problem {
+        Problem(.conflict, "name-clash", "both \(name.text).json and \(name.text).gpx exist; remove one")
+    }
+
+    static let tooLargeFile = Problem(
+        .contentTooLarge, "file-too-large", "the trip file is larger than the server's input limit")
+
+    static func invalidTrip(_ diagnostics: [Diagnostic], file: String) -> Problem {
+        Problem(
+            .unprocessableContent, "invalid-trip", "the trip has errors; it has no reports",
+            more: [("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, file: file) }))])
+    }
+
+    static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> Problem {
+        Problem(
+            .methodNotAllowed, "method-not-allowed", "this method is not allowed here",
+            fields: [(.allow, allowed.map(\.rawValue).joined(separator: ", "))])
+    }
+
+    /// A method no route of the server knows (RFC 9110 §15.6.2).
+    static let methodNotImplemented = Problem(
+        .notImplemented, "method-not-implemented", "the server knows no such method")
+
+    /// What the store's failure means to a client: a full disk, or a folder that cannot be used.
+    init(_ failure: StoreFailure) {
+        switch failure {
+        case .full:
+            self.init(
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "disk-full",
+                "the disk is full; nothing was changed")
+        case .failed(let reason):
+            self.init(.internalServerError, "store-failed", "the trip folder cannot be used: \(reason)")
+        }
+    }
+}

@@ -1,0 +1,38 @@
+import DetourJob
+import HTTPTypes
+import Hummingbird
+
+/// Answers every refusal in one place, as ``Problem``'s JSON body.
+///
+/// Routes and middleware throw a ``Problem``, or a ``StoreFailure`` from the folder; the router
+/// throws Hummingbird's `HTTPError` for a path it has no route for. Anything else is a fault of
+/// the server: 500, and a message that names no path.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    /// The methods of RFC 9110 and RFC 5789 (PATCH), which the server knows.
+    ///
+    /// A route answers one it does not take with 405; any other method is 501.
+    static let knownMethods: [HTTPRequest.Method] = [
+        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
+    ]
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return problem.response
+        } catch let failure as StoreFailure {
+            return Problem(failure).response
+        } catch let error as HTTPError where error.status == .notFound {
+            guard Self.knownMethods.contains(request.method) else { return Problem.methodNotImplemented.response }
+            return Problem.notFound.response
+        } catch let error as HTTPError {
+            return Problem(error.status, "http-\(error.status.code)", error.status.reasonPhrase).response
+        } catch {
+            return Problem(.internalServerError, "server-fault", "the server failed to answer").response
+        }
+    }
+}

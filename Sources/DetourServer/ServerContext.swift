@@ -1,0 +1,31 @@
+import Hummingbird
+
+/// What a request carries past the middleware: what it was granted, and the trips it works on.
+///
+/// Routes read both from here and from nothing else: no route reaches a global.
+public struct ServerContext: RequestContext {
+    public var coreContext: CoreRequestContextStorage
+    /// What ``TokenMiddleware`` granted the request.
+    public var access: Access = .everything
+    /// The trips the request works on, set by ``WorkspaceMiddleware``.
+    public var workspace: Workspace?
+
+    public init(source: ApplicationRequestContextSource) {
+        coreContext = CoreRequestContextStorage(source: source)
+    }
+
+    /// The request's workspace, or 404 when the middleware found none for it.
+    func requireWorkspace() throws(Problem) -> Workspace {
+        guard let workspace else { throw Problem.notFound }
+        return workspace
+    }
+}
+
+/// What a request may do, as its credentials say.
+public enum Access: Sendable, Equatable {
+    /// Read and write: no token is needed, or the request sent it as a bearer token.
+    case everything
+    /// Read only: the token came as a link's `token` parameter (`viaLink`) or as the cookie such a
+    /// link sets. No link or cookie can make a write.
+    case reads(viaLink: Bool)
+}

@@ -1,0 +1,58 @@
+import DetourJob
+import Hummingbird
+import SystemPackage
+
+/// One folder of trips as the server serves it: its store, its library (checks and outputs,
+/// cached), its watch and its live-reload hub.
+///
+/// A request finds its workspace in its context (``ServerContext/workspace``), put there by
+/// ``WorkspaceMiddleware``; today a server has one.
+public final class Workspace: Sendable {
+    public let library: TripLibrary
+    public let reload: LiveReload
+    /// The folder's watch, when the workspace has a folder on disk.
+    let watch: FolderWatch?
+
+    /// A workspace over `store`; `folder`, when given, is watched for changes.
+    public init(store: some TripStore, settings: ServerSettings, folder: FilePath? = nil) {
+        let library = TripLibrary(store: store, settings: settings)
+        let reload = LiveReload()
+        self.library = library
+        self.reload = reload
+        watch = folder.map { folder in
+            FolderWatch(folder: folder, mode: settings.watch) { name in
+                // Sends the new version only to pages that listen, and only when it changed.
+                guard reload.hasListeners(name) else { return }
+                reload.send(library.version(name), to: name)
+            }
+        }
+    }
+
+    var store: any TripStore { library.store }
+    var settings: ServerSettings { library.settings }
+
+    /// The trip file `name` names now, or the problem that says why there is none.
+    func current(_ name: TripName) throws -> TripSnapshot {
+        switch try library.current(name) {
+        case .missing: throw Problem.notFound
+        case .clash: throw Problem.clash(name)
+        case .tooLarge: throw Problem.tooLargeFile
+        case .snapshot(let snapshot): return snapshot
+        }
+    }
+}
+
+/// Puts the request's workspace in its context.
+struct WorkspaceMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let workspace: Workspace
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var context = context
+        context.workspace = workspace
+        return try await next(request, context)
+    }
+}
