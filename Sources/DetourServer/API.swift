@@ -5,6 +5,7 @@ import DetourRender
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The sync API under `/api/v1/`, described by `docs/openapi.yaml`.
 ///
@@ -68,6 +69,13 @@ enum API {
             snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
     }
 
+    /// A body past the server's limit.
+    static func tooLarge(_ settings: ServerSettings) -> Problem {
+        Problem(
+            .contentTooLarge, "body-too-large",
+            "the trip is larger than the \(settings.maxInputBytes >> 20) MiB limit (--max-input-mib)")
+    }
+
     /// The trip format a body of `contentType` is.
     static func format(of contentType: String?) -> TripFormat? {
         let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
@@ -95,15 +103,17 @@ enum API {
                 .preconditionRequired, "precondition-required",
                 "send If-Match with the trip's ETag to replace it, or If-None-Match: * to create it")
         }
+        // A body declared past the limit is refused from the head, before a byte of it is read.
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > settings.maxInputBytes {
+            throw tooLarge(settings)
+        }
         let body: [UInt8]
         do {
             var request = request
             let buffer = try await request.collectBody(upTo: settings.maxInputBytes)
             body = Array(buffer.readableBytesView)
-        } catch {
-            throw Problem(
-                .contentTooLarge, "body-too-large",
-                "the trip is larger than the \(settings.maxInputBytes >> 20) MiB limit (--max-input-mib)")
+        } catch is NIOTooManyBytesError {
+            throw tooLarge(settings)
         }
         let file = TripFile(name: name, format: format)
         let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)

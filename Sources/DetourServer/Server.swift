@@ -30,6 +30,7 @@ public enum TripServer {
             router: router,
             server: .http1(
                 configuration: HTTP1Channel.Configuration(
+                    additionalChannelHandlers: [ExpectContinue(maxBodyBytes: settings.maxInputBytes)],
                     idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,

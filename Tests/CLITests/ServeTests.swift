@@ -380,6 +380,32 @@ struct ServeTests {
         #expect(try Curl.request("\(server.base)/api/v1/trips").status == 200, "the server goes on")
     }
 
+    /// `Expect: 100-continue` gets `100 Continue` from the head, and the upload then goes on; a
+    /// body declared past the limit gets 413 at once, before a byte of it is sent.
+    @Test func anExpectationOfContinueIsAnsweredFromTheHead() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder, arguments: ["--max-input-mib", "1"])
+        let trip = try Data(contentsOf: Fixtures.samples.appendingPathComponent("fiji-date-line.json"))
+        func head(length: Int) -> Data {
+            Data(
+                ("PUT /api/v1/trips/fiji HTTP/1.1\r\nHost: 127.0.0.1:\(server.port)\r\n"
+                    + "Content-Type: application/json\r\nIf-None-Match: *\r\nContent-Length: \(length)\r\n"
+                    + "Expect: 100-continue\r\n\r\n").utf8)
+        }
+        let fits = try RawConnection(port: server.port)
+        try fits.send(head(length: trip.count))
+        #expect(fits.receive(until: "\r\n\r\n") == "HTTP/1.1 100 Continue\r\n\r\n")
+        try fits.send(trip)
+        #expect(fits.receive(until: "\"etag\"").hasPrefix("HTTP/1.1 201 Created\r\n"))
+        fits.close()
+        let tooLarge = try RawConnection(port: server.port)
+        try tooLarge.send(head(length: (1 << 20) + 1))
+        let refused = tooLarge.receive(until: "}}")
+        #expect(refused.hasPrefix("HTTP/1.1 413 "), "\(refused)")
+        #expect(refused.contains("\"code\":\"body-too-large\""))
+        tooLarge.close()
+    }
+
     @Test func pastTheConnectionLimitANewClientWaitsForOneToClose() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder)
@@ -451,6 +477,11 @@ struct ServeTests {
         #expect(
             try Curl.request(url, method: "PUT", headers: json.merging(["If-Match": etag]) { $1 }, body: large).status
                 == 413)
+        // Without a declared length, the body is read until it passes the limit.
+        let chunked = json.merging(["If-Match": etag, "Transfer-Encoding": "chunked"]) { $1 }
+        let refused = try Curl.request(url, method: "PUT", headers: chunked, body: large)
+        #expect(refused.status == 413)
+        #expect(refused.text.contains("\"code\":\"body-too-large\""))
         let replaced = try Curl.request(
             url, method: "PUT", headers: json.merging(["If-Match": etag]) { $1 }, body: replacement)
         #expect(replaced.status == 200)
@@ -710,6 +741,20 @@ final class RawConnection {
     func send(_ data: Data) throws {
         let sent = data.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, 0) }
         guard sent == data.count else { throw ServerError("short send") }
+    }
+
+    /// What the server sends until `marker` has come, the connection closes, or `seconds` pass
+    /// (a bound on a broken server, never a wait the test relies on).
+    func receive(until marker: String, seconds: Int32 = 20) -> String {
+        var bytes: [UInt8] = []
+        var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while !String(decoding: bytes, as: UTF8.self).contains(marker), poll(&poller, 1, seconds * 1000) > 0 {
+            var chunk = [UInt8](repeating: 0, count: 4096)
+            let count = recv(descriptor, &chunk, chunk.count, 0)
+            guard count > 0 else { break }
+            bytes += chunk.prefix(count)
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     func close() {

@@ -75,7 +75,7 @@ struct DrivenSite {
                 responses.append(
                     try await client.execute(
                         uri: request.path, method: request.method, headers: request.headers,
-                        body: ByteBuffer(bytes: request.body)))
+                        body: request.body.isEmpty ? nil : ByteBuffer(bytes: request.body)))
             }
             return responses
         }

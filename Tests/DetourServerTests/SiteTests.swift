@@ -107,6 +107,18 @@ import Testing
         #expect(try await site.respond(to: request(.get, "/no/such/page")).status == .notFound)
     }
 
+    /// A body declared past the limit is 413 from the head, before a byte of it is read (the
+    /// real binary's tests send one without a declared length).
+    @Test func aBodyDeclaredPastTheLimitIs413() async throws {
+        let site = try site(FakeTripStore())
+        let headers: HTTPFields = [
+            .contentType: "application/json", .ifNoneMatch: "*", .contentLength: String((1 << 20) + 1),
+        ]
+        let response = try await site.respond(to: request(.put, "/api/v1/trips/x", headers: headers))
+        #expect(response.status == .contentTooLarge)
+        #expect(body(response).contains("\"code\":\"body-too-large\""))
+    }
+
     @Test func aFileOverTheLimitIsRefusedWithoutBeingRendered() async throws {
         let large = Array(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
         let site = try site(FakeTripStore(["big.json": large]))
