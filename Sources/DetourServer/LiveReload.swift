@@ -10,32 +10,49 @@ public final class LiveReload: Sendable {
     private struct State {
         var listeners: [TripName: [Int: AsyncStream<String>.Continuation]] = [:]
         var next = 0
+        var count = 0
         var closed = false
     }
 
     private let state = Mutex(State())
+    /// The most streams open at once: each holds a connection for as long as its page is open,
+    /// and they must leave the server's connections to requests.
+    public let limit: Int
 
-    public init() {}
+    public init(limit: Int = 64) {
+        self.limit = limit
+    }
 
-    /// A stream of `name`'s versions, starting with `current`; it ends when ``closeAll()`` is
-    /// called or the listener goes away.
-    public func listen(to name: TripName, current: String) -> AsyncStream<String> {
+    /// A stream of `name`'s versions, starting with `current`, or `nil` when ``limit`` streams are
+    /// open; it ends when ``closeAll()`` is called or the listener goes away.
+    public func listen(to name: TripName, current: String) -> AsyncStream<String>? {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
         continuation.yield(current)
-        let added = state.withLock { state -> Int? in
-            guard !state.closed else { return nil }
+        enum Added {
+            case full
+            case closed
+            case listening(Int)
+        }
+        let added = state.withLock { state -> Added in
+            guard state.count < limit else { return .full }
+            guard !state.closed else { return .closed }
             let id = state.next
             state.next += 1
+            state.count += 1
             state.listeners[name, default: [:]][id] = continuation
-            return id
+            return .listening(id)
         }
-        guard let id = added else {
+        let id: Int
+        switch added {
+        case .full: return nil
+        case .closed:
             continuation.finish()
             return stream
+        case .listening(let listening): id = listening
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { state in
-                state.listeners[name]?[id] = nil
+                if state.listeners[name]?.removeValue(forKey: id) != nil { state.count -= 1 }
                 if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
             }
         }
@@ -70,7 +87,10 @@ public final class LiveReload: Sendable {
     public func closeAll() {
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
             state.closed = true
-            defer { state.listeners = [:] }
+            defer {
+                state.listeners = [:]
+                state.count = 0
+            }
             return state.listeners.values.flatMap(\.values)
         }
         for listener in listeners { listener.finish() }

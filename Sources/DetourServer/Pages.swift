@@ -86,7 +86,12 @@ enum Pages {
             throw Problem.badName
         }
         let reload = workspace.reload
-        let stream = reload.listen(to: name, current: workspace.library.version(name))
+        guard let stream = reload.listen(to: name, current: workspace.library.version(name)) else {
+            throw Problem(
+                .serviceUnavailable, "too-many-streams",
+                "\(reload.limit) live previews are open, the most the server keeps; close one and reload",
+                fields: [(.retryAfter, "10")])
+        }
         let body = ResponseBody { writer in
             // A comment first, so that the client knows at once that the stream is open.
             try await writer.write(ByteBuffer(string: ": detour-report live preview\nretry: 1000\n\n"))

@@ -37,9 +37,14 @@ public struct Problem: HTTPResponseError {
 
     /// The answer: the JSON body, and the fields the problem carries.
     var response: Response {
+        Replies.bytes(Self.body(code: code, message: message, more: more), type: .json, status: status, extra: fields)
+    }
+
+    /// The JSON body of a problem: `{"error": {"code": …, "message": …}}` and what else it carries.
+    static func body(code: String, message: String, more: [(String, JSONOutput)] = []) -> [UInt8] {
         let body = JSONOutput.object(
             [("error", .object([("code", .string(code)), ("message", .string(message))]))] + more)
-        return Replies.bytes(Array((body.serializedLine() + "\n").utf8), type: .json, status: status, extra: fields)
+        return Array((body.serializedLine() + "\n").utf8)
     }
 
     static let notFound = Problem(.notFound, "not-found", "no such trip or page")

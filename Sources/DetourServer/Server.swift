@@ -28,13 +28,18 @@ public enum TripServer {
         logger.logLevel = .critical
         let app = Application(
             router: router,
-            server: .http1(
-                configuration: HTTP1Channel.Configuration(
-                    additionalChannelHandlers: [ExpectContinue(maxBodyBytes: settings.maxInputBytes)],
-                    idleTimeout: .nanoseconds(Int64(settings.idleTimeout.components.seconds) * 1_000_000_000),
-                    httpDecoderConfiguration: .init(
-                        maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
-                        maxHeaderFieldCount: 100))),
+            server: HTTPServerBuilder { responder in
+                ServerChannel(
+                    http: HTTP1Channel(
+                        responder: responder,
+                        configuration: HTTP1Channel.Configuration(
+                            additionalChannelHandlers: [ExpectContinue(maxBodyBytes: settings.maxInputBytes)],
+                            idleTimeout: Self.timeAmount(settings.idleTimeout),
+                            httpDecoderConfiguration: .init(
+                                maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
+                                maxHeaderFieldCount: 100))),
+                    headerTimeout: Self.timeAmount(settings.headerTimeout))
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
@@ -57,6 +62,13 @@ public enum TripServer {
         } catch let error as IOError where error.errnoCode == EADDRINUSE {
             throw ServeFailure.portInUse(settings.port)
         }
+    }
+}
+
+extension TripServer {
+    /// `duration` as SwiftNIO's time, to the nanosecond.
+    static func timeAmount(_ duration: Duration) -> TimeAmount {
+        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
 

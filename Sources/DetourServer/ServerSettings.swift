@@ -32,6 +32,11 @@ public struct ServerSettings: Sendable {
     public var maxConnections: Int
     /// How long a connection may be idle before it is closed.
     public var idleTimeout: Duration
+    /// How long a connection may wait for a request's head: from its opening, or from the end of
+    /// the last response.
+    public var headerTimeout: Duration
+    /// The most live-reload streams open at once, apart from the connections requests take.
+    public var maxStreams: Int
     /// The largest request head (request line and headers), in bytes.
     public var maxHeaderBytes: Int
     /// The most bytes of rendered output kept to answer again.
@@ -48,7 +53,8 @@ public struct ServerSettings: Sendable {
         planner: Planner.Options = Planner.Options(), templates: ReportTemplates, readOnly: Bool = false,
         token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
         maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
-        maxHeaderBytes: Int = 16 << 10, cacheBytes: Int = 256 << 20,
+        headerTimeout: Duration = .seconds(10), maxStreams: Int = 64, maxHeaderBytes: Int = 16 << 10,
+        cacheBytes: Int = 256 << 20,
         renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount, shutdownGrace: Duration = .seconds(2),
         publicURL: PublicURL? = nil
     ) {
@@ -64,6 +70,8 @@ public struct ServerSettings: Sendable {
         self.maxInputBytes = maxInputBytes
         self.maxConnections = maxConnections
         self.idleTimeout = idleTimeout
+        self.headerTimeout = headerTimeout
+        self.maxStreams = maxStreams
         self.maxHeaderBytes = maxHeaderBytes
         self.cacheBytes = cacheBytes
         self.renderThreads = renderThreads

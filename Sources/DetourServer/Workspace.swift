@@ -16,7 +16,7 @@ public final class Workspace: Sendable {
     /// A workspace over `store`; `folder`, when given, is watched for changes.
     public init(store: some TripStore, settings: ServerSettings, folder: FilePath? = nil) {
         let library = TripLibrary(store: store, settings: settings)
-        let reload = LiveReload()
+        let reload = LiveReload(limit: settings.maxStreams)
         self.library = library
         self.reload = reload
         watch = folder.map { folder in

@@ -7,8 +7,8 @@ import Testing
 @Suite struct LiveReloadTests {
     /// Opens a preview's stream, takes its first version, and lets it go: the page was closed.
     static func openAndClose(_ reload: LiveReload, _ name: TripName) async -> String? {
-        var iterator = reload.listen(to: name, current: "v1").makeAsyncIterator()
-        return await iterator.next()
+        var iterator = reload.listen(to: name, current: "v1")?.makeAsyncIterator()
+        return await iterator?.next()
     }
 
     @Test(arguments: 0..<3)
@@ -16,8 +16,8 @@ import Testing
         let reload = LiveReload()
         let trip = try #require(TripName(decoded: "lisbon"))
         let other = try #require(TripName(decoded: "oslo"))
-        var streams = (0..<3).map { _ in reload.listen(to: trip, current: "v1") }
-        let elsewhere = reload.listen(to: other, current: "o1")
+        var streams = (0..<3).compactMap { _ in reload.listen(to: trip, current: "v1") }
+        let elsewhere = try #require(reload.listen(to: other, current: "o1"))
         // The closed page's stream goes away, as its connection does.
         streams.remove(at: closed)
         // Required, not expected: a stream the hub forgot would never end, and the reads below
@@ -47,11 +47,24 @@ import Testing
         first = nil
         #expect(!reload.hasListeners(trip), "the last preview closed")
         // A preview opened again is sent the next version.
-        let again = reload.listen(to: trip, current: "v2")
+        let again = try #require(reload.listen(to: trip, current: "v2"))
         reload.send("v3", to: trip)
         reload.closeAll()
         var versions: [String] = []
         for await version in again { versions.append(version) }
         #expect(versions == ["v2", "v3"])
+    }
+
+    /// Streams past the limit are refused, and a closed one makes room: open previews never take
+    /// the connections requests need.
+    @Test func streamsPastTheLimitAreRefusedUntilOneCloses() throws {
+        let reload = LiveReload(limit: 2)
+        let trip = try #require(TripName(decoded: "lisbon"))
+        var first = reload.listen(to: trip, current: "v1")
+        let second = reload.listen(to: trip, current: "v1")
+        #expect(first != nil && second != nil)
+        #expect(reload.listen(to: trip, current: "v1") == nil, "the third is one past the limit")
+        first = nil
+        #expect(reload.listen(to: trip, current: "v1") != nil, "a closed stream makes room")
     }
 }

@@ -119,6 +119,17 @@ import Testing
         #expect(body(response).contains("\"code\":\"body-too-large\""))
     }
 
+    /// Past the stream limit, a preview's stream is refused with 503 and when to try again.
+    @Test func aStreamPastTheLimitIs503() async throws {
+        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
+        let settings = ServerSettings(today: { .unixEpoch }, templates: templates, maxStreams: 0)
+        let site = DrivenSite(settings: settings, store: FakeTripStore())
+        let response = try await site.respond(to: request(.get, "/trips/x/events"))
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.headers[.retryAfter] == "10")
+        #expect(body(response).contains("\"code\":\"too-many-streams\""))
+    }
+
     @Test func aFileOverTheLimitIsRefusedWithoutBeingRendered() async throws {
         let large = Array(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
         let site = try site(FakeTripStore(["big.json": large]))
@@ -181,10 +192,10 @@ import Testing
         #expect(bare.hasPrefix("text<script nonce=\"N\">"), "a page without a body gets the script at its end")
     }
 
-    @Test func aStreamStartsWithTheCurrentVersionAndEndsWhenTheServerStops() async {
+    @Test func aStreamStartsWithTheCurrentVersionAndEndsWhenTheServerStops() async throws {
         let reload = LiveReload()
         let name = TripName(decoded: "x")!
-        let stream = reload.listen(to: name, current: "one")
+        let stream = try #require(reload.listen(to: name, current: "one"))
         #expect(reload.hasListeners(name))
         reload.send("two", to: name)
         reload.send("ignored", to: TripName(decoded: "y")!)
@@ -194,7 +205,7 @@ import Testing
         for await version in stream { versions.append(version) }
         #expect(versions == ["one", "two", ""], "a heartbeat is an empty version")
         var late: [String] = []
-        for await version in reload.listen(to: name, current: "three") { late.append(version) }
+        for await version in try #require(reload.listen(to: name, current: "three")) { late.append(version) }
         #expect(late == ["three"], "a stream opened after the stop ends at once")
         #expect(!reload.hasListeners(name))
     }

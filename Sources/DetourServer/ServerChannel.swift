@@ -1,0 +1,132 @@
+import HummingbirdCore
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
+
+/// Hummingbird's HTTP/1.1 channel, with ``RequestHeadRules`` where the request's head is still
+/// as it came: before Hummingbird turns it into HTTP types, which keep no absolute-form target.
+struct ServerChannel: ServerChildChannel {
+    let http: HTTP1Channel
+    /// How long a connection may wait for a request's head.
+    let headerTimeout: TimeAmount
+
+    func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
+        http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+            let operations = channel.pipeline.syncOperations
+            let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
+            try operations.addHandler(RequestHeadRules(headerTimeout: headerTimeout), position: .before(codec))
+            return value
+        }
+    }
+
+    func handle(value: HTTP1Channel.Value, logger: Logger) async {
+        await http.handle(value: value, logger: logger)
+    }
+}
+
+/// What a request's head must be before any route sees it.
+///
+/// - A target in absolute form (`GET http://host/path`) names the same authority as `Host`
+///   (RFC 9112 §3.2.2 makes the target's the request's authority; one that differs from `Host`
+///   is refused with 400, so the Host rule always checks the authority the request is for).
+/// - The head arrives within `headerTimeout` of the connection opening or of the previous
+///   response ending, or the connection is closed: a client sending its head slowly, or none,
+///   does not keep a connection.
+final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias InboundOut = HTTPServerRequestPart
+    typealias OutboundIn = HTTPServerResponsePart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    let headerTimeout: TimeAmount
+    private var deadline: Scheduled<Void>?
+    /// Whether a refused request's body is being dropped.
+    private var refusing = false
+    /// Requests whose head has come and whose response has not ended: a pipelined head may come
+    /// before the previous response ends, and is not timed again.
+    private var open = 0
+
+    init(headerTimeout: TimeAmount) {
+        self.headerTimeout = headerTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        awaitHead(context: context)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        deadline = nil
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let part = unwrapInboundIn(data)
+        if case .head(let head) = part {
+            deadline?.cancel()
+            deadline = nil
+            open += 1
+            refusing = !Self.targetMatchesHost(head)
+            if refusing {
+                refuse(context: context)
+                return
+            }
+        }
+        guard !refusing else { return }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) {
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.cascade(to: promise)
+            context.write(data, promise: written)
+            // The next head has its own time, from when the last response is out.
+            open -= 1
+            if open == 0 { awaitHead(context: context) }
+            return
+        }
+        context.write(data, promise: promise)
+    }
+
+    /// Closes the connection unless a head arrives in time.
+    private func awaitHead(context: ChannelHandlerContext) {
+        deadline?.cancel()
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        deadline = context.eventLoop.scheduleTask(in: headerTimeout) {
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    /// Answers 400 and closes: the request goes no further.
+    private func refuse(context: ChannelHandlerContext) {
+        let body = Problem.body(
+            code: "target-host-mismatch", message: "the request's target names another host than its Host header")
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Content-Length", value: String(body.count))
+        headers.add(name: "Connection", value: "close")
+        context.write(
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+            promise: nil)
+        context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
+        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
+            loopBound.value.close(promise: nil)
+        }
+    }
+
+    /// Whether `head`'s target is in origin form (`/path`, or `*`), or names the `Host` it carries.
+    static func targetMatchesHost(_ head: HTTPRequestHead) -> Bool {
+        let target = head.uri
+        if target.hasPrefix("/") || target == "*" { return true }
+        guard let schemeEnd = target.range(of: "://") else {
+            // Authority form (CONNECT), which no route takes: the router answers it.
+            return true
+        }
+        let rest = target[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        let hosts = head.headers["Host"]
+        return hosts.count == 1 && hosts[0].lowercased() == authority.lowercased()
+    }
+}
