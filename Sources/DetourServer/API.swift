@@ -114,6 +114,9 @@ enum API {
             body = Array(buffer.readableBytesView)
         } catch is NIOTooManyBytesError {
             throw tooLarge(settings)
+        } catch {
+            // The client went away mid-body: nobody reads the answer, but the log says why.
+            throw Problem(.badRequest, "incomplete-body", "the request's body ended before it was complete")
         }
         let file = TripFile(name: name, format: format)
         let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)

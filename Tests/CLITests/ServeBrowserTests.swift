@@ -61,10 +61,12 @@ import Testing
         let report = try browser.text()
         #expect(!report.contains("missing-field"), "the report came back with the diagnostics: \(report)")
 
-        // A page that reloaded on a version it already had would go on reloading.
-        usleep(1_000_000)
-        #expect(watcher.pageLoads == 4, "\(watcher.requestLog)")
-        #expect(try browser.text().contains(fixedTitle))
+        // The same bytes saved again are no new version: no reload. A page that reloaded on a
+        // version it already had would go on reloading, and be past 5 loads when the next
+        // change shows.
+        try Editor.saveLikeVim(fixed, to: file)
+        let last = "Stockholm and Oslo, last"
+        try watcher.save(fixed.replacingOccurrences(of: fixedTitle, with: last), to: file, thenShows: last, loads: 5)
     }
 }
 
@@ -75,25 +77,30 @@ private struct PreviewWatcher {
     let server: ServerProcess
     let name: String
 
-    /// The longest wait for a page to follow a save, in seconds (polled every 100 ms).
+    /// The longest wait for a page to follow a save, in seconds: a bound on a broken server.
     static let patience = 10.0
 
     /// The server's request log: one line per request, `GET /trips/NAME 200 …`.
-    var requestLog: [Substring] {
-        server.stderr.split(separator: "\n").filter { $0.hasPrefix("GET /") }
+    var requestLog: [Substring] { Self.requests(server.stderr) }
+
+    /// The requests of the log `text`.
+    static func requests(_ text: String) -> [Substring] {
+        text.split(separator: "\n").filter { $0.hasPrefix("GET /") }
     }
 
     /// How many times the page was sent.
-    var pageLoads: Int { requestLog.count { $0.hasPrefix("GET /trips/\(name) 200 ") } }
+    var pageLoads: Int { pageLoads(requestLog) }
+
+    func pageLoads(_ log: [Substring]) -> Int { log.count { $0.hasPrefix("GET /trips/\(name) 200 ") } }
 
     /// How many times a page opened the trip's event stream.
-    var streams: Int { requestLog.count { $0.hasPrefix("GET /trips/\(name)/events 200 ") } }
+    func streams(_ log: [Substring]) -> Int { log.count { $0.hasPrefix("GET /trips/\(name)/events 200 ") } }
 
     /// Saves `text` to `file` once the page listens for changes, then waits until the page,
     /// reloaded by its own script, shows `expected`, the page having been sent `loads` times.
     func save(_ text: String, to file: URL, thenShows expected: String, loads: Int) throws {
         // The save must reach the page through the stream, not as the version a new stream starts with.
-        try waitUntil("each page load opened its event stream") { streams >= pageLoads }
+        try waitUntil("each page load opened its event stream") { log in streams(log) >= pageLoads(log) }
         try browser.execute("window.detourBeforeSave = true; return true;")
         try Editor.saveLikeVim(text, to: file)
         try waitUntilShown(expected, loads: loads)
@@ -101,16 +108,14 @@ private struct PreviewWatcher {
         #expect(kept == false, "the page shows \(expected) without having been reloaded")
     }
 
-    /// Waits until the page shows `expected`, then checks the page was sent `loads` times.
+    /// Waits until the page has been sent `loads` times and shows `expected`, then checks it was
+    /// sent no more often.
     func waitUntilShown(_ expected: String, loads: Int) throws {
-        var seen = ""
+        try waitUntil("the page was sent \(loads) times") { pageLoads($0) >= loads }
         do {
-            try waitUntil("the page shows \(expected)") {
-                // Mid-reload the script may find no document; the next poll asks again.
-                seen = (try? browser.text()) ?? seen
-                return seen.contains(expected)
-            }
+            try browser.waitForText(expected, seconds: Self.patience)
         } catch {
+            let seen = (try? browser.text()) ?? ""
             throw WebDriverError(
                 "\(error); the page shows: \(seen.prefix(600)); requests: \(requestLog); server: \(server.stderr.suffix(400))"
             )
@@ -118,15 +123,10 @@ private struct PreviewWatcher {
         #expect(pageLoads == loads, "page loads once it shows \(expected): \(requestLog)")
     }
 
-    /// Polls `condition` every 100 ms for at most ``patience`` seconds.
-    func waitUntil(_ what: String, _ condition: () throws -> Bool) throws {
-        let deadline = Date().addingTimeInterval(Self.patience)
-        while true {
-            if try condition() { return }
-            guard Date() < deadline else {
-                throw WebDriverError("after \(Int(Self.patience)) s, still not so: \(what)")
-            }
-            usleep(100_000)
+    /// Waits, woken by each line the server logs, until its request log satisfies `condition`.
+    func waitUntil(_ what: String, _ condition: ([Substring]) -> Bool) throws {
+        guard server.waitForError(timeout: Self.patience, until: { condition(Self.requests($0)) }) else {
+            throw WebDriverError("after \(Int(Self.patience)) s, still not so: \(what); requests: \(requestLog)")
         }
     }
 }
@@ -164,38 +164,44 @@ private final class ChromeDriver {
     let process: Process
     let folder: URL
     private let logURL: URL
+    /// Signalled once, when chromedriver ends.
+    private let exited = DispatchSemaphore(value: 0)
 
-    /// Starts chromedriver, keeping its log and the browser's profile in `folder`; waits (up to
-    /// 20 s) for the port it listens on.
+    /// Starts chromedriver, keeping its log and the browser's profile in `folder`; waits, reading
+    /// its output as it comes, for the port it listens on (at most 20 s: a bound on a broken
+    /// chromedriver).
     init(folder: URL) throws {
         let executable = try Tool.path("chromedriver").orThrow("chromedriver is not installed")
         self.folder = folder
         logURL = folder.appendingPathComponent("chromedriver.log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
+        let output = Pipe()
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--port=0"]
-        process.standardOutput = log
+        process.arguments = ["--port=0", "--log-path=\(logURL.path)"]
+        process.standardOutput = output
         process.standardError = log
         process.standardInput = FileHandle.nullDevice
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         try log.close()
         self.process = process
         // `ChromeDriver was started successfully on port 41235.`
         let marker = "started successfully on port "
-        let deadline = Date().addingTimeInterval(20)
+        var text = ""
         var port: Int?
-        while port == nil, process.isRunning, Date() < deadline {
-            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
-            if let found = text.range(of: marker) {
+        var poller = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
+        while port == nil, poll(&poller, 1, 20_000) > 0 {
+            let data = output.fileHandleForReading.availableData
+            guard !data.isEmpty else { break }
+            text += String(decoding: data, as: UTF8.self)
+            if let found = text.range(of: marker), text[found.upperBound...].contains(".") {
                 port = Int(text[found.upperBound...].prefix { $0.isNumber })
-            } else {
-                usleep(20_000)
             }
         }
         guard let port, port > 0 else {
-            let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
             throw WebDriverError("chromedriver did not say where it listens: \(text)")
@@ -229,10 +235,8 @@ private final class ChromeDriver {
     func stop() {
         guard process.isRunning else { return }
         _ = try? Curl.request("\(base)/shutdown", extra: ["--max-time", "10"])
-        let deadline = Date().addingTimeInterval(5)
         if process.isRunning { kill(process.processIdentifier, SIGTERM) }
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if exited.wait(timeout: .now() + 5) == .timedOut { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
@@ -255,6 +259,22 @@ private struct WebDriverSession {
     @discardableResult
     func execute(_ script: String) throws -> Any? {
         try Self.send("POST", "\(base)/execute/sync", body: ["script": script, "args": [Any]()])
+    }
+
+    /// Waits in the page until its title or visible text holds `expected`: a script that answers
+    /// at once, or when a change to the document makes it so (`execute/async`, bounded by the
+    /// session's script timeout).
+    func waitForText(_ expected: String, seconds: Double) throws {
+        try Self.send("POST", "\(base)/timeouts", body: ["script": Int(seconds * 1000)])
+        let script = """
+            const [expected, done] = arguments;
+            const shows = () => (document.title + '\\n' + (document.body ? document.body.innerText : '')).includes(expected);
+            if (shows()) { done(true); return; }
+            new MutationObserver((_, observer) => {
+                if (shows()) { observer.disconnect(); done(true); }
+            }).observe(document, {subtree: true, childList: true, characterData: true});
+            """
+        try Self.send("POST", "\(base)/execute/async", body: ["script": script, "args": [expected]])
     }
 
     /// The page's title and visible text.

@@ -10,6 +10,10 @@ public final class ServerProcess: @unchecked Sendable {
     public let process: Process
     private let errorURL: URL
     private let scratch: URL
+    /// Signalled once, when the process ends.
+    private let exited = DispatchSemaphore(value: 0)
+    /// What the server has written to standard error.
+    private let errors = ErrorLog()
 
     /// Starts `detour-report serve FOLDER --port 0 ARGUMENTS…` and waits (up to 20 s) for the
     /// address it prints; `--today 2026-11-24` unless the arguments give a day.
@@ -29,11 +33,26 @@ public final class ServerProcess: @unchecked Sendable {
         env.merge(environment) { $1 }
         process.environment = env
         let output = Pipe()
+        let errorPipe = Pipe()
         process.standardOutput = output
-        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process.standardError = errorPipe
         process.standardInput = FileHandle.nullDevice
+        let exited = exited
+        process.terminationHandler = { _ in exited.signal() }
         try process.run()
         self.process = process
+        let errorFile = try FileHandle(forWritingTo: errorURL)
+        // Standard error is read as it comes, into a file (kept for a failure's message) and the
+        // text a test waits on.
+        let reader = Thread { [errors] in
+            let handle = errorPipe.fileHandleForReading
+            while case let data = handle.availableData, !data.isEmpty {
+                errorFile.write(data)
+                errors.append(String(decoding: data, as: UTF8.self))
+            }
+            try? errorFile.close()
+        }
+        reader.start()
         // The first line is `detour-report: serving DIR at http://HOST:PORT/`.
         let line = ServerProcess.firstLine(of: output.fileHandleForReading, timeout: 20)
         guard let line, let range = line.range(of: "http://") else {
@@ -50,7 +69,21 @@ public final class ServerProcess: @unchecked Sendable {
     }
 
     /// Everything the server wrote to standard error so far.
-    public var stderr: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+    public var stderr: String {
+        errors.wait(timeout: 0) { _ in true }.text
+    }
+
+    /// Waits until the server has written `text` to standard error (its request log, a warning),
+    /// and says whether it did within `timeout` seconds (a bound on a broken server).
+    public func waitForError(containing text: String, timeout: Double = 20) -> Bool {
+        waitForError(timeout: timeout) { $0.contains(text) }
+    }
+
+    /// Waits until what the server has written to standard error satisfies `condition`, woken by
+    /// each write, and says whether it did within `timeout` seconds (a bound on a broken server).
+    public func waitForError(timeout: Double = 20, until condition: (String) -> Bool) -> Bool {
+        errors.wait(timeout: timeout, until: condition).satisfied
+    }
 
     /// Sends `signal` and waits (up to `timeout` seconds) for the server to end; its exit status,
     /// or `nil` when it did not end in time.
@@ -58,9 +91,11 @@ public final class ServerProcess: @unchecked Sendable {
     public func stop(signal: Int32 = SIGTERM, timeout: Double = 5) -> Int32? {
         guard process.isRunning else { return process.terminationStatus }
         kill(process.processIdentifier, signal)
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning, Date() < deadline { usleep(10_000) }
-        return process.isRunning ? nil : process.terminationStatus
+        guard exited.wait(timeout: .now() + timeout) == .success else { return nil }
+        // Each later stop finds the process ended.
+        exited.signal()
+        process.waitUntilExit()
+        return process.terminationStatus
     }
 
     deinit {
@@ -85,6 +120,30 @@ public final class ServerProcess: @unchecked Sendable {
             bytes.append(byte)
         }
         return nil
+    }
+}
+
+/// Text that grows, and waits for it to say something, each woken by the next write.
+private final class ErrorLog: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var text = ""
+
+    func append(_ more: String) {
+        condition.lock()
+        text += more
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// The text once `satisfies` holds of it, or `timeout` seconds have passed.
+    func wait(timeout: Double, until satisfies: (String) -> Bool) -> (satisfied: Bool, text: String) {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while !satisfies(text) {
+            guard condition.wait(until: deadline) else { return (satisfies(text), text) }
+        }
+        return (true, text)
     }
 }
 
