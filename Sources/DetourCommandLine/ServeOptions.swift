@@ -3,9 +3,6 @@ import DetourCore
 import DetourIO
 import DetourJob
 
-extension TravelMode: ExpressibleByArgument {}
-extension Preference: ExpressibleByArgument {}
-
 /// The options of `detour-report serve`, declared once: `detour-report` parses them (for its
 /// help, man page and completions, and to report a usage error as every command does), then
 /// hands the same arguments to `detour-report-serve`, which parses them again and serves.
@@ -33,23 +30,7 @@ public struct ServeOptions: ParsableArguments {
             valueName: "day"))
     public var today: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
-    public var travel: TravelMode?
-
-    @Option(
-        help: ArgumentHelp(
-            "Recommend the side with the least total time, the lower cost, or the shorter distance.",
-            valueName: "rule"))
-    public var prefer: Preference = .time
-
-    @Option(
-        name: .customLong("day-hours"),
-        help: ArgumentHelp(
-            "Hours a day for detours at every stay (more than 0, at most 24, whole minutes), whatever the trip says.",
-            valueName: "hours"))
-    public var dayHours: String?
+    @OptionGroup public var plan: PlanOptions
 
     @Option(
         help: ArgumentHelp(
@@ -73,10 +54,7 @@ public struct ServeOptions: ParsableArguments {
             valueName: "seconds"))
     public var poll: Double?
 
-    @Option(
-        help: ArgumentHelp(
-            "The largest trip accepted, as a file or a request body, in MiB.", valueName: "mib"))
-    public var maxInputMib = 16
+    @OptionGroup public var inputLimit: InputLimitOption
 
     @Option(
         name: .customLong("cache-mib"),
@@ -104,9 +82,6 @@ public struct ServeOptions: ParsableArguments {
 
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard (1...1024).contains(maxInputMib) else {
-            throw ValidationError("--max-input-mib must be between 1 and 1024")
-        }
         guard (0...65536).contains(cacheMib) else { throw ValidationError("--cache-mib must be between 0 and 65536") }
         if let poll, !(poll >= 0.1 && poll <= 3600) {
             throw ValidationError("--poll must be between 0.1 and 3600 seconds")

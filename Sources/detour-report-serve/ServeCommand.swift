@@ -85,17 +85,17 @@ struct ServeCommand: AsyncParsableCommand {
             // Read at each request, so a server left running crosses midnight.
             day = { SystemCalls.localDay() }
         }
-        let hours = try DayOptions.dayHours(options.dayHours, printer: options.printer)
         let loaded = try TemplateFolder.load(
             options.templates, builtIn: ReportTemplates.requiredNames + ReportTemplates.indexNames,
             required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames, printer: options.printer)
         return ServerSettings(
             host: options.host, port: options.port, today: day,
-            planner: Planner.Options(travel: options.travel, preference: options.prefer, dayHours: hours),
+            planner: try options.plan.planner(printer: options.printer),
             templates: loaded,
             readOnly: options.readOnly, token: try token(),
             watch: options.poll.map { .poll(.milliseconds(Int($0 * 1000))) } ?? .inotify,
-            quiet: options.quiet, maxInputBytes: options.maxInputMib << 20, cacheBytes: options.cacheMib << 20,
+            quiet: options.quiet, maxInputBytes: options.inputLimit.bytes(defaultMebibytes: 16),
+            cacheBytes: options.cacheMib << 20,
             // Checked by validate(), before run().
             publicURL: try? publicURL())
     }

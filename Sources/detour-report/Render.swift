@@ -101,23 +101,7 @@ struct Render: ParsableCommand {
             valueName: "path"), completion: .file())
     var browser: String?
 
-    @Option(
-        help: ArgumentHelp(
-            "Travel this way to every task (walk, cycle, transit, drive), whatever the trip says.", valueName: "mode"))
-    var travel: TravelMode?
-
-    @Option(
-        help: ArgumentHelp(
-            "Recommend the side with the least total time, the lower cost, or the shorter distance.",
-            valueName: "rule"))
-    var prefer: Preference = .time
-
-    @Option(
-        name: .customLong("day-hours"),
-        help: ArgumentHelp(
-            "Hours a day for detours at every stay (more than 0, at most 24, whole minutes), whatever the trip says.",
-            valueName: "hours"))
-    var dayHours: String?
+    @OptionGroup var plan: PlanOptions
 
     /// The checks of the command line that ArgumentParser cannot make itself, run when the
     /// command runs rather than in `validate()`: ArgumentParser validates before it reports an
@@ -209,11 +193,10 @@ struct Render: ParsableCommand {
     func job(formats: [OutputFormat], alsoLoading extra: [String] = []) throws(ExitCode) -> (RenderJob, ReportTemplates)
     {
         let day = try DayOptions.today(today, printer: printer)
-        let hours = try DayOptions.dayHours(dayHours, printer: printer)
         let reports = formats.compactMap { $0 == .pdf ? .html : $0.report }
         let templates = try loadTemplates(builtIn: reports.flatMap(\.templateNames) + extra)
         let job = trip.job(
-            formats: formats, today: day, planner: Planner.Options(travel: travel, preference: prefer, dayHours: hours),
+            formats: formats, today: day, planner: try plan.planner(printer: printer),
             renderer: ReportRenderer(templates: templates), printing: try printing(for: formats))
         return (job, templates)
     }

@@ -13,11 +13,7 @@ struct TripOptions: ParsableArguments {
             valueName: "format"))
     var inputFormat: TripFormat?
 
-    @Option(
-        help: ArgumentHelp(
-            "The largest trip file accepted, in MiB (default 64 for JSON, which is read whole; 4096 for GPX, which streams).",
-            valueName: "mib"))
-    var maxInputMib: Int?
+    @OptionGroup var inputLimit: InputLimitOption
 
     @OptionGroup var diagnosticsOption: DiagnosticsOption
     /// How problems are written: `--diagnostics`.
@@ -34,15 +30,7 @@ struct TripOptions: ParsableArguments {
     }
 
     /// The reading limits, with the input size from `--max-input-mib` when given.
-    var limits: ReadLimits {
-        maxInputMib.map { ReadLimits.standard.withInputLimit(mebibytes: $0) } ?? .standard
-    }
-
-    mutating func validate() throws {
-        if let maxInputMib, !(1...1_048_576).contains(maxInputMib) {
-            throw ValidationError("--max-input-mib must be between 1 and 1048576")
-        }
-    }
+    var limits: ReadLimits { inputLimit.limits }
 
     /// The job these options ask for, making `formats`.
     func job(

@@ -85,4 +85,23 @@ import Testing
             #expect(!FileManager.default.fileExists(atPath: out))
         }
     }
+
+    /// `serve` declares the options it shares with `render` the same way, so they take the same
+    /// values: past an edge, a usage error before anything listens; at it, the server starts.
+    @Test(
+        arguments: edges.filter {
+            !$0.batch && $0.arguments[0] != "--day-hours" || $0.arguments == ["--day-hours", "24.05"]
+        })
+    func serveTakesTheSharedOptionsAtTheSameEdges(_ edge: Edge) throws {
+        let trips = scratch.appendingPathComponent("trips")
+        try FileManager.default.createDirectory(at: trips, withIntermediateDirectories: true)
+        guard edge.accepted else {
+            let result = try cli.run(["serve", trips.path, "--port", "0"] + edge.arguments)
+            #expect(result.status == 64)
+            #expect(result.stderr.contains(edge.says), "\(result.stderr)")
+            return
+        }
+        let server = try ServerProcess(folder: trips, arguments: edge.arguments)
+        #expect(try Curl.request("\(server.base)/api/v1/trips").status == 200)
+    }
 }

@@ -10,9 +10,9 @@ import Testing
         #expect(options.folder == ".")
         #expect(options.host == "127.0.0.1")
         #expect(options.port == 8080)
-        #expect(options.prefer == .time)
+        #expect(options.plan.prefer == .time)
         #expect(!options.readOnly && !options.quiet)
-        #expect(options.maxInputMib == 16)
+        #expect(options.inputLimit.bytes(defaultMebibytes: 16) == 16 << 20)
         #expect(options.diagnostics == .text)
     }
 
@@ -20,7 +20,7 @@ import Testing
         arguments: [
             (["--port", "65535"], true), (["--port", "65536"], false), (["--port", "0"], true),
             (["--port", "-1"], false),
-            (["--max-input-mib", "1024"], true), (["--max-input-mib", "1025"], false),
+            (["--max-input-mib", "1048576"], true), (["--max-input-mib", "1048577"], false),
             (["--max-input-mib", "0"], false),
             (["--poll", "0.1"], true), (["--poll", "0.09"], false), (["--poll", "3600"], true),
             (["--poll", "3601"], false),
