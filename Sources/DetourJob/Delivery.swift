@@ -8,10 +8,10 @@ public enum Delivery {
     /// Why an output could not be delivered, which decides the exit code.
     public enum Failure: Error, Sendable {
         /// The target cannot be opened, created or replaced; nothing was written (exit 73).
-        case cannotCreate(String)
+        case cannotCreate(FileError)
         /// Writing began and failed part-way (exit 74); `readerWentAway` when the other end of
         /// a pipe closed (`| head`), which is said quietly.
-        case cutOff(String, readerWentAway: Bool = false)
+        case cutOff(FileError, readerWentAway: Bool = false)
         /// A PDF could not be printed (exit 69); nothing was written.
         case unprintable(PrintFailure)
 
@@ -19,10 +19,10 @@ public enum Delivery {
         public func diagnostic(target: FilePath?) -> Diagnostic {
             let what = target == nil ? "standard output" : "the file"
             switch self {
-            case .cannotCreate(let reason):
-                return Diagnostic(.cannotCreateOutput, "cannot create or replace \(what): \(reason)")
-            case .cutOff(let reason, _):
-                return Diagnostic(.writeFailed, "writing to \(what) failed part-way: \(reason)")
+            case .cannotCreate(let error):
+                return Diagnostic(.cannotCreateOutput, "cannot create or replace \(what): \(error.reason)")
+            case .cutOff(let error, _):
+                return Diagnostic(.writeFailed, "writing to \(what) failed part-way: \(error.reason)")
             case .unprintable(let failure):
                 return failure.diagnostic
             }
@@ -56,11 +56,11 @@ public enum Delivery {
             info = try store.info(path, followLinks: followLinks)
         } catch {
             // A missing file, or a link to one: created where the links end.
-            guard error.isMissing else { throw .cannotCreate(error.reason) }
+            guard error.isMissing else { throw .cannotCreate(error) }
             return .file(followLinks ? store.resolvingLinks(path) : path, permissions: store.newFilePermissions)
         }
         if info.kind == .symbolicLink { return .file(path, permissions: store.newFilePermissions, replacing: true) }
-        if info.kind == .directory { throw .cannotCreate("it is a folder") }
+        if info.kind == .directory { throw .cannotCreate(FileError(.isDirectory, reason: "it is a folder")) }
         if info.identity == store.standardOutputIdentity { return .standardOutput }
         guard info.kind == .regular else { return .stream(path) }
         return .file(followLinks ? store.resolvingLinks(path) : path, permissions: info.permissions, replacing: true)
@@ -100,7 +100,7 @@ public enum Delivery {
             do {
                 file = try store.openStream(stream)
             } catch {
-                throw .cannotCreate(error.reason)
+                throw .cannotCreate(error)
             }
             try writeThrough(produce, to: file)
         case .file(let target, let permissions, let replacing):
@@ -130,7 +130,7 @@ public enum Delivery {
         }
 
         func check() throws(Failure) {
-            if let failure { throw .cutOff(failure.reason, readerWentAway: failure.errno == .brokenPipe) }
+            if let failure { throw .cutOff(failure, readerWentAway: failure.errno == .brokenPipe) }
         }
     }
 
@@ -142,9 +142,15 @@ public enum Delivery {
         try writer.check()
     }
 
-    private static func replace(
+    /// Replaces `target` all at once, or leaves it as it was.
+    ///
+    /// This is the one sequence every file an output or a store writes goes through. The bytes go to a new file beside it with
+    /// `permissions`, flushed (with `flush`), then renamed over whatever is there (a file, a
+    /// link, which is replaced and never written through, or nothing when not `replacing`).
+    public static func replace(
         _ target: FilePath, with produce: (@escaping ReportSink) throws(Failure) -> Void,
-        permissions: FilePermissions, replacing: Bool, flush: Bool, store: some FileStore, registry: TemporaryFiles
+        permissions: FilePermissions, replacing: Bool, flush: Bool, store: some FileStore,
+        registry: TemporaryFiles = .shared
     ) throws(Failure) {
         let created: (any TemporaryFile)?
         do {
@@ -154,7 +160,7 @@ public enum Delivery {
                 return file
             }
         } catch {
-            throw .cannotCreate(error.reason)
+            throw .cannotCreate(error)
         }
         guard let temporary = created else { throw .cannotCreate(interrupted) }
         var published = false
@@ -169,7 +175,7 @@ public enum Delivery {
             do {
                 try temporary.sync()
             } catch {
-                throw .cutOff(error.reason)
+                throw .cutOff(error)
             }
         }
         let placed: Void?
@@ -179,8 +185,8 @@ public enum Delivery {
             }
         } catch {
             switch error {
-            case .closing(let failure): throw .cutOff(failure.reason)
-            case .placing(let failure): throw .cannotCreate(failure.reason)
+            case .closing(let failure): throw .cutOff(failure)
+            case .placing(let failure): throw .cannotCreate(failure)
             }
         }
         guard placed != nil else { throw .cannotCreate(interrupted) }
@@ -188,5 +194,5 @@ public enum Delivery {
     }
 
     /// Why no file is made or put in place once a signal has stopped the run.
-    private static let interrupted = "the run was interrupted"
+    private static let interrupted = FileError(.interrupted, reason: "the run was interrupted")
 }

@@ -13,7 +13,10 @@ public enum Folders {
         for component in path.components.dropFirst(folder.components.count) {
             current.append(component)
             guard (try? store.info(current, followLinks: false))?.kind == .symbolicLink else { continue }
-            throw .cannotCreate("\(current.shown) is a symbolic link; a batch run writes only inside its folder")
+            throw .cannotCreate(
+                FileError(
+                    .tooManySymbolicLinkLevels,
+                    reason: "\(current.shown) is a symbolic link; a batch run writes only inside its folder"))
         }
     }
 
@@ -26,20 +29,20 @@ public enum Folders {
             do {
                 info = try store.info(current, followLinks: true)
             } catch {
-                guard error.isMissing else { throw .cannotCreate(error.reason) }
+                guard error.isMissing else { throw .cannotCreate(error) }
                 missing.append(current)
                 current = current.removingLastComponent()
                 continue
             }
             // What mkdir -p says of a file in the way.
-            guard info.kind == .directory else { throw .cannotCreate(Errno.notDirectory.description) }
+            guard info.kind == .directory else { throw .cannotCreate(FileError(.notDirectory)) }
             break
         }
         for folder in missing.reversed() {
             do {
                 try store.makeFolder(folder)
             } catch {
-                throw .cannotCreate(error.reason)
+                throw .cannotCreate(error)
             }
         }
     }

@@ -164,7 +164,7 @@ public struct Output: Sendable {
             do {
                 sink(Array(try TripGPXWriter.write(trip).utf8))
             } catch {
-                throw .cutOff("cannot write GPX: \(error.message)")
+                throw .cutOff(FileError(.ioError, reason: "cannot write GPX: \(error.message)"))
             }
         }
     }

@@ -135,26 +135,19 @@ public struct FolderTripStore: TripStore {
         return try body()
     }
 
+    /// Replaces the trip's file all at once, through ``Delivery``'s one replace sequence: a file
+    /// there keeps its permissions; anything else in its place (a link, which may lead out of the
+    /// folder, or a FIFO) is replaced by the new file, never written through.
     public func write(_ bytes: [UInt8], to file: TripFile) throws(StoreFailure) {
         let target = path(file)
-        if let info = try? files.info(target, followLinks: false), info.kind != .regular {
-            // A link is replaced by a file, never written through: it may lead out of the folder.
-            guard info.kind == .symbolicLink else { throw .failed("not a regular file") }
+        var permissions = files.newFilePermissions
+        if let info = try? files.info(target, followLinks: false), info.kind == .regular {
+            permissions = info.permissions
         }
-        do throws(FileError) {
-            let temporary = try files.createTemporary(beside: target, permissions: files.newFilePermissions)
-            var published = false
-            defer { if !published { temporary.discard() } }
-            try temporary.write(bytes)
-            try temporary.sync()
-            do {
-                try temporary.publish(as: target, replacing: true)
-            } catch {
-                switch error {
-                case .closing(let failure), .placing(let failure): throw failure
-                }
-            }
-            published = true
+        do throws(Delivery.Failure) {
+            try Delivery.replace(
+                target, with: { sink in sink(bytes) }, permissions: permissions, replacing: true, flush: true,
+                store: files)
         } catch {
             throw StoreFailure(error)
         }

@@ -62,6 +62,14 @@ public enum StoreFailure: Error, Sendable, Equatable {
         default: self = .failed(error.reason)
         }
     }
+
+    /// A write that failed: full when the disk or quota was, else its reason.
+    init(_ failure: Delivery.Failure) {
+        switch failure {
+        case .cannotCreate(let error), .cutOff(let error, _): self.init(error)
+        case .unprintable(let failure): self = .failed(failure.diagnostic.message)
+        }
+    }
 }
 
 /// The folder of trips, as the server reads and writes it: a protocol, so that tests can put a

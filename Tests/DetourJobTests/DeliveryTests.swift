@@ -64,7 +64,8 @@ import Testing
         #expect {
             try deliver(["new report"], to: "/out/plan.html", store)
         } throws: { error in
-            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            guard case Delivery.Failure.cannotCreate(let cause) = error else { return false }
+            let reason = cause.reason
             return reason == Errno.permissionDenied.description
         }
         expectOnlyTheOldFile(store)
@@ -77,7 +78,8 @@ import Testing
         #expect {
             try deliver(["four", "more", "and", "more"], to: "/out/plan.html", store)
         } throws: { error in
-            guard case Delivery.Failure.cutOff(let reason, readerWentAway: false) = error else { return false }
+            guard case Delivery.Failure.cutOff(let cause, readerWentAway: false) = error else { return false }
+            let reason = cause.reason
             return reason == Errno.noSpace.description
         }
         expectOnlyTheOldFile(store, "room for \(room) bytes")
@@ -109,7 +111,8 @@ import Testing
         #expect {
             try deliver(["new report"], to: path, store)
         } throws: { error in
-            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            guard case Delivery.Failure.cannotCreate(let cause) = error else { return false }
+            let reason = cause.reason
             return reason == errno.description
         }
         expectOnlyTheOldFile(store)
@@ -132,7 +135,7 @@ import Testing
         #expect(throws: Delivery.Failure.self) {
             try Delivery.deliver(to: FilePath("/out/plan.html"), store: store) { sink throws(Delivery.Failure) in
                 sink(Array("half a".utf8))
-                throw .cutOff("cannot write GPX: the XML writer failed")
+                throw .cutOff(FileError(.ioError, reason: "cannot write GPX: the XML writer failed"))
             }
         }
         expectOnlyTheOldFile(store)
@@ -173,7 +176,8 @@ import Testing
         #expect {
             try Folders.make("/file/sub", store: store)
         } throws: { error in
-            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            guard case Delivery.Failure.cannotCreate(let cause) = error else { return false }
+            let reason = cause.reason
             return reason == Errno.notDirectory.description
         }
         let refusing = FakeFileStore(faults: FakeFileStore.Faults(makeFolder: .permissionDenied))
@@ -183,17 +187,18 @@ import Testing
         #expect {
             try Folders.make("/a/b", store: unreadable)
         } throws: { error in
-            guard case Delivery.Failure.cannotCreate(let reason) = error else { return false }
+            guard case Delivery.Failure.cannotCreate(let cause) = error else { return false }
+            let reason = cause.reason
             return reason == Errno.permissionDenied.description
         }
         #expect(unreadable.state.withLock { $0.folders } == ["/"])
     }
 
     @Test func failuresSayWhatWentWrongAndWhere() {
-        let created = Delivery.Failure.cannotCreate("Permission denied").diagnostic(target: "/out/plan.html")
+        let created = Delivery.Failure.cannotCreate(FileError(.permissionDenied)).diagnostic(target: "/out/plan.html")
         #expect(created.code == .cannotCreateOutput)
         #expect(created.message == "cannot create or replace the file: Permission denied")
-        let cut = Delivery.Failure.cutOff("No space left on device").diagnostic(target: nil)
+        let cut = Delivery.Failure.cutOff(FileError(.noSpace)).diagnostic(target: nil)
         #expect(cut.code == .writeFailed)
         #expect(cut.message == "writing to standard output failed part-way: No space left on device")
     }

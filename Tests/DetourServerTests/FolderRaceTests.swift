@@ -113,6 +113,35 @@ import Glibc
         #expect(try store.list().isEmpty)
     }
 
+    /// A write replaces whatever stands in the trip's place, and writes through nothing: a FIFO
+    /// or a link out becomes the trip's file, the link's target untouched; a file keeps its
+    /// permissions.
+    @Test func aWriteReplacesWhatIsThereAndWritesThroughNothing() throws {
+        let store = try store()
+        let trip = Array("{}".utf8)
+        let fifo = try #require(TripFile(fileName: "pipe.json"))
+        try #require(mkfifo(folder.appendingPathComponent("pipe.json").path, 0o600) == 0)
+        let secret = outside.url.appendingPathComponent("secret.json")
+        try Data("secret".utf8).write(to: secret)
+        let link = try #require(TripFile(fileName: "link.json"))
+        try FileManager.default.createSymbolicLink(
+            at: folder.appendingPathComponent("link.json"), withDestinationURL: secret)
+        let kept = try #require(TripFile(fileName: "kept.json"))
+        let keptPath = folder.appendingPathComponent("kept.json").path
+        try Data("old".utf8).write(to: URL(fileURLWithPath: keptPath))
+        try #require(chmod(keptPath, 0o640) == 0)
+        for file in [fifo, link, kept] {
+            try store.withLock { () throws(StoreFailure) in try store.write(trip, to: file) }
+            #expect(try store.read(file, limit: 100) == .bytes(trip), "\(file.fileName)")
+        }
+        #expect(try String(contentsOf: secret, encoding: .utf8) == "secret")
+        let attributes = try FileManager.default.attributesOfItem(atPath: keptPath)
+        #expect((attributes[.posixPermissions] as? Int) == 0o640)
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+                == [".detour-report.lock", "kept.json", "link.json", "pipe.json"], "no temporary left")
+    }
+
     /// A link in the lock file's place: the write is refused, and nothing is made where it points.
     @Test func aLinkInTheLockFilesPlaceMakesNothingOutside() throws {
         let elsewhere = outside.url.appendingPathComponent("made-by-the-server")

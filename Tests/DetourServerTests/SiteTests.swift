@@ -278,6 +278,11 @@ import Testing
         #expect(StoreFailure(FileError(.noSpace)) == .full)
         #expect(StoreFailure(FileError(.diskQuotaExceeded)) == .full)
         #expect(StoreFailure(FileError(.permissionDenied, reason: "nope")) == .failed("nope"))
+        #expect(StoreFailure(Delivery.Failure.cutOff(FileError(.noSpace))) == .full, "a write cut off by a full disk")
+        #expect(StoreFailure(Delivery.Failure.cannotCreate(FileError(.diskQuotaExceeded))) == .full)
+        #expect(
+            StoreFailure(Delivery.Failure.cannotCreate(FileError(.isDirectory, reason: "it is a folder")))
+                == .failed("it is a folder"))
     }
 
     @Test func aFileThatGoesBetweenTheLookupAndTheReadIsMissing() throws {

@@ -116,7 +116,7 @@ extension Render {
         do {
             try Folders.make(folder, store: fileStore)
         } catch {
-            let reason = if case .cannotCreate(let reason) = error { reason } else { "\(error)" }
+            let reason = if case .cannotCreate(let cause) = error { cause.reason } else { "\(error)" }
             printer.report(.cannotCreateOutput, "cannot create the folder: \(reason)", file: folder.string)
             throw ExitCodes.cannotCreate
         }
