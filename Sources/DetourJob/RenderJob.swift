@@ -14,7 +14,9 @@ public struct RenderJob: Sendable {
     public struct Options: Sendable {
         /// The formats to make, in order; none for a check only (`validate`).
         public var formats: [OutputFormat]
-        /// The day the plan is as of.
+        /// The day the plan is as of: a command's, fixed for its run.
+        ///
+        /// A server's day moves on, and is given with each run (``RenderJob/run(bytes:name:today:)``).
         public var today: CalendarDay
         /// Travel mode, preference and day hours given on the command line.
         public var planner: Planner.Options
@@ -72,6 +74,24 @@ public struct RenderJob: Sendable {
     /// Runs the trip in `bytes`, named `name` (its extension may tell the format).
     public func run(bytes: [UInt8], name: String) -> RenderResult {
         run(MemoryFile(bytes), name: name)
+    }
+
+    /// Runs the trip in `bytes` as of `today` rather than the options' day.
+    public func run(bytes: [UInt8], name: String, today: CalendarDay) -> RenderResult {
+        var job = self
+        job.options.today = today
+        return job.run(bytes: bytes, name: name)
+    }
+
+    /// One calendar of the valid trips among `results`, named `name`, as of `today`: a folder's
+    /// trips in one feed.
+    public func calendar(of results: [RenderResult], name: String, today: CalendarDay) -> [UInt8] {
+        ICSExport.bytes(plans: results.compactMap(\.plan), name: name, today: today)
+    }
+
+    /// The index of a folder's trips in `format`, from the job's templates.
+    public func index(_ index: TripIndex, as format: ReportFormat) -> String {
+        options.renderer.renderIndex(index, as: format)
     }
 
     /// Runs the trip `file` holds, named `name`: GPX streams, so a file of millions of track
@@ -132,11 +152,9 @@ public struct RenderResult: Sendable {
         RenderResult(outcome: .unreadable, found: [diagnostic])
     }
 
-    /// The output in `format` of the valid trip, rendered with `renderer`, as a job asked for
-    /// that format would have made it; `nil` for a trip with no plan.
-    public func output(_ format: OutputFormat, renderer: ReportRenderer) -> Output? {
-        guard let trip, let plan else { return nil }
-        return Output(format: format, plan: plan, trip: trip, tripWarnings: found.warnings, renderer: renderer)
+    /// The output in `format`, when the job made one (a valid trip, a format it was asked for).
+    public func output(_ format: OutputFormat) -> Output? {
+        outputs.first { $0.format == format }
     }
 
     /// The first error, for a trip that has no outputs.

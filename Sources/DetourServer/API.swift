@@ -119,7 +119,7 @@ enum API {
             throw Problem(.badRequest, "incomplete-body", "the request's body ended before it was complete")
         }
         let file = TripFile(name: name, format: format)
-        let result = library.job(formats: [], today: settings.today()).run(bytes: body, name: file.fileName)
+        let result = library.job.run(bytes: body, name: file.fileName, today: settings.today())
         guard result.outcome == .valid else {
             throw Problem.invalidTrip(result.diagnostics, file: file.fileName)
         }

@@ -133,7 +133,7 @@ enum Pages {
         for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
             entries.append(entry(file, found, authority: authority, publicURL: settings.publicURL))
         }
-        let html = settings.templates.renderIndex(TripIndex(entries: entries), as: .html)
+        let html = library.job.index(TripIndex(entries: entries), as: .html)
         return Replies.bytes(Array(html.utf8), type: .html, request: request, extra: [(.cacheControl, "no-cache")])
     }
 
@@ -172,12 +172,9 @@ enum Pages {
         let workspace = try context.requireWorkspace()
         let library = workspace.library
         let today = workspace.settings.today()
-        var plans: [Plan] = []
         let files = try library.files()
-        for case (_, let result)? in await library.checkedAll(files, today: today) {
-            if let plan = result.plan { plans.append(plan) }
-        }
-        let bytes = ICSExport.bytes(plans: plans, name: "Trips", today: today)
+        let results = await library.checkedAll(files, today: today).compactMap { $0?.1 }
+        let bytes = library.job.calendar(of: results, name: "Trips", today: today)
         return Replies.tagged(
             bytes, etag: TripLibrary.entityTag(of: bytes), type: OutputFormat.ics.mediaType, request: request,
             extra: [(.cacheControl, "no-cache")])

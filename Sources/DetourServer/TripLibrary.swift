@@ -38,9 +38,9 @@ public enum CurrentRead: Sendable {
 /// together for a trip just saved wait for the one render, and requests for other trips do not
 /// wait at all.
 ///
-/// Every trip's page and format comes from ``RenderJob``, as `render` makes it. The one output
-/// made elsewhere is the server's own `/calendar.ics`, every valid trip's plan in one calendar,
-/// which `Pages.calendar` hands to ``ICSExport`` directly.
+/// Every output comes from one ``RenderJob`` (``job``), as `render` makes it: each trip's page
+/// and formats, the index, and the server's own `/calendar.ics`, every valid trip's plan in one
+/// calendar.
 public final class TripLibrary: Sendable {
     public let store: any TripStore
     public let settings: ServerSettings
@@ -51,6 +51,9 @@ public final class TripLibrary: Sendable {
     private let results = Mutex<[String: (etag: String, today: CalendarDay, result: RenderResult)]>([:])
     let outputs: OutputCache
     let pool: RenderPool
+    /// The one pipeline every check and output runs through, as `render` runs it; the day is
+    /// each request's.
+    public let job: RenderJob
     private let checks: SingleFlight<ResultKey, RenderResult>
     private let renders: SingleFlight<OutputKey, RenderedOutput?>
 
@@ -69,6 +72,12 @@ public final class TripLibrary: Sendable {
     public init(store: some TripStore, settings: ServerSettings) {
         self.store = store
         self.settings = settings
+        // Every format the server serves; an output is made only when it is asked for.
+        job = RenderJob(
+            RenderJob.Options(
+                formats: OutputFormat.withoutBrowser, today: .unixEpoch, planner: settings.planner,
+                renderer: ReportRenderer(templates: settings.templates),
+                limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20))))
         outputs = OutputCache(limit: settings.cacheBytes)
         pool = RenderPool(width: settings.renderThreads)
         checks = SingleFlight(pool: pool)
@@ -179,14 +188,6 @@ public final class TripLibrary: Sendable {
         outputs.forget(file.fileName)
     }
 
-    func job(formats: [OutputFormat], today: CalendarDay) -> RenderJob {
-        RenderJob(
-            RenderJob.Options(
-                formats: formats, today: today, planner: settings.planner,
-                renderer: ReportRenderer(templates: settings.templates), inputFormat: nil,
-                limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20))))
-    }
-
     /// The trip checked and planned as of `today`: its outcome, diagnostics and plan.
     public func check(_ snapshot: TripSnapshot, today: CalendarDay) async -> RenderResult {
         if let known = kept(snapshot, today: today) { return known }
@@ -232,7 +233,7 @@ public final class TripLibrary: Sendable {
     /// The check itself, on a pool thread, kept for the next request.
     private func checked(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult {
         let name = snapshot.file.fileName
-        let result = job(formats: [], today: today).run(bytes: snapshot.bytes, name: name)
+        let result = job.run(bytes: snapshot.bytes, name: name, today: today)
         results.withLock { $0[name] = (snapshot.etag, today, result) }
         return result
     }
@@ -246,10 +247,7 @@ public final class TripLibrary: Sendable {
             if let output = outputs[cached, etag: snapshot.etag] { return output }
             // A render checks on its own pool thread: it waits for no other piece of work.
             let result = kept(snapshot, today: today) ?? checked(snapshot, today: today)
-            guard result.outcome == .valid,
-                let produced = result.output(format, renderer: ReportRenderer(templates: settings.templates)),
-                let bytes = try? produced.bytes()
-            else { return nil }
+            guard let produced = result.output(format), let bytes = try? produced.bytes() else { return nil }
             let output = RenderedOutput(bytes: bytes)
             outputs.keep(output, for: cached, etag: snapshot.etag)
             return output

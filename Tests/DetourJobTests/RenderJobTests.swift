@@ -18,6 +18,25 @@ import Testing
                 formats: formats, today: today, renderer: ReportRenderer(templates: .compiled), limits: limits))
     }
 
+    /// A server's day moves on: a run may be as of another day than the options', and a folder's
+    /// plans make one calendar, from the same job.
+    @Test func aRunAsOfAnotherDayAndAFoldersCalendar() throws {
+        let bytes = try Fixtures.sample("lisbon-city-break.json")
+        let later = try #require(CalendarDay(year: 2027, month: 1, day: 5))
+        let job = Self.job([.json, .ics])
+        let now = job.run(bytes: bytes, name: "lisbon.json")
+        let then = job.run(bytes: bytes, name: "lisbon.json", today: later)
+        #expect(now.plan?.today == Self.today)
+        #expect(then.plan?.today == later)
+        #expect(try then.output(.json)?.bytes() != now.output(.json)?.bytes(), "the plan is as of its own day")
+        #expect(now.output(.html) == nil, "no output in a format the job was not asked for")
+        let invalid = job.run(bytes: Array("{}".utf8), name: "x.json")
+        let calendar = String(
+            decoding: job.calendar(of: [now, invalid, then], name: "Trips", today: later), as: UTF8.self)
+        #expect(calendar.hasPrefix("BEGIN:VCALENDAR"))
+        #expect(calendar.components(separatedBy: "BEGIN:VEVENT").count > 1)
+    }
+
     @Test func aValidTripGivesOneOutputPerFormatInOrder() throws {
         let bytes = try Fixtures.sample("lisbon-city-break.json")
         let result = Self.job([.json, .html, .ics, .gpx]).run(bytes: bytes, name: "lisbon.json")

@@ -33,6 +33,11 @@ public struct ReportRenderer: Sendable {
         self.templates = templates
     }
 
+    /// The index of a folder's trips in `format`, from the index templates.
+    public func renderIndex(_ index: TripIndex, as format: ReportFormat) -> String {
+        templates.renderIndex(index, as: format)
+    }
+
     /// The report of `plan` in `format`, with the trip file's warnings and then the plan's own.
     public func render(_ plan: Plan, warnings tripWarnings: [Diagnostic], as format: ReportFormat) -> String {
         var bytes: [UInt8] = []
