@@ -32,6 +32,8 @@ public struct ServeOptions: ParsableArguments {
 
     @OptionGroup public var plan: PlanOptions
 
+    @OptionGroup public var print: PrintOptions
+
     @Option(
         help: ArgumentHelp(
             "Load the report and index templates from this folder instead of the built-in ones.", valueName: "dir"),

@@ -15,7 +15,7 @@ enum Pages {
         let workspace = try context.requireWorkspace()
         let segment = try context.parameters.require("name")
         guard let decoded = TripName.percentDecoded(segment[...]) else { throw Problem.badName }
-        for format in OutputFormat.withoutBrowser {
+        for format in OutputFormat.allCases {
             let suffix = "." + format.fileExtension
             guard decoded.hasSuffix(suffix) else { continue }
             guard let name = TripName(decoded: String(decoded.dropLast(suffix.count))) else { throw Problem.badName }
@@ -32,9 +32,12 @@ enum Pages {
         let library = workspace.library
         let snapshot = try workspace.current(name)
         let today = workspace.settings.today()
-        guard let output = await library.output(snapshot, format: format, today: today) else {
-            let result = await library.check(snapshot, today: today)
-            throw Problem.invalidTrip(result.diagnostics, file: snapshot.file.fileName)
+        let output: RenderedOutput
+        switch await library.output(snapshot, format: format, today: today) {
+        case .rendered(let rendered): output = rendered
+        case .invalid(let result): throw Problem.invalidTrip(result.diagnostics, file: snapshot.file.fileName)
+        case .notMade: throw Problem(.serviceUnavailable, "no-browser", workspace.settings.noPrinting)
+        case .unmade(let failure): throw Problem.unmade(failure)
         }
         var extra: [(HTTPField.Name, String)] = []
         if format == .ics {
@@ -67,7 +70,7 @@ enum Pages {
             return Replies.bytes(page, type: .html, status: .notFound, request: request, extra: headers)
         }
         let today = workspace.settings.today()
-        if let report = await library.output(snapshot, format: .html, today: today) {
+        if case .rendered(let report) = await library.output(snapshot, format: .html, today: today) {
             let page = PreviewPage.preview(
                 of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name)
             return Replies.bytes(page, type: .html, request: request, extra: headers)
@@ -131,7 +134,10 @@ enum Pages {
         var entries: [TripIndex.Entry] = []
         let files = try library.files()
         for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
-            entries.append(entry(file, found, authority: authority, publicURL: settings.publicURL))
+            entries.append(
+                entry(
+                    file, found, formats: TripLibrary.formats(settings), authority: authority,
+                    publicURL: settings.publicURL))
         }
         let html = library.job.index(TripIndex(entries: entries), as: .html)
         return Replies.bytes(Array(html.utf8), type: .html, request: request, extra: [(.cacheControl, "no-cache")])
@@ -140,7 +146,8 @@ enum Pages {
     /// The index entry of `file`, read and checked (`found`, `nil` when it could not be read): its
     /// status, and links to its preview, every format and its feed.
     static func entry(
-        _ file: TripFile, _ found: (TripSnapshot, RenderResult)?, authority: String, publicURL: PublicURL?
+        _ file: TripFile, _ found: (TripSnapshot, RenderResult)?, formats: [OutputFormat], authority: String,
+        publicURL: PublicURL?
     ) -> TripIndex.Entry {
         let name = file.name.text
         guard let (_, result) = found else {
@@ -155,7 +162,7 @@ enum Pages {
                 reports: [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")])
         }
         var reports = [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")]
-        for format in OutputFormat.withoutBrowser {
+        for format in formats {
             reports.append(
                 TripIndex.Entry.Report(
                     format: .output(format), file: "trips/\(name).\(format.fileExtension)"))

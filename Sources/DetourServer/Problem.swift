@@ -73,6 +73,19 @@ public struct Problem: HTTPResponseError {
             fields: [(.allow, allowed.map(\.rawValue).joined(separator: ", "))])
     }
 
+    /// An output that could not be made: no browser to print a PDF (503, with the install hint),
+    /// or one that failed to print it (502: the browser is the server's upstream).
+    static func unmade(_ failure: Delivery.Failure) -> Problem {
+        switch failure {
+        case .unprintable(.noBrowser(let reason)):
+            return Problem(.serviceUnavailable, "no-browser", reason)
+        case .unprintable(.failed(let reason)):
+            return Problem(.badGateway, "print-failed", "the browser could not print the report: \(reason)")
+        case .cannotCreate(let error), .cutOff(let error, _):
+            return Problem(.internalServerError, "render-failed", "the output could not be made: \(error.reason)")
+        }
+    }
+
     /// A method no route of the server knows (RFC 9110 §15.6.2).
     static let methodNotImplemented = Problem(
         .notImplemented, "method-not-implemented", "the server knows no such method")

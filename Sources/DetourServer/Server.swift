@@ -66,6 +66,13 @@ public enum TripServer {
 }
 
 extension TripServer {
+    /// The server's printer: the one browser `start` starts at the first PDF asked for.
+    public static func printer(
+        start: @escaping @Sendable () throws(PrintFailure) -> any PagePrinter
+    ) -> any PagePrinter {
+        FirstUsePrinter(start: start)
+    }
+
     /// `duration` as SwiftNIO's time, to the nanosecond.
     static func timeAmount(_ duration: Duration) -> TimeAmount {
         .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)

@@ -47,6 +47,10 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace: Duration
     /// Where people reach the server behind a proxy, when told (`--public-url`).
     public var publicURL: PublicURL?
+    /// The browser and paper PDFs are printed with, when the server has a browser.
+    public var printing: RenderJob.Printing?
+    /// Why the server prints no PDF, when it has no browser: the install hint.
+    public var noPrinting: String = "this server has no browser to print PDF with"
 
     public init(
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,

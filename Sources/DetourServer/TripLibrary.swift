@@ -55,7 +55,7 @@ public final class TripLibrary: Sendable {
     /// each request's.
     public let job: RenderJob
     private let checks: SingleFlight<ResultKey, RenderResult>
-    private let renders: SingleFlight<OutputKey, RenderedOutput?>
+    private let renders: SingleFlight<OutputKey, OutputRead>
 
     struct ResultKey: Hashable, Sendable {
         var etag: String
@@ -75,13 +75,19 @@ public final class TripLibrary: Sendable {
         // Every format the server serves; an output is made only when it is asked for.
         job = RenderJob(
             RenderJob.Options(
-                formats: OutputFormat.withoutBrowser, today: .unixEpoch, planner: settings.planner,
+                formats: TripLibrary.formats(settings), today: .unixEpoch, planner: settings.planner,
                 renderer: ReportRenderer(templates: settings.templates),
-                limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20))))
+                limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20)),
+                printing: settings.printing))
         outputs = OutputCache(limit: settings.cacheBytes)
         pool = RenderPool(width: settings.renderThreads)
         checks = SingleFlight(pool: pool)
         renders = SingleFlight(pool: pool)
+    }
+
+    /// The formats the server makes: every one, PDF when it has a browser.
+    public static func formats(_ settings: ServerSettings) -> [OutputFormat] {
+        settings.printing == nil ? OutputFormat.withoutBrowser : OutputFormat.withoutBrowser + [.pdf]
     }
 
     /// A strong entity tag for `bytes`: their SHA-256, quoted.
@@ -238,21 +244,41 @@ public final class TripLibrary: Sendable {
         return result
     }
 
-    /// The trip's output in `format` as of `today`, as `render` writes it; `nil` for a trip
-    /// that is not valid.
-    public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) async -> RenderedOutput? {
+    /// The trip's output in `format` as of `today`, as `render` writes it, or why there is none.
+    ///
+    /// There is none for a trip that is not valid, a format the server does not make, a PDF not
+    /// printed. Only outputs are kept; a print that failed is tried again at the next request.
+    public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) async -> OutputRead {
         let cached = OutputCache.Key(name: snapshot.file.fileName, today: today, format: format)
-        if let output = outputs[cached, etag: snapshot.etag] { return output }
+        if let output = outputs[cached, etag: snapshot.etag] { return .rendered(output) }
         return await renders.run(OutputKey(place: cached, etag: snapshot.etag)) { [self] in
-            if let output = outputs[cached, etag: snapshot.etag] { return output }
+            if let output = outputs[cached, etag: snapshot.etag] { return .rendered(output) }
             // A render checks on its own pool thread: it waits for no other piece of work.
             let result = kept(snapshot, today: today) ?? checked(snapshot, today: today)
-            guard let produced = result.output(format), let bytes = try? produced.bytes() else { return nil }
+            guard result.outcome == .valid else { return .invalid(result) }
+            guard let produced = result.output(format) else { return .notMade }
+            let bytes: [UInt8]
+            do throws(Delivery.Failure) {
+                bytes = try produced.bytes()
+            } catch {
+                return .unmade(error)
+            }
             let output = RenderedOutput(bytes: bytes)
             outputs.keep(output, for: cached, etag: snapshot.etag)
-            return output
+            return .rendered(output)
         }
     }
+}
+
+/// An output, or why a trip has none in a format.
+public enum OutputRead: Sendable {
+    case rendered(RenderedOutput)
+    /// The trip is not valid: its check says why.
+    case invalid(RenderResult)
+    /// The server does not make the format (PDF without a browser).
+    case notMade
+    /// Making it failed: a PDF the browser did not print.
+    case unmade(Delivery.Failure)
 }
 
 /// An output's bytes and their entity tag.

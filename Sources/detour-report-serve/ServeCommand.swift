@@ -49,6 +49,8 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCodes.noInput
         }
         let folderPath = FilePath(options.folder)
+        // The browser a PDF request starts ends with the server, however it stops.
+        defer { ChromiumPrinter.endAll() }
         do {
             try await TripServer.run(
                 store: store, folderPath: folderPath, settings: settings,
@@ -88,7 +90,7 @@ struct ServeCommand: AsyncParsableCommand {
         let loaded = try TemplateFolder.load(
             options.templates, builtIn: ReportTemplates.requiredNames + ReportTemplates.indexNames,
             required: ReportTemplates.requiredNames, optional: ReportTemplates.indexNames, printer: options.printer)
-        return ServerSettings(
+        var settings = ServerSettings(
             host: options.host, port: options.port, today: day,
             planner: try options.plan.planner(printer: options.printer),
             templates: loaded,
@@ -98,6 +100,16 @@ struct ServeCommand: AsyncParsableCommand {
             cacheBytes: options.cacheMib << 20,
             // Checked by validate(), before run().
             publicURL: try? publicURL())
+        do throws(PrintFailure) {
+            // Found now, started at the first PDF asked for.
+            let browser = try options.print.browserPath()
+            settings.printing = RenderJob.Printing(
+                printer: TripServer.printer { () throws(PrintFailure) in try ChromiumPrinter(browser: browser) },
+                paper: options.print.paper)
+        } catch {
+            settings.noPrinting = error.diagnostic.message
+        }
+        return settings
     }
 
     /// The token in `--token-file`: its first line, at least 16 characters.

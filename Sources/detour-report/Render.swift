@@ -92,14 +92,7 @@ struct Render: ParsableCommand {
             valueName: "dir"), completion: .directory)
     var templates: String?
 
-    @Option(help: ArgumentHelp("With PDF, the paper: a4 or letter.", valueName: "paper"))
-    var paper: Paper = .a4
-
-    @Option(
-        help: ArgumentHelp(
-            "With PDF, the browser that prints it (a path, or a command on PATH). Default: DETOUR_BROWSER, else chromium, chromium-browser or google-chrome on PATH.",
-            valueName: "path"), completion: .file())
-    var browser: String?
+    @OptionGroup var print: PrintOptions
 
     @OptionGroup var plan: PlanOptions
 
@@ -206,8 +199,8 @@ struct Render: ParsableCommand {
     func printing(for formats: [OutputFormat]) throws(ExitCode) -> RenderJob.Printing? {
         guard formats.contains(.pdf) else { return nil }
         do {
-            let path = try BrowserSearch.find(named: browser, environment: ProcessInfo.processInfo.environment)
-            return RenderJob.Printing(printer: try ChromiumPrinter(browser: path), paper: paper)
+            return RenderJob.Printing(
+                printer: try ChromiumPrinter(browser: try print.browserPath()), paper: print.paper)
         } catch {
             printer.print([error.diagnostic], file: "detour-report")
             throw ExitCodes.unavailable
@@ -256,10 +249,3 @@ extension ReportFormat {
 }
 
 extension OutputFormat: ExpressibleByArgument {}
-
-extension Paper: ExpressibleByArgument {
-    /// `a4` or `letter`, in any case.
-    public init?(argument: String) {
-        self.init(rawValue: argument.lowercased())
-    }
-}
