@@ -18,14 +18,13 @@ enum API {
     static func list(_ request: Request, context: ServerContext) async throws -> Response {
         let library = try context.requireWorkspace().library
         let today = library.settings.today()
-        var trips: [JSONOutput] = []
         let files = try library.files()
-        for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
-            trips.append(summary(file, found))
+        let found = Array(zip(files, await library.checkedAll(files, today: today)))
+        let list = library.listing("list", of: found, variant: "\(today)") {
+            let body = JSONOutput.object([("trips", .array(found.map { summary($0, $1) }))])
+            return Array((body.serializedLine() + "\n").utf8)
         }
-        let body = JSONOutput.object([("trips", .array(trips))])
-        let bytes = Array((body.serializedLine() + "\n").utf8)
-        return Replies.tagged(bytes, etag: TripLibrary.entityTag(of: bytes), type: .json, request: request)
+        return Replies.tagged(list.bytes, etag: list.etag, type: .json, request: request)
     }
 
     /// The list's line of `file`, read and checked (`found`, `nil` when it could not be read).

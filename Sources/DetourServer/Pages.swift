@@ -131,16 +131,17 @@ enum Pages {
         let today = settings.today()
         // The Host middleware has refused a request without one.
         guard let authority = request.head.authority else { throw Problem.notFound }
-        var entries: [TripIndex.Entry] = []
         let files = try library.files()
-        for (file, found) in zip(files, await library.checkedAll(files, today: today)) {
-            entries.append(
-                entry(
-                    file, found, formats: TripLibrary.formats(settings), authority: authority,
-                    publicURL: settings.publicURL))
+        let found = Array(zip(files, await library.checkedAll(files, today: today)))
+        // The links name the address the request came to, unless the server has a public one.
+        let page = library.listing("index", of: found, variant: "\(today) \(authority)") {
+            let formats = TripLibrary.formats(settings)
+            let entries = found.map { file, read in
+                entry(file, read, formats: formats, authority: authority, publicURL: settings.publicURL)
+            }
+            return Array(library.job.index(TripIndex(entries: entries), as: .html).utf8)
         }
-        let html = library.job.index(TripIndex(entries: entries), as: .html)
-        return Replies.bytes(Array(html.utf8), type: .html, request: request, extra: [(.cacheControl, "no-cache")])
+        return Replies.bytes(page.bytes, type: .html, request: request, extra: [(.cacheControl, "no-cache")])
     }
 
     /// The index entry of `file`, read and checked (`found`, `nil` when it could not be read): its
@@ -180,10 +181,12 @@ enum Pages {
         let library = workspace.library
         let today = workspace.settings.today()
         let files = try library.files()
-        let results = await library.checkedAll(files, today: today).compactMap { $0?.1 }
-        let bytes = library.job.calendar(of: results, name: "Trips", today: today)
+        let found = Array(zip(files, await library.checkedAll(files, today: today)))
+        let calendar = library.listing("calendar", of: found, variant: "\(today)") {
+            library.job.calendar(of: found.compactMap { $0.1?.1 }, name: "Trips", today: today)
+        }
         return Replies.tagged(
-            bytes, etag: TripLibrary.entityTag(of: bytes), type: OutputFormat.ics.mediaType, request: request,
+            calendar.bytes, etag: calendar.etag, type: OutputFormat.ics.mediaType, request: request,
             extra: [(.cacheControl, "no-cache")])
     }
 }

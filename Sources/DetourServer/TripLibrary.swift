@@ -54,6 +54,8 @@ public final class TripLibrary: Sendable {
     /// The one pipeline every check and output runs through, as `render` runs it; the day is
     /// each request's.
     public let job: RenderJob
+    /// The last page of each kind made of the whole folder, and what it was made from.
+    private let listings = Mutex<[String: (made: [UInt8], page: RenderedOutput)]>([:])
     private let checks: SingleFlight<ResultKey, RenderResult>
     private let renders: SingleFlight<OutputKey, OutputRead>
 
@@ -226,6 +228,29 @@ public final class TripLibrary: Sendable {
             }
         }
         return found
+    }
+
+    /// The page of `kind` made of the folder's trips `found`: made by `make` only when a trip, or
+    /// `variant` (the day, the address it links to), changed since it was last made.
+    ///
+    /// A folder of 10,000 unchanged trips is looked at on every request (each file's signature),
+    /// but its index is not rendered again: that was most of the request's time.
+    public func listing(
+        _ kind: String, of found: [(TripFile, (TripSnapshot, RenderResult)?)], variant: String,
+        make: () -> [UInt8]
+    ) -> RenderedOutput {
+        var versions = Array(variant.utf8)
+        versions.reserveCapacity(found.count * 100)
+        for (file, read) in found {
+            versions.append(0x0A)
+            versions.append(contentsOf: file.fileName.utf8)
+            versions.append(0x20)
+            if let (snapshot, _) = read { versions.append(contentsOf: snapshot.etag.utf8) }
+        }
+        if let kept = listings.withLock({ $0[kind] }), kept.made == versions { return kept.page }
+        let page = RenderedOutput(bytes: make())
+        listings.withLock { $0[kind] = (versions, page) }
+        return page
     }
 
     /// The check of `snapshot` as of `today`, when one is kept.

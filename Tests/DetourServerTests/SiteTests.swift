@@ -130,6 +130,30 @@ import Testing
         #expect(body(response).contains("\"code\":\"too-many-streams\""))
     }
 
+    /// A page of the whole folder is made again only when a trip, the day or the address changed.
+    @Test func aFolderPageIsMadeAgainOnlyWhenSomethingItShowsChanged() async throws {
+        let store = FakeTripStore(["a.json": try Fixtures.sample("nordic-budget.json")])
+        let library = try site(store).library
+        let made = Mutex(0)
+        func page(_ variant: String) async throws -> [UInt8] {
+            let files = try library.files()
+            let found = Array(zip(files, await library.checkedAll(files, today: Self.today)))
+            return library.listing("index", of: found, variant: variant) {
+                made.withLock { $0 += 1 }
+                return Array("page \(made.withLock { $0 })".utf8)
+            }.bytes
+        }
+        #expect(try await page("day 1") == Array("page 1".utf8))
+        #expect(try await page("day 1") == Array("page 1".utf8), "nothing changed")
+        #expect(try await page("day 2") == Array("page 2".utf8), "the day or address changed")
+        store.state.withLock { $0.files[TripFile(fileName: "b.json")!] = Array("{}".utf8) }
+        #expect(try await page("day 2") == Array("page 3".utf8), "a trip was added")
+        store.state.withLock { $0.files[TripFile(fileName: "b.json")!] = Array("[]".utf8) }
+        library.forget(TripFile(fileName: "b.json")!)
+        #expect(try await page("day 2") == Array("page 4".utf8), "a trip changed")
+        #expect(made.withLock { $0 } == 4)
+    }
+
     @Test func aFileOverTheLimitIsRefusedWithoutBeingRendered() async throws {
         let large = Array(repeating: UInt8(ascii: " "), count: (1 << 20) + 1)
         let site = try site(FakeTripStore(["big.json": large]))
