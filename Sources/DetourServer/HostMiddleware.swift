@@ -72,8 +72,7 @@ struct HostMiddleware: RouterMiddleware {
             host = authority.prefix { $0 != ":" }
             rest = authority[host.endIndex...]
             // A reg-name or IPv4 address as URIs allow it, less the percent-encoding no client sends.
-            let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~")
-            guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }) else { return nil }
+            guard !host.isEmpty, host.utf8.allSatisfy(isUnreserved) else { return nil }
         }
         if !rest.isEmpty {
             let port = rest.dropFirst()
@@ -82,5 +81,19 @@ struct HostMiddleware: RouterMiddleware {
             }
         }
         return String(host)
+    }
+
+    /// Whether `byte` is an unreserved character of a URI (RFC 3986 §2.3).
+    ///
+    /// That is a letter, a digit, `-`, `.`, `_` or `~`. Asked of every byte of every request's `Host`.
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+            UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
     }
 }

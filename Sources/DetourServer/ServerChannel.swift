@@ -40,7 +40,11 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias OutboundOut = HTTPServerResponsePart
 
     let headerTimeout: TimeAmount
-    private var deadline: Scheduled<Void>?
+    /// The one timer of the connection: it looks at the connection when it fires and sets
+    /// itself again, so no request schedules or cancels one.
+    private var timer: Scheduled<Void>?
+    /// Since when the connection has waited for a head; `nil` while a request is open.
+    private var waitingSince: NIODeadline?
     /// Whether a refused request's body is being dropped.
     private var refusing = false
     /// Requests whose head has come and whose response has not ended: a pipelined head may come
@@ -52,19 +56,19 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        awaitHead(context: context)
+        waitingSince = context.eventLoop.now
+        check(at: context.eventLoop.now + headerTimeout, context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        deadline = nil
+        timer?.cancel()
+        timer = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
         if case .head(let head) = part {
-            deadline?.cancel()
-            deadline = nil
+            waitingSince = nil
             open += 1
             refusing = !Self.targetMatchesHost(head)
             if refusing {
@@ -83,18 +87,28 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
             context.write(data, promise: written)
             // The next head has its own time, from when the last response is out.
             open -= 1
-            if open == 0 { awaitHead(context: context) }
+            if open == 0 { waitingSince = context.eventLoop.now }
             return
         }
         context.write(data, promise: promise)
     }
 
-    /// Closes the connection unless a head arrives in time.
-    private func awaitHead(context: ChannelHandlerContext) {
-        deadline?.cancel()
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        deadline = context.eventLoop.scheduleTask(in: headerTimeout) {
-            loopBound.value.close(promise: nil)
+    /// Looks at the connection at `time`: closes it when it has waited for a head for the whole
+    /// timeout, else looks again when the timeout of what it waits for now runs out.
+    private func check(at time: NIODeadline, context: ChannelHandlerContext) {
+        let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+        timer = context.eventLoop.scheduleTask(deadline: time) {
+            let (rules, context) = loopBound.value
+            guard let since = rules.waitingSince else {
+                // A request is open: its answer may take as long as it takes.
+                rules.check(at: context.eventLoop.now + rules.headerTimeout, context: context)
+                return
+            }
+            if since + rules.headerTimeout <= context.eventLoop.now {
+                context.close(promise: nil)
+            } else {
+                rules.check(at: since + rules.headerTimeout, context: context)
+            }
         }
     }
 
