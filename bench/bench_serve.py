@@ -17,6 +17,10 @@
     outputs, preview pages, the index, the trip list, 304s). The mix goes through a wrk Lua
     script, which costs wrk a little: the throughput of (a) is measured without it.
 
+With BENCH_BEFORE (a release `detour-report` of another tree, its `detour-report-serve` beside
+it), (a) also runs that server in every round, after nginx and before this tree's, and prints its
+figures next to them: a change's cost in throughput, measured in the same run.
+
 It also counts the sockets the server still holds two seconds after clients opened and then
 dropped live-reload streams, and whether the server stops on SIGTERM within 5 s; both are
 printed as information, not targets.
@@ -489,6 +493,16 @@ def main():
         _, again = get(server.port, PAGE)
         if again != page:
             notes.append(f"{PAGE}: two fetches gave different bytes")
+        before = None
+        if os.environ.get("BENCH_BEFORE"):
+            before_folder = os.path.join(work, "before-trips")
+            shutil.copytree(folder, before_folder)
+            before_work = os.path.join(work, "before")
+            os.makedirs(before_work)
+            before = Server(os.environ["BENCH_BEFORE"], before_folder, before_work)
+            status, old = get(before.port, PAGE)
+            if status != 200:
+                sys.exit(f"bench: the BENCH_BEFORE server answered {status} for {PAGE}")
         nginx = Nginx(work, PAGE, page)
         status, copy = get(nginx.port, PAGE)
         if status != 200 or copy != page:
@@ -501,9 +515,10 @@ def main():
         rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
         print(f"bench: (a) wrk {' '.join(WRK)}, nginx then the server, {rounds} rounds; "
               f"load average {load_average()}", flush=True)
-        figures = {"nginx": [], "server": []}
+        figures = {"nginx": [], "before": [], "server": []}
+        contenders = [("nginx", nginx.url(PAGE))] + ([("before", before.url(PAGE))] if before else [])
         for _ in range(rounds):
-            for who, url in (("nginx", nginx.url(PAGE)), ("server", server.url(PAGE))):
+            for who, url in contenders + [("server", server.url(PAGE))]:
                 _, rate, p99, errors = wrk(url)
                 figures[who].append((rate, p99))
                 notes.extend(f"(a) {who}: {error}" for error in errors)
@@ -514,6 +529,13 @@ def main():
         each = lambda who: ", ".join(f"{r:,.0f}/s p99 {p:.1f} ms" for r, p in figures[who])
         notes.append(f"(a) rounds: nginx {each('nginx')}; server {each('server')}")
         row("(a) requests/s", f"{server_rate:,.0f}", f"{nginx_rate:,.0f} (nginx)")
+        if before:
+            before.stop()
+            notes.append(f"(a) rounds of BENCH_BEFORE: {each('before')}")
+            before_rate = statistics.median(r for r, _ in figures["before"])
+            before_ratio = statistics.median(b[0] / n[0] for b, n in zip(figures["before"], figures["nginx"]))
+            row("(a) requests/s, BENCH_BEFORE", f"{before_rate:,.0f}", f"{nginx_rate:,.0f} (nginx)")
+            row("(a) BENCH_BEFORE / nginx", f"{before_ratio:.2f}x", "1.00x")
         row("(a) server / nginx", f"{ratio:.2f}x", "1.00x", f">= {MIN_RATIO}x", ratio >= MIN_RATIO)
         row("(a) p99 latency", f"{server_p99:.2f} ms", f"{nginx_p99:.2f} ms (nginx)", f"< {MAX_P99_MS:g} ms",
             server_p99 < MAX_P99_MS)
