@@ -23,12 +23,15 @@ public enum Routes {
 
         router.resource("/", [.get: Pages.index])
         router.resource("/calendar.ics", [.get: Pages.calendar])
-        router.resource("/trips/:name", [.get: Pages.trip])
-        router.resource("/trips/:name/events", [.get: Pages.events], head: false)
-        router.resource("/docs/diagnostics/:code", [.get: Pages.diagnostic])
-        router.resource("/api/v1/trips", [.get: API.list])
-        router.resource(
-            "/api/v1/trips/:name", [.get: API.read, .put: API.put, .delete: API.delete])
+        router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
+        // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
+        let trips = router.group("trips")
+        trips.resource(":name", [.get: Pages.trip])
+        trips.resource(":name/events", [.get: Pages.events], head: false)
+        // The sync API (docs/openapi.yaml).
+        let api = router.group("api/v1/trips")
+        api.resource("", [.get: API.list])
+        api.resource(":name", [.get: API.read, .put: API.put, .delete: API.delete])
         return router
     }
 }
@@ -36,7 +39,7 @@ public enum Routes {
 /// A route's handler.
 typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
 
-extension Router<ServerContext> {
+extension RouterMethods where Context == ServerContext {
     /// Routes `path`'s methods to `handlers`, HEAD to GET's handler unless `head` is false, and
     /// every other method the server knows to 405 with the methods it takes.
     func resource(_ path: RouterPath, _ handlers: KeyValuePairs<HTTPRequest.Method, Handler>, head: Bool = true) {
