@@ -10,12 +10,13 @@ import Hummingbird
 struct ProblemMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
-    /// The methods of RFC 9110 and RFC 5789 (PATCH), which the server knows.
+    /// The methods the server knows: RFC 9110's, PATCH (RFC 5789) and QUERY (the IETF's safe
+    /// method with a body, which API clients and testers send).
     ///
     /// A route answers one it does not take with 405; any other method is 501.
-    static let knownMethods: [HTTPRequest.Method] = [
-        .get, .head, .post, .put, .delete, .connect, .options, .trace, .patch,
-    ]
+    static let knownMethods: [HTTPRequest.Method] =
+        [.get, .head, .post, .put, .delete, .connect, .options, .trace, .patch]
+        + ["QUERY"].compactMap { HTTPRequest.Method($0) }
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response

@@ -49,7 +49,8 @@ import Testing
         let unknown = try await answers(try #require(HTTPRequest.Method("PROPFIND")), "/x", handlers: [.get: ok])
         #expect(unknown.status == .notImplemented)
         #expect(body(unknown).contains("\"code\":\"method-not-implemented\""))
-        for method in [HTTPRequest.Method.post, .put, .delete, .patch, .options, .trace] {
+        let query = try #require(HTTPRequest.Method("QUERY"))
+        for method in [HTTPRequest.Method.post, .put, .delete, .patch, .options, .trace, query] {
             let refused = try await answers(method, "/x", handlers: [.get: ok])
             #expect(refused.status == .methodNotAllowed, "\(method)")
             #expect(refused.headers[.allow] == "GET, HEAD")
