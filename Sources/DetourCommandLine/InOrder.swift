@@ -59,8 +59,10 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
         // Traps outside 0..<count, as an array's subscript does, before a pointer is touched.
         let index = (0..<count)[index]
         values[index] = value
-        finished[index].store(true, ordering: .sequentiallyConsistent)
+        // Counted before it is marked: a thread in the role that hands this value on has seen it
+        // counted, so the last hand-on says every value is finished.
         ended.wrappingAdd(1, ordering: .sequentiallyConsistent)
+        finished[index].store(true, ordering: .sequentiallyConsistent)
         guard let handOn else { return }
         while handing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
             var due: [Value] = []
