@@ -30,6 +30,9 @@ import Darwin
 
     /// Starts the binary with `arguments`, waits until `ready` holds for its process id (polling
     /// every 5 ms, at most 60 s), then sends `signal`; returns the exit status.
+    ///
+    /// A poll, not a wait on an event: what `ready` looks for is an unnamed file (`O_TMPFILE`)
+    /// open in the process, which nothing announces; inotify sees it only once it is named.
     func interrupt(
         _ arguments: [String], with signal: Int32, environment: [String: String] = [:], when ready: (Int32) -> Bool
     ) throws -> Int32 {

@@ -204,12 +204,10 @@ struct PDFCommandTests {
         ]
         process.standardError = FileHandle.nullDevice
         try process.run()
-        var waited = 0
-        while (try? fake.methods().contains("Page.printToPDF")) != true, process.isRunning, waited < 6_000 {
-            usleep(10_000)
-            waited += 1
+        let printing = FolderEvents.wait(in: scratch) {
+            (try? fake.methods().contains("Page.printToPDF")) == true || !process.isRunning
         }
-        try #require(process.isRunning, "the run ended before it could be interrupted")
+        try #require(printing && process.isRunning, "the run ended before it could be interrupted")
         kill(process.processIdentifier, signal)
         process.waitUntilExit()
         #expect(process.terminationStatus == 128 + signal)

@@ -230,24 +230,25 @@ struct ChromiumPrinterTests {
     @Test func endingEndsAPrintInProgress() throws {
         let printer = try ChromiumPrinter(browser: browser(mode: "slow"))
         let finished = Mutex<PrintFailure?>(nil)
+        let answered = DispatchSemaphore(value: 0)
         let thread = Thread {
             do throws(PrintFailure) {
                 _ = try printer.print(Self.page)
             } catch {
                 finished.withLock { $0 = error }
             }
+            answered.signal()
         }
         thread.start()
-        while try !methods(logged().lines).contains("Page.printToPDF") { usleep(5_000) }
+        let printing = FolderEvents.wait(in: folder.url) {
+            (try? methods(logged().lines).contains("Page.printToPDF")) == true
+        }
+        try #require(printing, "the print never reached the browser")
         printer.end()
         let (pid, profile, _) = try logged()
         expectEnded(pid, profile: profile)
         // The print waiting for its reply is told the browser is gone.
-        var waited = 0
-        while finished.withLock({ $0 }) == nil, waited < 2_000 {
-            usleep(5_000)
-            waited += 1
-        }
+        #expect(answered.wait(timeout: .now() + 10) == .success, "the print was not answered")
         #expect(finished.withLock { $0 } == .failed("the browser ended"))
         #expect(throws: PrintFailure.failed("the browser was ended")) { try printer.print(Self.page) }
     }
