@@ -168,7 +168,7 @@ public struct Output: Sendable {
     let trip: Trip
     let tripWarnings: [Diagnostic]
     let renderer: ReportRenderer
-    var printing: RenderJob.Printing? = nil
+    let printing: RenderJob.Printing?
 
     /// Writes the output into `sink`, a chunk at a time; a large report is never held whole.
     public func write(to sink: @escaping ReportSink) throws(Delivery.Failure) {

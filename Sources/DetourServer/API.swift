@@ -56,7 +56,9 @@ enum API {
 
     /// The trip the route's `name` names.
     static func name(_ context: ServerContext) throws -> TripName {
-        guard let name = TripName(segment: try context.parameters.require("name")[...]) else { throw Problem.badName }
+        guard let name = TripName(segment: Substring(try context.parameters.require("name"))) else {
+            throw Problem.badName
+        }
         return name
     }
 
@@ -201,17 +203,15 @@ enum API {
     /// strongly and `If-None-Match` weakly, as RFC 9110 §13.1.1 and §13.1.2 compare them.
     static func refusal(ifMatch: String?, ifNoneMatch: String?, current: [String]) -> Problem? {
         // The tag a refusal sends back, so a client can read again: the one file's.
-        let tag = current.count == 1 ? current.first : nil
+        var fields: [(HTTPField.Name, String)] = []
+        if current.count == 1 { fields = [(.eTag, current[0])] }
         if let ifMatch, !current.contains(where: { EntityTags.matches(ifMatch, $0) }) {
             return Problem(
                 .preconditionFailed, "precondition-failed",
-                current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag",
-                fields: tag.map { [(.eTag, $0)] } ?? [])
+                current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag", fields: fields)
         }
         if let ifNoneMatch, current.contains(where: { EntityTags.matches(ifNoneMatch, $0, weakly: true) }) {
-            return Problem(
-                .preconditionFailed, "precondition-failed", "the trip exists already",
-                fields: tag.map { [(.eTag, $0)] } ?? [])
+            return Problem(.preconditionFailed, "precondition-failed", "the trip exists already", fields: fields)
         }
         return nil
     }

@@ -14,7 +14,7 @@ enum Pages {
     static func trip(_ request: Request, context: ServerContext) async throws -> Response {
         let workspace = try context.requireWorkspace()
         let segment = try context.parameters.require("name")
-        guard let decoded = TripName.percentDecoded(segment[...]) else { throw Problem.badName }
+        guard let decoded = TripName.percentDecoded(Substring(segment)) else { throw Problem.badName }
         for format in OutputFormat.allCases {
             let suffix = "." + format.fileExtension
             guard decoded.hasSuffix(suffix) else { continue }
@@ -85,7 +85,7 @@ enum Pages {
     /// `/trips/NAME/events`: the trip's versions as Server-Sent Events, the current one first.
     static func events(_ request: Request, context: ServerContext) async throws -> Response {
         let workspace = try context.requireWorkspace()
-        guard let name = TripName(segment: try context.parameters.require("name")[...]) else {
+        guard let name = TripName(segment: Substring(try context.parameters.require("name"))) else {
             throw Problem.badName
         }
         let reload = workspace.reload

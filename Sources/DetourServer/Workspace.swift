@@ -28,7 +28,6 @@ public final class Workspace: Sendable {
         }
     }
 
-    var store: any TripStore { library.store }
     var settings: ServerSettings { library.settings }
 
     /// The trip file `name` names now, or the problem that says why there is none.

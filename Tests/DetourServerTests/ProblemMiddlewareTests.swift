@@ -58,6 +58,18 @@ import Testing
         #expect(try await answers(.head, "/x", handlers: [.get: ok]).status == .ok, "HEAD goes to GET's handler")
     }
 
+    /// A problem that reaches Hummingbird without the middleware (a route added outside it) is
+    /// answered the same way, by Hummingbird's own handling of an `HTTPResponseError`.
+    @Test func aProblemAnswersTheSameWithoutTheMiddleware() async throws {
+        let router = Router(context: ServerContext.self)
+        router.get("/x") { _, _ -> Response in throw Problem.notFound }
+        let response = try await Application(router: router).test(.router) { client in
+            try await client.execute(uri: "/x", method: .get)
+        }
+        #expect(response.status == .notFound)
+        #expect(body(response) == "{\"error\":{\"code\":\"not-found\",\"message\":\"no such trip or page\"}}\n")
+    }
+
     /// A route reached without a workspace in its context finds no trips: 404, never a fault.
     @Test func aRouteWithoutAWorkspaceFindsNothing() async throws {
         for handler: Handler in [Pages.index, Pages.calendar, API.list] {
