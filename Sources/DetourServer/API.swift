@@ -18,9 +18,7 @@ enum API {
     static func list(_ request: Request, context: ServerContext) async throws -> Response {
         let library = try context.requireWorkspace().library
         let today = library.settings.today()
-        let files = try library.files()
-        let found = Array(zip(files, await library.checkedAll(files, today: today)))
-        let list = library.listing("list", of: found, variant: "\(today)") {
+        let list = try await library.listing("list", today: today) { found in
             let body = JSONOutput.object([("trips", .array(found.map { summary($0, $1) }))])
             return Array((body.serializedLine() + "\n").utf8)
         }

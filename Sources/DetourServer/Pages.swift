@@ -131,11 +131,9 @@ enum Pages {
         let today = settings.today()
         // The Host middleware has refused a request without one.
         guard let authority = request.head.authority else { throw Problem.notFound }
-        let files = try library.files()
-        let found = Array(zip(files, await library.checkedAll(files, today: today)))
         // The links name the address the request came to, unless the server has a public one.
-        let page = library.listing("index", of: found, variant: "\(today) \(authority)") {
-            let formats = TripLibrary.formats(settings)
+        let page = try await library.listing("index", today: today, variant: authority) { found in
+            let formats = library.job.options.formats
             let entries = found.map { file, read in
                 entry(file, read, formats: formats, authority: authority, publicURL: settings.publicURL)
             }
@@ -180,9 +178,7 @@ enum Pages {
         let workspace = try context.requireWorkspace()
         let library = workspace.library
         let today = workspace.settings.today()
-        let files = try library.files()
-        let found = Array(zip(files, await library.checkedAll(files, today: today)))
-        let calendar = library.listing("calendar", of: found, variant: "\(today)") {
+        let calendar = try await library.listing("calendar", today: today) { found in
             library.job.calendar(of: found.compactMap { $0.1?.1 }, name: "Trips", today: today)
         }
         return Replies.tagged(

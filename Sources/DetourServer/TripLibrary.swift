@@ -74,10 +74,12 @@ public final class TripLibrary: Sendable {
     public init(store: some TripStore, settings: ServerSettings) {
         self.store = store
         self.settings = settings
-        // Every format the server serves; an output is made only when it is asked for.
+        // Every format the server serves, PDF when it has a browser; an output is made only when
+        // it is asked for.
+        let formats = OutputFormat.withoutBrowser + (settings.printing == nil ? [] : [.pdf])
         job = RenderJob(
             RenderJob.Options(
-                formats: TripLibrary.formats(settings), today: .unixEpoch, planner: settings.planner,
+                formats: formats, today: .unixEpoch, planner: settings.planner,
                 renderer: ReportRenderer(templates: settings.templates),
                 limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20)),
                 printing: settings.printing))
@@ -85,11 +87,6 @@ public final class TripLibrary: Sendable {
         pool = RenderPool(width: settings.renderThreads)
         checks = SingleFlight(pool: pool)
         renders = SingleFlight(pool: pool)
-    }
-
-    /// The formats the server makes: every one, PDF when it has a browser.
-    public static func formats(_ settings: ServerSettings) -> [OutputFormat] {
-        settings.printing == nil ? OutputFormat.withoutBrowser : OutputFormat.withoutBrowser + [.pdf]
     }
 
     /// A strong entity tag for `bytes`: their SHA-256, quoted.
@@ -207,7 +204,7 @@ public final class TripLibrary: Sendable {
     /// read), for a page that lists them all: on the pool, in chunks, as many at once as it has
     /// threads, each trip read again only when it changed and checked again only when it was
     /// (a folder of 10,000 trips is looked at on every core, a thread started per chunk).
-    public func checkedAll(_ files: [TripFile], today: CalendarDay) async -> [(TripSnapshot, RenderResult)?] {
+    private func checkedAll(_ files: [TripFile], today: CalendarDay) async -> [(TripSnapshot, RenderResult)?] {
         let size = 64
         let chunks = stride(from: 0, to: files.count, by: size).map { Array(files[$0..<min($0 + size, files.count)]) }
         var found = [(TripSnapshot, RenderResult)?](repeating: nil, count: files.count)
@@ -230,16 +227,19 @@ public final class TripLibrary: Sendable {
         return found
     }
 
-    /// The page of `kind` made of the folder's trips `found`: made by `make` only when a trip, or
-    /// `variant` (the day, the address it links to), changed since it was last made.
+    /// The page of `kind` made of every trip of the folder, read and checked as of `today`
+    /// (`nil` for one that cannot be read): made by `make` only when a trip, the day or
+    /// `variant` (the address it links to) changed since it was last made.
     ///
     /// A folder of 10,000 unchanged trips is looked at on every request (each file's signature),
     /// but its index is not rendered again: that was most of the request's time.
     public func listing(
-        _ kind: String, of found: [(TripFile, (TripSnapshot, RenderResult)?)], variant: String,
-        make: () -> [UInt8]
-    ) -> RenderedOutput {
-        var versions = Array(variant.utf8)
+        _ kind: String, today: CalendarDay, variant: String = "",
+        make: ([(TripFile, (TripSnapshot, RenderResult)?)]) -> [UInt8]
+    ) async throws(StoreFailure) -> RenderedOutput {
+        let files = try files()
+        let found = Array(zip(files, await checkedAll(files, today: today)))
+        var versions = Array("\(today) \(variant)".utf8)
         versions.reserveCapacity(found.count * 100)
         for (file, read) in found {
             versions.append(0x0A)
@@ -248,7 +248,7 @@ public final class TripLibrary: Sendable {
             if let (snapshot, _) = read { versions.append(contentsOf: snapshot.etag.utf8) }
         }
         if let kept = listings.withLock({ $0[kind] }), kept.made == versions { return kept.page }
-        let page = RenderedOutput(bytes: make())
+        let page = RenderedOutput(bytes: make(found))
         listings.withLock { $0[kind] = (versions, page) }
         return page
     }
