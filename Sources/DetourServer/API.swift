@@ -214,7 +214,7 @@ enum API {
         return nil
     }
 
-    /// Runs `work` on the server's own threads (``RenderPool``): it waits on a file lock and on
+    /// Runs `work` on the server's own threads (``BlockingPool``): it waits on a file lock and on
     /// the disk, which must not hold up the threads every request shares.
     static func offThread(
         _ library: TripLibrary, _ work: @escaping @Sendable () throws -> Response

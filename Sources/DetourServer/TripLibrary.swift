@@ -33,7 +33,7 @@ public enum CurrentRead: Sendable {
 /// signature changes, each trip checked once per version and day, and each output rendered once
 /// per version, day and format.
 ///
-/// Checks and renders run on the server's own threads (``RenderPool``), never on the threads
+/// Checks and renders run on the server's own threads (``BlockingPool``), never on the threads
 /// every request shares, at most one per trip, day and format at a time: requests arriving
 /// together for a trip just saved wait for the one render, and requests for other trips do not
 /// wait at all.
@@ -50,7 +50,7 @@ public final class TripLibrary: Sendable {
     /// place, so every unchanged trip of a large folder stays checked.
     private let results = Mutex<[String: (etag: String, today: CalendarDay, result: RenderResult)]>([:])
     let outputs: OutputCache
-    let pool: RenderPool
+    let pool: BlockingPool
     /// The one pipeline every check and output runs through, as `render` runs it; the day is
     /// each request's.
     public let job: RenderJob
@@ -84,7 +84,7 @@ public final class TripLibrary: Sendable {
                 limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20)),
                 printing: settings.printing))
         outputs = OutputCache(limit: settings.cacheBytes)
-        pool = RenderPool(width: settings.renderThreads)
+        pool = BlockingPool(width: settings.renderThreads)
         checks = SingleFlight(pool: pool)
         renders = SingleFlight(pool: pool)
     }

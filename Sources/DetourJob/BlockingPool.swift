@@ -1,17 +1,16 @@
-import DetourJob
 import Synchronization
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The server's blocking work (a trip checked, a report rendered) on threads of the process's
+/// Blocking work (a trip checked, a report rendered, a password hashed) on threads of the process's
 /// own, never on Swift's cooperative threads, which every request shares: at most `width` pieces
 /// at once (the cores), in the order asked.
 ///
 /// A thread is started when work comes and none is free, and ends when no work is left, so an
 /// idle server holds none.
-final class RenderPool: Sendable {
+public final class BlockingPool: Sendable {
     private struct State {
         var queue: [@Sendable () -> Void] = []
         var next = 0
@@ -20,13 +19,13 @@ final class RenderPool: Sendable {
 
     private let state = Mutex(State())
     /// The most pieces of work at once.
-    let width: Int
+    public let width: Int
     /// Starts a thread for a closure; false when the system has none to give.
     private let startThread: @Sendable (@escaping @Sendable () -> Void) -> Bool
 
     /// A pool of at most `width` threads, each started by `startThread` (tests put one in place
     /// that gives none).
-    init(
+    public init(
         width: Int,
         startThread: @escaping @Sendable (@escaping @Sendable () -> Void) -> Bool = { PlainThread.detach($0) }
     ) {
@@ -35,14 +34,14 @@ final class RenderPool: Sendable {
     }
 
     /// Runs `work` on one of the pool's threads and returns its value.
-    func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
+    public func run<Value: Sendable>(_ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             enqueue { continuation.resume(returning: work()) }
         }
     }
 
     /// Queues `job`; starts a thread when fewer than `width` run.
-    func enqueue(_ job: @escaping @Sendable () -> Void) {
+    public func enqueue(_ job: @escaping @Sendable () -> Void) {
         let start = state.withLock { state -> Bool in
             state.queue.append(job)
             guard state.running < width else { return false }
@@ -76,7 +75,7 @@ final class RenderPool: Sendable {
         // A render of a large trip frees hundreds of megabytes, which the C library keeps in the
         // thread's arena unless told: handed back once no work is left, a server that renders a
         // big trip after each save stays at the size of one render.
-        _ = RenderPool.trim?(0)
+        _ = BlockingPool.trim?(0)
         #endif
     }
 
@@ -93,16 +92,16 @@ final class RenderPool: Sendable {
 /// One run at a time for each key: a request for a key whose run is under way waits for that
 /// run's value instead of starting another (requests arriving together for a trip just saved
 /// render it once), and requests for other keys are not held up by it.
-final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let flights = Mutex<[Key: [CheckedContinuation<Value, Never>]]>([:])
-    let pool: RenderPool
+    let pool: BlockingPool
 
-    init(pool: RenderPool) {
+    public init(pool: BlockingPool) {
         self.pool = pool
     }
 
     /// `work`'s value for `key`, from the run under way for it or from a new one on the pool.
-    func run(_ key: Key, _ work: @escaping @Sendable () -> Value) async -> Value {
+    public func run(_ key: Key, _ work: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             let first = flights.withLock { flights -> Bool in
                 let waiting = flights[key]
@@ -121,7 +120,7 @@ final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
 
     /// How many requests wait for `key`'s run: for tests, which wait for their requests to
     /// have arrived before letting a run end.
-    func waiters(for key: Key) -> Int {
+    public func waiters(for key: Key) -> Int {
         flights.withLock { $0[key]?.count ?? 0 }
     }
 }
