@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "detour-report", targets: ["detour-report"]),
         .executable(name: "detour-report-serve", targets: ["detour-report-serve"]),
+        .executable(name: "detour-report-user", targets: ["detour-report-user"]),
         .library(name: "DetourCore", targets: ["DetourCore"]),
         .library(name: "DetourIO", targets: ["DetourIO"]),
         .library(name: "DetourRender", targets: ["DetourRender"]),
@@ -32,12 +33,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        // The accounts' database: SQLite through SQLiteNIO, with SQLKit's statements over it.
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
+        .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
     ],
     targets: [
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
             providers: [.apt(["libxml2-dev"])]
+        ),
+        // Argon2id password hashes (Debian's libsodium-dev).
+        .systemLibrary(
+            name: "CSodium",
+            pkgConfig: "libsodium",
+            providers: [.apt(["libsodium-dev"])]
         ),
         .target(name: "DetourCore"),
         // The report model's keys, typed: read by the template check and by the template compiler.
@@ -108,6 +119,23 @@ let package = Package(
             ],
             resources: [.embedInCode("diagnostics.md")]
         ),
+        // The accounts of `serve --accounts`: their rules, password hashes, sessions and tokens, and
+        // the database that keeps them.
+        .target(
+            name: "DetourAccounts",
+            dependencies: [
+                "DetourCore", "CSodium", "DetourJob",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "SQLiteKit", package: "sqlite-kit"),
+                .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["common-passwords.NOTICE"],
+            resources: [.embedInCode("common-passwords.txt")]
+        ),
         // What both executables share: options, diagnostics on standard error, exit codes.
         .target(
             name: "DetourCommandLine",
@@ -131,6 +159,13 @@ let package = Package(
             dependencies: [
                 "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
                 "DetourServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "detour-report-user",
+            dependencies: [
+                "DetourCore", "DetourAccounts", "DetourCommandLine",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
@@ -180,8 +215,12 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "DetourAccountsTests",
+            dependencies: ["DetourAccounts", "DetourCore", "DetourTestSupport"]
+        ),
+        .testTarget(
             name: "CLITests",
-            dependencies: ["detour-report", "detour-report-serve", "DetourTestSupport"]
+            dependencies: ["detour-report", "detour-report-serve", "detour-report-user", "DetourTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

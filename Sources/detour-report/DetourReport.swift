@@ -22,7 +22,7 @@ struct DetourReport: ParsableCommand {
             left).
             """,
         version: "\(ProgramVersion.nameAndNumber) (libxml2 \(LibXML2.dottedVersion))",
-        subcommands: [Render.self, Validate.self, Index.self, Serve.self, Init.self, Import.self],
+        subcommands: [Render.self, Validate.self, Index.self, Serve.self, User.self, Init.self, Import.self],
         defaultSubcommand: Render.self
     )
 

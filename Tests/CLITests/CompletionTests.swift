@@ -57,7 +57,7 @@ import Testing
         // The first word: a command or a trip (JSON, GPX, folders).
         (
             "detour-report ",
-            "--help --version -h Templates help import index init lisbon.json oslo.gpx render serve validate"
+            "--help --version -h Templates help import index init lisbon.json oslo.gpx render serve user validate"
         ),
         ("detour-report se", "serve"),
         ("detour-report li", "lisbon.json"),

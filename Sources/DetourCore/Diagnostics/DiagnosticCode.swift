@@ -168,6 +168,16 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case printFailed = "print-failed"
     /// `serve`'s port is taken by another program.
     case portInUse = "port-in-use"
+    /// An account's address does not follow the e-mail rule.
+    case invalidEmail = "invalid-email"
+    /// A new password breaks a rule: too short, too long, too common, or not typed the same twice.
+    case weakPassword = "weak-password"
+    /// An account with that address exists already.
+    case emailTaken = "email-taken"
+    /// No account has that address.
+    case unknownAccount = "unknown-account"
+    /// The accounts' database cannot be opened, migrated or written.
+    case accountsFailed = "accounts-failed"
     /// `import`: what the draft trip holds only as a placeholder (days, durations, costs).
     case importDraft = "import-draft"
     /// `import`: the file holds no waypoint, route, track, point or line.

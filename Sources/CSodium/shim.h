@@ -1,0 +1,2 @@
+// libsodium, for Argon2id password hashes (crypto_pwhash_str) and random bytes.
+#include <sodium.h>

@@ -1,0 +1,345 @@
+import DetourCore
+import Logging
+import NIOCore
+import NIOPosix
+import SQLKit
+import SQLiteKit
+import SQLiteNIO
+
+/// An account: who signs in, and the folder of trips that is theirs.
+public struct Account: Sendable, Equatable {
+    /// 16 random bytes in hex, never reused: the name of the account's folder
+    /// (`DIR/accounts/ID/`), which says nothing about the address or how many accounts there are.
+    public let id: String
+    /// The address as it was registered.
+    public let email: String
+    /// The stored Argon2id hash.
+    public let passwordHash: String
+    /// When the account was made, in seconds since 1970.
+    public let createdAt: Int64
+}
+
+/// A signed-in session, as the database has it.
+public struct Session: Sendable, Equatable {
+    /// The SHA-256 of the session's id.
+    public let digest: String
+    public let accountID: String
+    /// The token the session's forms carry (CSRF).
+    public let formToken: String
+    public let createdAt: Int64
+    public let seenAt: Int64
+}
+
+/// How long a session lasts (OWASP Session Management): 12 hours since it was last used, and
+/// 30 days since it began, whichever ends first.
+public enum SessionLifetime {
+    public static let idle: Int64 = 12 * 3600
+    public static let absolute: Int64 = 30 * 86400
+}
+
+/// One line of the audit log.
+public struct AuditEntry: Sendable, Equatable {
+    /// When, in seconds since 1970.
+    public let at: Int64
+    /// What happened: `register`, `login`, `login-failed`, `password-changed` and so on.
+    public let event: String
+    /// The address of the account it concerns, in lower case.
+    public let email: String?
+    /// The client's address, when a client did it.
+    public let client: String?
+    /// Anything else worth keeping (never a password or a secret).
+    public let detail: String?
+
+    public init(at: Int64, event: String, email: String?, client: String?, detail: String?) {
+        self.at = at
+        self.event = event
+        self.email = email
+        self.client = client
+        self.detail = detail
+    }
+}
+
+/// The accounts, their sessions and the audit log, in a database reached through SQLKit.
+///
+/// Every statement runs on the database driver's own threads (SwiftNIO's thread pool for
+/// SQLite), never on Swift's cooperative pool. The clock is given, so that tests can move it.
+public final class AccountStore: Sendable {
+    private let database: any SQLDatabase
+    private let closeConnection: @Sendable () async throws -> Void
+    /// The statement that opens a transaction holding the write lock.
+    private let begin: String
+    /// Now, in seconds since 1970.
+    public let now: @Sendable () -> Int64
+
+    private init(
+        database: any SQLDatabase, begin: String, now: @escaping @Sendable () -> Int64,
+        close: @escaping @Sendable () async throws -> Void
+    ) {
+        self.database = database
+        self.begin = begin
+        self.now = now
+        closeConnection = close
+    }
+
+    /// The SQLite database at `path`, made when missing, with every migration applied.
+    public static func sqlite(path: String, now: @escaping @Sendable () -> Int64) async throws(AccountFailure)
+        -> AccountStore
+    {
+        // The connection's own thread: a statement waiting for another server's lock holds it, and
+        // must not hold a thread that the holder of the lock needs to finish (a shared pool of two
+        // threads, on two cores, deadlocks with three servers opening at once).
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
+        let connection: SQLiteConnection
+        do {
+            connection = try await SQLiteConnection.open(
+                storage: .file(path: path), threadPool: thread, logger: Logger(label: "detour-report.accounts"),
+                on: MultiThreadedEventLoopGroup.singleton.any()
+            ).get()
+        } catch {
+            try? await thread.shutdownGracefully()
+            throw .database("cannot open \(path): \(error)")
+        }
+        let store = AccountStore(
+            database: connection.sql(), begin: "BEGIN IMMEDIATE", now: now,
+            close: {
+                try? await connection.close()
+                try await thread.shutdownGracefully()
+            })
+        do throws(AccountFailure) {
+            try await store.prepare(connection, now: now)
+        } catch {
+            await store.close()
+            throw error
+        }
+        return store
+    }
+
+    /// Sets the connection up and applies the migrations.
+    private func prepare(_ connection: SQLiteConnection, now: @Sendable () -> Int64) async throws(AccountFailure) {
+        try await attempt {
+            // Another server on the same file waits for a lock rather than failing at once; WAL
+            // lets sessions be read while one is written.
+            _ = try await connection.query("PRAGMA busy_timeout = 10000")
+            // WAL is kept in the file: when another server is setting it at this moment, this one
+            // finds it set.
+            _ = try? await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA foreign_keys = ON")
+            _ = try await Migrations.apply(to: database, begin: begin, now: now())
+        }
+    }
+
+    /// Closes the connection.
+    public func close() async {
+        try? await closeConnection()
+    }
+
+    /// `body`, its database errors as ``AccountFailure/database(_:)``.
+    private func attempt<Value>(_ body: () async throws -> Value) async throws(AccountFailure) -> Value {
+        do {
+            return try await body()
+        } catch let failure as AccountFailure {
+            throw failure
+        } catch {
+            throw .database(String(describing: error))
+        }
+    }
+
+    /// The key an address is found by: the address in lower case.
+    public static func key(_ email: String) -> String { email.lowercased() }
+
+    // MARK: accounts
+
+    /// Makes an account for `email` with a password's hash; ``AccountFailure/emailTaken(_:)`` when
+    /// the address has one.
+    public func addAccount(email: String, passwordHash: String) async throws(AccountFailure) -> Account {
+        let account = Account(
+            id: SecretToken.randomHex(count: 16), email: email, passwordHash: passwordHash, createdAt: now())
+        let inserted: Bool = try await attempt {
+            let rows = try await database.raw(
+                """
+                INSERT INTO accounts (id, email, email_key, password_hash, created_at)
+                VALUES (\(bind: account.id), \(bind: email), \(bind: AccountStore.key(email)), \
+                \(bind: passwordHash), \(bind: account.createdAt))
+                ON CONFLICT (email_key) DO NOTHING RETURNING id
+                """
+            ).all()
+            return !rows.isEmpty
+        }
+        guard inserted else { throw .emailTaken(email) }
+        return account
+    }
+
+    /// The account with the address `email` (in any case), or `nil`.
+    public func account(email: String) async throws(AccountFailure) -> Account? {
+        try await attempt {
+            try await database.raw(
+                "SELECT id, email, password_hash, created_at FROM accounts WHERE email_key = \(bind: AccountStore.key(email))"
+            ).first().map(AccountStore.account)
+        }
+    }
+
+    /// The account with the id `id`, or `nil`.
+    public func account(id: String) async throws(AccountFailure) -> Account? {
+        try await attempt {
+            try await database.raw("SELECT id, email, password_hash, created_at FROM accounts WHERE id = \(bind: id)")
+                .first().map(AccountStore.account)
+        }
+    }
+
+    /// Every account, by address.
+    public func accounts() async throws(AccountFailure) -> [Account] {
+        try await attempt {
+            try await database.raw("SELECT id, email, password_hash, created_at FROM accounts ORDER BY email_key")
+                .all().map(AccountStore.account)
+        }
+    }
+
+    private static func account(_ row: any SQLRow) throws -> Account {
+        Account(
+            id: try row.decode(column: "id", as: String.self),
+            email: try row.decode(column: "email", as: String.self),
+            passwordHash: try row.decode(column: "password_hash", as: String.self),
+            createdAt: try row.decode(column: "created_at", as: Int64.self))
+    }
+
+    /// Removes the account and its sessions; false when there was none.
+    public func removeAccount(id: String) async throws(AccountFailure) -> Bool {
+        try await attempt {
+            try await !database.raw("DELETE FROM accounts WHERE id = \(bind: id) RETURNING id").all().isEmpty
+        }
+    }
+
+    /// Replaces the account's password hash.
+    public func setPasswordHash(accountID: String, _ hash: String) async throws(AccountFailure) {
+        try await attempt {
+            try await database.raw("UPDATE accounts SET password_hash = \(bind: hash) WHERE id = \(bind: accountID)")
+                .run()
+        }
+    }
+
+    // MARK: sessions
+
+    /// Begins a session for the account; returns its id, which only the client keeps.
+    public func beginSession(accountID: String, client: String?) async throws(AccountFailure) -> (
+        SecretToken, Session
+    ) {
+        let token = SecretToken.random()
+        let time = now()
+        let session = Session(
+            digest: token.digest, accountID: accountID, formToken: SecretToken.random().text, createdAt: time,
+            seenAt: time)
+        try await attempt {
+            try await database.raw(
+                """
+                INSERT INTO sessions (digest, account_id, form_token, created_at, seen_at, client)
+                VALUES (\(bind: session.digest), \(bind: accountID), \(bind: session.formToken), \
+                \(bind: time), \(bind: time), \(bind: client))
+                """
+            ).run()
+        }
+        return (token, session)
+    }
+
+    /// The live session whose id is `token`, marked as used now; `nil` when there is none or it
+    /// has expired (an expired one is deleted).
+    public func session(_ token: SecretToken) async throws(AccountFailure) -> Session? {
+        let digest = token.digest
+        let time = now()
+        return try await attempt { () async throws -> Session? in
+            guard
+                let row = try await database.raw(
+                    "SELECT digest, account_id, form_token, created_at, seen_at FROM sessions WHERE digest = \(bind: digest)"
+                ).first()
+            else { return nil }
+            let session = Session(
+                digest: digest, accountID: try row.decode(column: "account_id", as: String.self),
+                formToken: try row.decode(column: "form_token", as: String.self),
+                createdAt: try row.decode(column: "created_at", as: Int64.self),
+                seenAt: try row.decode(column: "seen_at", as: Int64.self))
+            guard AccountStore.isLive(session, at: time) else {
+                try await database.raw("DELETE FROM sessions WHERE digest = \(bind: digest)").run()
+                return nil
+            }
+            try await database.raw("UPDATE sessions SET seen_at = \(bind: time) WHERE digest = \(bind: digest)").run()
+            return Session(
+                digest: digest, accountID: session.accountID, formToken: session.formToken,
+                createdAt: session.createdAt, seenAt: time)
+        }
+    }
+
+    /// Whether `session` is still live at `time`: used within the idle lifetime, and begun within
+    /// the absolute one.
+    public static func isLive(_ session: Session, at time: Int64) -> Bool {
+        time - session.seenAt < SessionLifetime.idle && time - session.createdAt < SessionLifetime.absolute
+    }
+
+    /// Ends the session whose id is `token` (logging out).
+    public func endSession(_ token: SecretToken) async throws(AccountFailure) {
+        try await attempt {
+            try await database.raw("DELETE FROM sessions WHERE digest = \(bind: token.digest)").run()
+        }
+    }
+
+    /// Ends every session of the account but the one with the digest `keeping`; returns how many.
+    public func endSessions(accountID: String, keeping: String? = nil) async throws(AccountFailure) -> Int {
+        try await attempt {
+            try await database.raw(
+                """
+                DELETE FROM sessions WHERE account_id = \(bind: accountID) \
+                AND digest <> \(bind: keeping ?? "") RETURNING digest
+                """
+            ).all().count
+        }
+    }
+
+    /// How many live sessions the account has.
+    public func sessionCount(accountID: String) async throws(AccountFailure) -> Int {
+        let time = now()
+        return try await attempt {
+            try await database.raw(
+                """
+                SELECT COUNT(*) AS count FROM sessions WHERE account_id = \(bind: accountID) \
+                AND seen_at > \(bind: time - SessionLifetime.idle) AND created_at > \(bind: time - SessionLifetime.absolute)
+                """
+            ).first()?.decode(column: "count", as: Int.self) ?? 0
+        }
+    }
+
+    // MARK: audit
+
+    /// Adds an event to the audit log, at the store's now.
+    public func record(_ event: String, email: String?, client: String?, detail: String? = nil)
+        async throws(AccountFailure)
+    {
+        let key = email.map(AccountStore.key)
+        let time = now()
+        try await attempt {
+            try await database.raw(
+                """
+                INSERT INTO audit (at, email_key, event, client, detail)
+                VALUES (\(bind: time), \(bind: key), \(bind: event), \(bind: client), \(bind: detail))
+                """
+            ).run()
+        }
+    }
+
+    /// The audit log of an address, oldest first.
+    public func audit(email: String) async throws(AccountFailure) -> [AuditEntry] {
+        try await attempt {
+            try await database.raw(
+                """
+                SELECT at, email_key, event, client, detail FROM audit \
+                WHERE email_key = \(bind: AccountStore.key(email)) ORDER BY id
+                """
+            ).all().map { row in
+                AuditEntry(
+                    at: try row.decode(column: "at", as: Int64.self),
+                    event: try row.decode(column: "event", as: String.self),
+                    email: try row.decode(column: "email_key", as: String?.self),
+                    client: try row.decode(column: "client", as: String?.self),
+                    detail: try row.decode(column: "detail", as: String?.self))
+            }
+        }
+    }
+}

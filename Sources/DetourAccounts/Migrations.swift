@@ -1,0 +1,92 @@
+import SQLKit
+
+/// The accounts' schema, one numbered step at a time: a database records the steps it has had in
+/// `detour_schema`, and opening it applies the rest, in order, in one transaction.
+///
+/// A step is never edited once released: a change to the schema is a new step. Statements are
+/// SQLKit's, so that each database (SQLite, PostgreSQL) gets them in its own dialect.
+enum Migrations {
+    /// One step: its number and what it does.
+    struct Step: Sendable {
+        let version: Int
+        let apply: @Sendable (any SQLDatabase) async throws -> Void
+    }
+
+    /// Every step, oldest first.
+    static let steps: [Step] = [
+        Step(version: 1) { database in
+            try await database.create(table: "accounts")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("email", type: .text, .notNull)
+                // The address in lower case: one account per address, however it is typed.
+                .column("email_key", type: .text, .notNull, .unique)
+                .column("password_hash", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .run()
+            // Only a session id's SHA-256 is kept.
+            try await database.create(table: "sessions")
+                .column("digest", type: .text, .primaryKey(autoIncrement: false))
+                .column("account_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("form_token", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .column("seen_at", type: .bigint, .notNull)
+                .column("client", type: .text)
+                .run()
+            try await database.create(index: "sessions_account").on("sessions").column("account_id").run()
+            // The audit log outlives the accounts it names, so it keeps their address.
+            try await database.create(table: "audit")
+                .column("id", type: .bigint, .primaryKey)
+                .column("at", type: .bigint, .notNull)
+                .column("email_key", type: .text)
+                .column("event", type: .text, .notNull)
+                .column("client", type: .text)
+                .column("detail", type: .text)
+                .run()
+            try await database.create(index: "audit_email").on("audit").column("email_key").run()
+        }
+    ]
+
+    /// The newest version.
+    static var latest: Int { steps.last?.version ?? 0 }
+
+    /// Applies the steps `database` lacks; returns the versions applied.
+    ///
+    /// `begin` opens a transaction that holds the database's write lock (SQLite's
+    /// `BEGIN IMMEDIATE`), so two servers starting at once apply each step once.
+    static func apply(to database: any SQLDatabase, begin: String, now: Int64) async throws -> [Int] {
+        // One transaction for all of it, the table of versions included: a statement that writes
+        // outside it could wait on a lock that another server's transaction waits on in turn.
+        try await Migrations.transaction(database, begin: begin) { database in
+            try await database.create(table: "detour_schema")
+                .ifNotExists()
+                .column("version", type: .bigint, .primaryKey(autoIncrement: false))
+                .column("applied_at", type: .bigint, .notNull)
+                .run()
+            let rows = try await database.select().column("version").from("detour_schema").all()
+            let done = Set(try rows.map { try $0.decode(column: "version", as: Int.self) })
+            var applied: [Int] = []
+            for step in steps where !done.contains(step.version) {
+                try await step.apply(database)
+                try await database.insert(into: "detour_schema").columns("version", "applied_at")
+                    .values(SQLBind(step.version), SQLBind(now)).run()
+                applied.append(step.version)
+            }
+            return applied
+        }
+    }
+
+    /// Runs `body` between `begin` and `COMMIT`, rolled back when it throws.
+    static func transaction<Value: Sendable>(
+        _ database: any SQLDatabase, begin: String, _ body: @Sendable (any SQLDatabase) async throws -> Value
+    ) async throws -> Value {
+        try await database.raw(SQLQueryString(begin)).run()
+        do {
+            let value = try await body(database)
+            try await database.raw("COMMIT").run()
+            return value
+        } catch {
+            try? await database.raw("ROLLBACK").run()
+            throw error
+        }
+    }
+}
