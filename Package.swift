@@ -104,7 +104,7 @@ let package = Package(
         .target(
             name: "DetourServer",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourAccounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -197,7 +197,7 @@ let package = Package(
         .testTarget(
             name: "DetourServerTests",
             dependencies: [
-                "DetourServer", "DetourJob", "DetourCore", "DetourRender", "DetourFiles", "DetourTestSupport",
+                "DetourServer", "DetourAccounts", "DetourJob", "DetourCore", "DetourRender", "DetourFiles", "DetourTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -210,7 +210,7 @@ let package = Package(
         .testTarget(
             name: "DetourCommandLineTests",
             dependencies: [
-                "DetourCommandLine", "DetourCore", "DetourJob", "DetourTestSupport",
+                "DetourCommandLine", "DetourCore", "DetourAccounts", "DetourJob", "DetourTestSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

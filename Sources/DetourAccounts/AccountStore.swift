@@ -30,6 +30,20 @@ public struct Session: Sendable, Equatable {
     public let seenAt: Int64
 }
 
+/// A session as its account's page lists it.
+public struct SessionSummary: Sendable, Equatable {
+    /// How many hex digits of the digest name a session on the account's page.
+    public static let handleLength = 12
+    public let digest: String
+    public let createdAt: Int64
+    public let seenAt: Int64
+    public let client: String?
+
+    /// The digest's first digits: enough to tell an account's sessions apart, and nothing an
+    /// attacker could use.
+    public var handle: String { String(digest.prefix(SessionSummary.handleLength)) }
+}
+
 /// How long a session lasts (OWASP Session Management): 12 hours since it was last used, and
 /// 30 days since it began, whichever ends first.
 public enum SessionLifetime {
@@ -303,6 +317,109 @@ public final class AccountStore: Sendable {
                 AND seen_at > \(bind: time - SessionLifetime.idle) AND created_at > \(bind: time - SessionLifetime.absolute)
                 """
             ).first()?.decode(column: "count", as: Int.self) ?? 0
+        }
+    }
+
+    /// The account's live sessions, the one used last first.
+    public func sessions(accountID: String) async throws(AccountFailure) -> [SessionSummary] {
+        let time = now()
+        return try await attempt {
+            try await database.raw(
+                """
+                SELECT digest, created_at, seen_at, client FROM sessions WHERE account_id = \(bind: accountID) \
+                AND seen_at > \(bind: time - SessionLifetime.idle) \
+                AND created_at > \(bind: time - SessionLifetime.absolute) ORDER BY seen_at DESC, digest
+                """
+            ).all().map { row in
+                SessionSummary(
+                    digest: try row.decode(column: "digest", as: String.self),
+                    createdAt: try row.decode(column: "created_at", as: Int64.self),
+                    seenAt: try row.decode(column: "seen_at", as: Int64.self),
+                    client: try row.decode(column: "client", as: String?.self))
+            }
+        }
+    }
+
+    /// Ends the account's session whose digest begins with `handle` (what the account page shows);
+    /// false when it has none.
+    public func endSession(accountID: String, handle: String) async throws(AccountFailure) -> Bool {
+        guard handle.count == SessionSummary.handleLength, handle.allSatisfy(\.isHexDigit) else { return false }
+        return try await attempt {
+            try await !database.raw(
+                """
+                DELETE FROM sessions WHERE account_id = \(bind: accountID) \
+                AND substr(digest, 1, \(unsafeRaw: String(SessionSummary.handleLength))) = \(bind: handle) RETURNING digest
+                """
+            ).all().isEmpty
+        }
+    }
+
+    // MARK: failed logins
+
+    /// Counts a failed login against each of `keys`, and forgets failures older than the
+    /// throttle's window.
+    public func recordFailure(keys: [String]) async throws(AccountFailure) {
+        let time = now()
+        try await attempt {
+            try await database.raw("DELETE FROM login_failures WHERE at <= \(bind: time - LoginThrottle.window)").run()
+            for key in keys {
+                try await database.raw("INSERT INTO login_failures (key, at) VALUES (\(bind: key), \(bind: time))")
+                    .run()
+            }
+        }
+    }
+
+    /// The times of the failures counted against `key` within the throttle's window.
+    public func failures(key: String) async throws(AccountFailure) -> [Int64] {
+        let time = now()
+        return try await attempt {
+            try await database.raw(
+                """
+                SELECT at FROM login_failures WHERE key = \(bind: key) \
+                AND at > \(bind: time - LoginThrottle.window) ORDER BY at
+                """
+            ).all().map { try $0.decode(column: "at", as: Int64.self) }
+        }
+    }
+
+    /// Forgets the failures counted against `key` (after a login that succeeded).
+    public func clearFailures(key: String) async throws(AccountFailure) {
+        try await attempt {
+            try await database.raw("DELETE FROM login_failures WHERE key = \(bind: key)").run()
+        }
+    }
+
+    // MARK: invitations
+
+    /// How long an invitation code can be used.
+    public static let inviteLifetime: Int64 = 7 * 86400
+
+    /// A new one-use invitation code made by the account.
+    public func makeInvite(accountID: String) async throws(AccountFailure) -> SecretToken {
+        let code = SecretToken.random(prefix: "inv_")
+        let time = now()
+        try await attempt {
+            try await database.raw(
+                """
+                INSERT INTO invites (digest, account_id, created_at) \
+                VALUES (\(bind: code.digest), \(bind: accountID), \(bind: time))
+                """
+            ).run()
+        }
+        return code
+    }
+
+    /// Uses the invitation `code`: true when it was unused and within its lifetime, and it is
+    /// used now (by this call alone, however many race for it).
+    public func useInvite(_ code: SecretToken) async throws(AccountFailure) -> Bool {
+        let time = now()
+        return try await attempt {
+            try await !database.raw(
+                """
+                UPDATE invites SET used_at = \(bind: time) WHERE digest = \(bind: code.digest) AND used_at IS NULL \
+                AND created_at > \(bind: time - AccountStore.inviteLifetime) RETURNING digest
+                """
+            ).all().isEmpty
         }
     }
 

@@ -27,4 +27,14 @@ public enum AccountsFolder {
     public static func trips(in folder: String, accountID: String) -> String {
         folder + "/accounts/" + accountID
     }
+
+    /// Makes the folder of the account `id`'s trips when missing (mode 0700, as `accounts` is);
+    /// returns its path.
+    public static func makeTrips(in folder: String, accountID: String) throws(AccountFailure) -> String {
+        let path = trips(in: folder, accountID: accountID)
+        for made in [folder + "/accounts", path] where mkdir(made, 0o700) != 0 && errno != EEXIST {
+            throw .unavailable("cannot make \(made): \(String(cString: strerror(errno)))")
+        }
+        return path
+    }
 }

@@ -43,7 +43,26 @@ enum Migrations {
                 .column("detail", type: .text)
                 .run()
             try await database.create(index: "audit_email").on("audit").column("email_key").run()
-        }
+        },
+        Step(version: 2) { database in
+            // Failed logins, one row each, by what they count against: an address
+            // (`account:EMAIL`) or a client (`client:ADDRESS`). Rows older than the throttle's
+            // window are deleted as new ones come.
+            try await database.create(table: "login_failures")
+                .column("id", type: .bigint, .primaryKey)
+                .column("key", type: .text, .notNull)
+                .column("at", type: .bigint, .notNull)
+                .run()
+            try await database.create(index: "login_failures_key").on("login_failures").column("key").column("at")
+                .run()
+            // One-use invitation codes (`--registration invite`), kept as SHA-256.
+            try await database.create(table: "invites")
+                .column("digest", type: .text, .primaryKey(autoIncrement: false))
+                .column("account_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("created_at", type: .bigint, .notNull)
+                .column("used_at", type: .bigint)
+                .run()
+        },
     ]
 
     /// The newest version.

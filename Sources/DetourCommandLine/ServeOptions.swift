@@ -75,6 +75,33 @@ public struct ServeOptions: ParsableArguments {
     @Flag(help: "Print no request log.")
     public var quiet = false
 
+    @Flag(
+        help:
+            "Give every trip an owner: people register and log in, and each account's trips are the files in DIR/accounts/ID/."
+    )
+    public var accounts = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --accounts, who may register: open (anyone), invite (with a code an account holder made) or closed.",
+            valueName: "who"))
+    public var registration: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "With --accounts, the accounts' database: sqlite:PATH. Default: DIR/.detour/accounts.sqlite.",
+            valueName: "url"))
+    public var database: String?
+
+    @Option(
+        name: .customLong("min-password-length"),
+        help: ArgumentHelp(
+            "With --accounts, the fewest characters a new password may have (6 to 1024; default 8).", valueName: "n"))
+    public var minPasswordLength: Int?
+
+    /// The lowest and highest `--min-password-length` (the accounts' password rule's own limits).
+    public static let passwordLengths = 6...1024
+
     @OptionGroup public var diagnosticsOption: DiagnosticsOption
     /// How problems are written: `--diagnostics`.
     public var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
@@ -87,6 +114,33 @@ public struct ServeOptions: ParsableArguments {
         guard (0...65536).contains(cacheMib) else { throw ValidationError("--cache-mib must be between 0 and 65536") }
         if let poll, !(poll >= 0.1 && poll <= 3600) {
             throw ValidationError("--poll must be between 0.1 and 3600 seconds")
+        }
+        try validateAccounts()
+    }
+
+    /// The options of `--accounts` go with it, and never with `--token-file`.
+    func validateAccounts() throws {
+        guard accounts else {
+            for (given, name) in [
+                (registration != nil, "--registration"), (database != nil, "--database"),
+                (minPasswordLength != nil, "--min-password-length"),
+            ] where given {
+                throw ValidationError("\(name) needs --accounts")
+            }
+            return
+        }
+        if tokenFile != nil {
+            throw ValidationError(
+                "--token-file is for a server without accounts; with --accounts, scripts use an account's API token")
+        }
+        if let registration, !["open", "invite", "closed"].contains(registration) {
+            throw ValidationError("--registration takes open, invite or closed")
+        }
+        if let database, !database.hasPrefix("sqlite:") {
+            throw ValidationError("--database takes sqlite:PATH")
+        }
+        if let minPasswordLength, !Self.passwordLengths.contains(minPasswordLength) {
+            throw ValidationError("--min-password-length must be between 6 and 1024")
         }
     }
 }

@@ -22,7 +22,7 @@ enum Pages {
             return try await output(name, format: format, request: request, workspace: workspace)
         }
         guard let name = TripName(decoded: decoded) else { throw Problem.badName }
-        return try await preview(name, request: request, workspace: workspace)
+        return try await preview(name, request: request, workspace: workspace, identity: context.identity)
     }
 
     /// The trip's output in `format`, as `render` writes it.
@@ -47,7 +47,9 @@ enum Pages {
     }
 
     /// `/trips/NAME`: the report, or the trip's problems, with the live-reload script.
-    static func preview(_ name: TripName, request: Request, workspace: Workspace) async throws -> Response {
+    static func preview(
+        _ name: TripName, request: Request, workspace: Workspace, identity: Identity?
+    ) async throws -> Response {
         let library = workspace.library
         let nonce = Nonce.make()
         let events = "/trips/\(name.text)/events"
@@ -67,19 +69,23 @@ enum Pages {
             let page = PreviewPage.problems(
                 title: name.text, file: name.text, diagnostics: [problem], nonce: nonce, version: version,
                 events: events, docs: "/docs/diagnostics/")
-            return Replies.bytes(page, type: .html, status: .notFound, request: request, extra: headers)
+            return Replies.bytes(
+                AccountBar.inserted(into: page, identity: identity), type: .html, status: .notFound, request: request,
+                extra: headers)
         }
         let today = workspace.settings.today()
         if case .rendered(let report) = await library.output(snapshot, format: .html, today: today) {
             let page = PreviewPage.preview(
                 of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name)
-            return Replies.bytes(page, type: .html, request: request, extra: headers)
+            return Replies.bytes(
+                AccountBar.inserted(into: page, identity: identity), type: .html, request: request, extra: headers)
         }
         let result = await library.check(snapshot, today: today)
         let page = PreviewPage.problems(
             title: snapshot.file.fileName, file: snapshot.file.fileName, diagnostics: result.diagnostics,
             nonce: nonce, version: snapshot.etag, events: events, docs: "/docs/diagnostics/")
-        return Replies.bytes(page, type: .html, request: request, extra: headers)
+        return Replies.bytes(
+            AccountBar.inserted(into: page, identity: identity), type: .html, request: request, extra: headers)
     }
 
     /// `/trips/NAME/events`: the trip's versions as Server-Sent Events, the current one first.
@@ -120,7 +126,8 @@ enum Pages {
     static func diagnostic(_ request: Request, context: ServerContext) async throws -> Response {
         let code = try context.parameters.require("code")
         guard let section = DiagnosticDocs.section(code) else { throw Problem.notFound }
-        return Replies.bytes(DiagnosticDocs.page(code, section: section), type: .html, request: request)
+        let page = DiagnosticDocs.page(code, section: section)
+        return Replies.bytes(AccountBar.inserted(into: page, identity: context.identity), type: .html, request: request)
     }
 
     /// `/`: the folder's index, from the index templates a batch run uses.
@@ -139,7 +146,10 @@ enum Pages {
             }
             return Array(library.job.index(TripIndex(entries: entries), as: .html).utf8)
         }
-        return Replies.bytes(page.bytes, type: .html, request: request, extra: [(.cacheControl, "no-cache")])
+        // The account bar differs by session, so it is added to the page kept, not kept with it.
+        return Replies.bytes(
+            AccountBar.inserted(into: page.bytes, identity: context.identity), type: .html, request: request,
+            extra: [(.cacheControl, context.identity == nil ? "no-cache" : "no-store")])
     }
 
     /// The index entry of `file`, read and checked (`found`, `nil` when it could not be read): its

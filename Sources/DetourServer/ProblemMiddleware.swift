@@ -1,10 +1,12 @@
+import DetourAccounts
 import DetourJob
 import HTTPTypes
 import Hummingbird
 
 /// Answers every refusal in one place, as ``Problem``'s JSON body.
 ///
-/// Routes and middleware throw a ``Problem``, or a ``StoreFailure`` from the folder; the router
+/// Routes and middleware throw a ``Problem``, a ``StoreFailure`` from the folder or an
+/// `AccountFailure` from the accounts' database; the router
 /// throws Hummingbird's `HTTPError` for a path it has no route for. Anything else is a fault of
 /// the server: 500, and a message that names no path.
 struct ProblemMiddleware: RouterMiddleware {
@@ -27,6 +29,10 @@ struct ProblemMiddleware: RouterMiddleware {
             return problem.response
         } catch let failure as StoreFailure {
             return Problem(failure).response
+        } catch let failure as AccountFailure {
+            // The accounts' database failed: what it said stays in the server's own hands.
+            return Problem(.serviceUnavailable, failure.code.rawValue, "the accounts cannot be reached now; try again")
+                .response
         } catch let error as HTTPError where error.status == .notFound {
             guard Self.knownMethods.contains(request.method) else { return Problem.methodNotImplemented.response }
             return Problem.notFound.response

@@ -96,3 +96,15 @@ extension OutputFormat {
         }
     }
 }
+
+/// The cookies a request carries.
+enum Cookies {
+    /// The value of the cookie `name` among the request's `Cookie` fields, or `nil`.
+    static func value(_ name: String, in headers: HTTPFields) -> String? {
+        for pair in headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if parts.count == 2, parts[0] == name { return parts[1] }
+        }
+        return nil
+    }
+}

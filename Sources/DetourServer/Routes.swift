@@ -9,7 +9,7 @@ public enum Routes {
     /// The router for `workspace`, served at `boundHost` with `settings`; `log`, when given, takes
     /// each request's line.
     public static func router(
-        workspace: Workspace, settings: ServerSettings, boundHost: String,
+        workspace: Workspace, settings: ServerSettings, boundHost: String, accounts: AccountService? = nil,
         log: (@Sendable (String) -> Void)? = nil
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
@@ -18,21 +18,36 @@ public enum Routes {
         router.add(middleware: HostMiddleware(boundHost: boundHost, publicURL: settings.publicURL))
         if let token = settings.token { router.add(middleware: TokenMiddleware(token: token)) }
         if settings.readOnly { router.add(middleware: ReadOnlyMiddleware()) }
-        router.add(middleware: OriginMiddleware(publicURL: settings.publicURL))
-        router.add(middleware: WorkspaceMiddleware(workspace: workspace))
-
-        router.resource("/", [.get: Pages.index])
-        router.resource("/calendar.ics", [.get: Pages.calendar])
+        let origin = OriginMiddleware(publicURL: settings.publicURL)
+        router.add(middleware: origin)
+        guard let accounts else {
+            router.add(middleware: WorkspaceMiddleware(workspace: workspace))
+            router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
+            addTrips(pages: router.group(), api: router.group("api/v1/trips"))
+            return router
+        }
+        // With accounts, each request works on the trips of the account its session is of.
+        router.add(middleware: SessionMiddleware(accounts: accounts))
+        router.add(middleware: CSRFMiddleware(origin: origin, formLimit: Form.limit))
         router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
+        AccountPages(accounts: accounts).add(to: router)
+        addTrips(
+            pages: router.group().add(middleware: SignInMiddleware(api: false)),
+            api: router.group("api/v1/trips").add(middleware: SignInMiddleware(api: true)))
+        return router
+    }
+
+    /// The routes of a folder of trips: the index, the calendar and each trip's pages on `pages`;
+    /// the sync API (docs/openapi.yaml) on `api`.
+    static func addTrips(pages: RouterGroup<ServerContext>, api: RouterGroup<ServerContext>) {
+        pages.resource("/", [.get: Pages.index])
+        pages.resource("/calendar.ics", [.get: Pages.calendar])
         // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
-        let trips = router.group("trips")
+        let trips = pages.group("trips")
         trips.resource(":name", [.get: Pages.trip])
         trips.resource(":name/events", [.get: Pages.events], head: false)
-        // The sync API (docs/openapi.yaml).
-        let api = router.group("api/v1/trips")
         api.resource("", [.get: API.list])
         api.resource(":name", [.get: API.read, .put: API.put, .delete: API.delete])
-        return router
     }
 }
 

@@ -15,7 +15,7 @@ public enum TripServer {
     /// Serves `store` with `settings`; `announce` is called with the URL once the server listens,
     /// and `log` with each request's line unless the settings say quiet.
     public static func run(
-        store: some TripStore, folderPath: FilePath, settings: ServerSettings,
+        store: some TripStore, folderPath: FilePath, settings: ServerSettings, accounts: AccountService? = nil,
         announce: @escaping @Sendable (String) -> Void, log: @escaping @Sendable (String) -> Void
     ) async throws {
         // What writes cut off by a crash left, before any request: holding the lock, so a write of
@@ -23,7 +23,8 @@ public enum TripServer {
         _ = try? store.withLock { () throws(StoreFailure) -> Int in try store.removeLeftovers() }
         let workspace = Workspace(store: store, settings: settings, folder: folderPath)
         let router = Routes.router(
-            workspace: workspace, settings: settings, boundHost: settings.host, log: settings.quiet ? nil : log)
+            workspace: workspace, settings: settings, boundHost: settings.host, accounts: accounts,
+            log: settings.quiet ? nil : log)
         var logger = Logger(label: "detour-report")
         logger.logLevel = .critical
         let app = Application(
@@ -43,7 +44,7 @@ public enum TripServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
-            services: [WatchService(workspace: workspace)],
+            services: [WatchService(workspace: workspace, accounts: accounts)],
             onServerRunning: { channel in
                 guard let port = channel.localAddress?.port else { return }
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
@@ -85,22 +86,25 @@ public enum ServeFailure: Error, Equatable {
     case portInUse(Int)
 }
 
-/// The folder watch, as a service that stops with the server and then ends every live-reload
+/// The folder watches, as a service that stops with the server and then ends every live-reload
 /// stream, so a stop does not wait on open preview pages.
 struct WatchService: Service {
     let workspace: Workspace
 
+    /// The accounts' workspaces, each watched from its first request on.
+    let accounts: AccountService?
+
+    /// With accounts, the folder's own trips are no one's: only the accounts' folders are watched.
+    var watched: [Workspace] { (accounts == nil ? [workspace] : []) + (accounts?.openWorkspaces ?? []) }
+
     func run() async throws {
-        let reload = workspace.reload
-        let library = workspace.library
-        workspace.watch?.start(signatures: { library.signatures() })
+        if accounts == nil { workspace.startWatching() }
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try? await Task.sleep(for: LiveReload.heartbeat)
-                reload.beat()
+                for workspace in watched { workspace.reload.beat() }
             }
         }
-        workspace.watch?.stop()
-        reload.closeAll()
+        for workspace in watched { workspace.stopWatching() }
     }
 }

@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// What a request carries past the middleware: what it was granted, and the trips it works on.
 ///
@@ -9,9 +10,19 @@ public struct ServerContext: RequestContext {
     public var access: Access = .everything
     /// The trips the request works on, set by ``WorkspaceMiddleware``.
     public var workspace: Workspace?
+    /// Who the request comes from, on a server with accounts (``SessionMiddleware``).
+    public var identity: Identity?
+    /// The client's address, as the connection has it.
+    public let remoteAddress: SocketAddress?
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The client's address as text (no port), for the audit log and the login throttle.
+    var client: String {
+        remoteAddress?.ipAddress ?? "unknown"
     }
 
     /// The request's workspace, or 404 when the middleware found none for it.

@@ -5,8 +5,8 @@ import DetourRender
 /// The pages are a diagnostic's documentation and a trip's problems in place of its preview.
 enum ServerPage {
     /// The whole page: `title` (text, escaped here), `style` added to the shared rules, and
-    /// `body` (HTML) after the link back to the index.
-    static func html(title: String, style: String, body: String) -> String {
+    /// `body` (HTML) after the link back to the index (unless `back` is false).
+    static func html(title: String, style: String, body: String, back: Bool = true) -> String {
         """
         <!DOCTYPE html>
         <html lang="en">
@@ -23,8 +23,7 @@ enum ServerPage {
         \(style)</style>
         </head>
         <body>
-        <p><a href="/">← All trips</a></p>
-        \(body)</body>
+        \(back ? "<p><a href=\"/\">← All trips</a></p>\n" : "")\(body)</body>
         </html>
 
         """

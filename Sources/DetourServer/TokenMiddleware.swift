@@ -45,11 +45,8 @@ struct TokenMiddleware: RouterMiddleware {
         if let given = request.uri.queryParameters["token"], Self.constantTimeEqual(String(given), token) {
             return .reads(viaLink: true)
         }
-        for cookie in request.headers[values: .cookie].flatMap({ $0.split(separator: ";") }) {
-            let parts = cookie.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            if parts.count == 2, parts[0] == Self.cookieName, Self.constantTimeEqual(parts[1], token) {
-                return .reads(viaLink: false)
-            }
+        if let given = Cookies.value(Self.cookieName, in: request.headers), Self.constantTimeEqual(given, token) {
+            return .reads(viaLink: false)
         }
         return nil
     }

@@ -30,6 +30,18 @@ public final class Workspace: Sendable {
 
     var settings: ServerSettings { library.settings }
 
+    /// Starts watching the folder, when there is one.
+    func startWatching() {
+        let library = library
+        watch?.start(signatures: { library.signatures() })
+    }
+
+    /// Stops watching, and ends every live-reload stream.
+    func stopWatching() {
+        watch?.stop()
+        reload.closeAll()
+    }
+
     /// The trip file `name` names now, or the problem that says why there is none.
     func current(_ name: TripName) throws -> TripSnapshot {
         switch try library.current(name) {

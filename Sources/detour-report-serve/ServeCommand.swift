@@ -1,4 +1,5 @@
 import ArgumentParser
+import DetourAccounts
 import DetourCommandLine
 import DetourCore
 import DetourIO
@@ -21,7 +22,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     /// The options' own checks are ``ServeOptions``'; which address needs a token is the server's.
     func validate() throws {
-        if let refusal = ListenAddress.refusal(host: options.host, hasToken: options.tokenFile != nil) {
+        // With accounts, every request but a login is signed in: the accounts guard the trips.
+        let guarded = options.tokenFile != nil || options.accounts
+        if let refusal = ListenAddress.refusal(host: options.host, hasToken: guarded) {
             throw ValidationError(refusal)
         }
         _ = try publicURL()
@@ -51,14 +54,24 @@ struct ServeCommand: AsyncParsableCommand {
         let folderPath = FilePath(options.folder)
         // The browser a PDF request starts ends with the server, however it stops.
         defer { ChromiumPrinter.endAll() }
+        let accounts = try await accountService(settings: settings)
+        let served: Result<Void, any Error>
         do {
             try await TripServer.run(
-                store: store, folderPath: folderPath, settings: settings,
+                store: store, folderPath: folderPath, settings: settings, accounts: accounts,
                 announce: { url in
                     try? StandardStreams.write(
                         Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
                 },
                 log: { line in StandardStreams.writeError(line + "\n") })
+            served = .success(())
+        } catch {
+            served = .failure(error)
+        }
+        // The database is closed however the server ended.
+        await accounts?.store.close()
+        do {
+            try served.get()
         } catch ServeFailure.portInUse(let port) {
             options.printer.report(
                 .portInUse, "port \(port) is in use; choose another with --port, or --port 0 for any free port",
@@ -68,6 +81,35 @@ struct ServeCommand: AsyncParsableCommand {
             options.printer.report(.readFailed, "cannot serve: \(error)", file: "detour-report")
             throw ExitCodes.cannotCreate
         }
+    }
+
+    /// With `--accounts`, the accounts; `nil` without.
+    ///
+    /// The database is opened (made and migrated when new), and the hasher has as many threads as
+    /// there are cores.
+    func accountService(settings: ServerSettings) async throws -> AccountService? {
+        guard options.accounts else { return nil }
+        let store: AccountStore
+        let hasher: PasswordHasher
+        do throws(AccountFailure) {
+            let path =
+                if let database = options.database {
+                    String(database.dropFirst("sqlite:".count))
+                } else {
+                    try AccountsFolder.database(in: options.folder)
+                }
+            store = try await AccountStore.sqlite(path: path, now: UTCTime.now)
+            hasher = try PasswordHasher(width: ProcessInfo.processInfo.activeProcessorCount)
+        } catch {
+            options.printer.report(error.code, error.message, file: "detour-report")
+            throw ExitCodes.ioError
+        }
+        let files = fileStore
+        return AccountService(
+            store: store, hasher: hasher, registration: Registration(rawValue: options.registration ?? "open") ?? .open,
+            rule: PasswordRule(minimum: options.minPasswordLength ?? PasswordRule.defaultMinimum) ?? .standard,
+            folder: FilePath(options.folder), settings: settings,
+            makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: files) })
     }
 
     static func reason(_ failure: StoreFailure) -> String {

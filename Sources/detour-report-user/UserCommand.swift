@@ -150,7 +150,8 @@ extension UserCommand {
                 let made = try await store.addAccount(
                     email: email, passwordHash: try await account.options.newPasswordHash())
                 try await account.record("register", in: store, command: "add")
-                print("added \(made.email); its trips go in \(AccountsFolder.trips(in: folder, accountID: made.id))/")
+                let trips = try AccountsFolder.makeTrips(in: folder, accountID: made.id)
+                print("added \(made.email); its trips go in \(trips)/")
             }
         }
     }

@@ -1,24 +1,8 @@
 import DetourTestSupport
 import Foundation
-import Synchronization
 import Testing
 
 @testable import DetourAccounts
-
-/// A clock a test moves by hand.
-final class TestClock: Sendable {
-    private let seconds: Mutex<Int64>
-
-    init(_ start: Int64 = 1_795_305_600) {
-        seconds = Mutex(start)
-    }
-
-    var now: @Sendable () -> Int64 { { self.seconds.withLock { $0 } } }
-
-    func advance(_ by: Int64) {
-        seconds.withLock { $0 += by }
-    }
-}
 
 /// The accounts, sessions and audit log in SQLite, with the clock moved by hand.
 @Suite struct AccountStoreTests {
@@ -164,7 +148,7 @@ final class TestClock: Sendable {
         let second = try await AccountStore.sqlite(path: path, now: clock.now)
         #expect(try await second.accounts().count == 1)
         await second.close()
-        #expect(Migrations.latest == 1)
+        #expect(Migrations.latest == 2)
     }
 
     /// Two servers opening one new database at once: both start, and the schema is made once.

@@ -51,10 +51,15 @@ struct DrivenSite {
     let settings: ServerSettings
     let workspace: Workspace
     let boundHost: String
+    /// The accounts, on a server with them.
+    let accounts: AccountService?
 
-    init(settings: ServerSettings, store: FakeTripStore, boundHost: String = "127.0.0.1") {
+    init(
+        settings: ServerSettings, store: FakeTripStore, boundHost: String = "127.0.0.1", accounts: AccountService? = nil
+    ) {
         self.settings = settings
         self.boundHost = boundHost
+        self.accounts = accounts
         workspace = Workspace(store: store, settings: settings)
     }
 
@@ -68,7 +73,7 @@ struct DrivenSite {
     /// The answers to `requests`, sent one after another to one application.
     func respond(to requests: [Request]) async throws -> [TestResponse] {
         let app = Application(
-            router: Routes.router(workspace: workspace, settings: settings, boundHost: boundHost))
+            router: Routes.router(workspace: workspace, settings: settings, boundHost: boundHost, accounts: accounts))
         return try await app.test(.router) { client in
             var responses: [TestResponse] = []
             for request in requests {

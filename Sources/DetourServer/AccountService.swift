@@ -1,0 +1,151 @@
+import DetourAccounts
+import DetourJob
+import Synchronization
+import SystemPackage
+
+/// Who may register on a server with accounts: anyone, whoever has an invitation code, or
+/// nobody (accounts are then made with `detour-report user add`).
+public enum Registration: String, Sendable, CaseIterable {
+    case open
+    case invite
+    case closed
+}
+
+/// Who a request comes from, as its session said.
+public struct Identity: Sendable, Equatable {
+    public let accountID: String
+    /// The address the account signs in with, shown on every page.
+    public let email: String
+    /// The session's id digest.
+    public let sessionDigest: String
+    /// The token every form of the session carries (CSRF).
+    public let formToken: String
+}
+
+/// What `serve --accounts` adds to the server: the accounts' store and hasher, the sessions
+/// known in memory, and one workspace per account (`DIR/accounts/ID/`).
+public final class AccountService: Sendable {
+    public let store: AccountStore
+    let hasher: PasswordHasher
+    public let registration: Registration
+    let rule: PasswordRule
+    /// The served folder.
+    let folder: FilePath
+    let settings: ServerSettings
+    /// Makes the store of an account's folder.
+    private let makeStore: @Sendable (FilePath) throws(StoreFailure) -> any TripStore
+    private let workspaces = Mutex<[String: Workspace]>([:])
+    let sessions: SessionCache
+
+    public init(
+        store: AccountStore, hasher: PasswordHasher, registration: Registration, rule: PasswordRule,
+        folder: FilePath, settings: ServerSettings,
+        makeStore: @escaping @Sendable (FilePath) throws(StoreFailure) -> any TripStore
+    ) {
+        self.store = store
+        self.hasher = hasher
+        self.registration = registration
+        self.rule = rule
+        self.folder = folder
+        self.settings = settings
+        self.makeStore = makeStore
+        sessions = SessionCache(store: store)
+    }
+
+    /// Whether the server is reached over HTTPS (`--public-url https://…`): cookies are then
+    /// `Secure` and named with the `__Host-` prefix.
+    var secureCookies: Bool { settings.publicURL?.scheme == "https" }
+
+    /// The session cookie's name.
+    var cookieName: String { secureCookies ? "__Host-detour_session" : "detour_session" }
+
+    /// The `Set-Cookie` value that gives the browser `token`.
+    func sessionCookie(_ token: SecretToken) -> String {
+        "\(cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Lax\(secureCookies ? "; Secure" : "")"
+    }
+
+    /// The `Set-Cookie` value that removes the session cookie.
+    var endedCookie: String {
+        "\(cookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0\(secureCookies ? "; Secure" : "")"
+    }
+
+    /// The workspace of the account `accountID`: its folder made when missing, watched from the
+    /// first request on.
+    func workspace(for accountID: String) throws -> Workspace {
+        if let known = workspaces.withLock({ $0[accountID] }) { return known }
+        let path = FilePath(try AccountsFolder.makeTrips(in: folder.string, accountID: accountID))
+        let tripStore = try makeStore(path)
+        _ = try? tripStore.withLock { () throws(StoreFailure) -> Int in try tripStore.removeLeftovers() }
+        let made = Workspace(store: tripStore, settings: settings, folder: path)
+        let (workspace, isNew) = workspaces.withLock { workspaces -> (Workspace, Bool) in
+            if let raced = workspaces[accountID] { return (raced, false) }
+            workspaces[accountID] = made
+            return (made, true)
+        }
+        if isNew { workspace.startWatching() }
+        return workspace
+    }
+
+    /// Every account's workspace opened so far.
+    var openWorkspaces: [Workspace] { workspaces.withLock { Array($0.values) } }
+}
+
+/// The sessions the server has seen, kept in memory and checked against the database at most
+/// once a second each: a session ended elsewhere (logout on another server, a password change,
+/// `detour-report user end-sessions`) ends here within a second, and a page's requests do not
+/// each cost a query.
+final class SessionCache: Sendable {
+    private struct Entry {
+        let identity: Identity
+        let session: Session
+        let checked: ContinuousClock.Instant
+    }
+
+    /// The most sessions kept; past it, those not checked within the second are dropped.
+    static let capacity = 10_000
+    static let recheck: Duration = .seconds(1)
+
+    private let store: AccountStore
+    private let entries = Mutex<[String: Entry]>([:])
+
+    init(store: AccountStore) {
+        self.store = store
+    }
+
+    /// The identity of the session whose id is `token`, or `nil` when there is no live one.
+    func identity(_ token: SecretToken) async throws(AccountFailure) -> Identity? {
+        let digest = token.digest
+        let now = ContinuousClock.now
+        if let entry = entries.withLock({ $0[digest] }), now - entry.checked < Self.recheck,
+            AccountStore.isLive(entry.session, at: store.now())
+        {
+            return entry.identity
+        }
+        guard let session = try await store.session(token), let account = try await store.account(id: session.accountID)
+        else {
+            forget(digest)
+            return nil
+        }
+        let identity = Identity(
+            accountID: account.id, email: account.email, sessionDigest: digest, formToken: session.formToken)
+        entries.withLock { entries in
+            if entries.count >= Self.capacity {
+                entries = entries.filter { now - $0.value.checked < Self.recheck }
+            }
+            entries[digest] = Entry(identity: identity, session: session, checked: now)
+        }
+        return identity
+    }
+
+    /// Drops the session with `digest` (logged out, ended).
+    func forget(_ digest: String) {
+        _ = entries.withLock { $0.removeValue(forKey: digest) }
+    }
+
+    /// Drops every session of the account but the one with the digest `keeping`.
+    func forget(accountID: String, keeping: String? = nil) {
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.identity.accountID != accountID || $0.key == keeping }
+        }
+    }
+}
