@@ -40,7 +40,8 @@ public final class AccountService: Sendable {
     public init(
         store: AccountStore, hasher: PasswordHasher, registration: Registration, rule: PasswordRule,
         folder: FilePath, settings: ServerSettings,
-        makeStore: @escaping @Sendable (FilePath) throws(StoreFailure) -> any TripStore
+        makeStore: @escaping @Sendable (FilePath) throws(StoreFailure) -> any TripStore,
+        monotonic: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
     ) {
         self.store = store
         self.hasher = hasher
@@ -49,7 +50,7 @@ public final class AccountService: Sendable {
         self.folder = folder
         self.settings = settings
         self.makeStore = makeStore
-        sessions = SessionCache(store: store)
+        sessions = SessionCache(store: store, monotonic: monotonic)
     }
 
     /// Whether the server is reached over HTTPS (`--public-url https://…`): cookies are then
@@ -107,15 +108,18 @@ final class SessionCache: Sendable {
 
     private let store: AccountStore
     private let entries = Mutex<[String: Entry]>([:])
+    /// The monotonic clock the second is measured on (tests move one by hand).
+    private let monotonic: @Sendable () -> ContinuousClock.Instant
 
-    init(store: AccountStore) {
+    init(store: AccountStore, monotonic: @escaping @Sendable () -> ContinuousClock.Instant) {
         self.store = store
+        self.monotonic = monotonic
     }
 
     /// The identity of the session whose id is `token`, or `nil` when there is no live one.
     func identity(_ token: SecretToken) async throws(AccountFailure) -> Identity? {
         let digest = token.digest
-        let now = ContinuousClock.now
+        let now = monotonic()
         if let entry = entries.withLock({ $0[digest] }), now - entry.checked < Self.recheck,
             AccountStore.isLive(entry.session, at: store.now())
         {

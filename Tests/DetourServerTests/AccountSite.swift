@@ -7,6 +7,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import SystemPackage
 
 @testable import DetourServer
@@ -16,6 +17,8 @@ import SystemPackage
 struct AccountSite: SiteDriving {
     let folder: ScratchFolder
     let clock: TestClock
+    /// The monotonic clock the session cache measures its second on.
+    let monotonic: MonotonicClock
     let store: AccountStore
     let service: AccountService
     let site: DrivenSite
@@ -27,6 +30,7 @@ struct AccountSite: SiteDriving {
     ) async throws {
         let folder = try ScratchFolder("detour-account-site")
         let clock = TestClock()
+        let monotonic = MonotonicClock()
         let store = try await AccountStore.sqlite(
             path: try AccountsFolder.database(in: folder.url.path), now: clock.now)
         do {
@@ -39,9 +43,10 @@ struct AccountSite: SiteDriving {
                 store: store, hasher: try PasswordHasher(cost: cost, width: 2), registration: registration,
                 rule: PasswordRule(minimum: minimum) ?? .standard, folder: FilePath(folder.url.path),
                 settings: settings,
-                makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: LocalFileStore()) })
+                makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: LocalFileStore()) },
+                monotonic: monotonic.now)
             let site = AccountSite(
-                folder: folder, clock: clock, store: store, service: service,
+                folder: folder, clock: clock, monotonic: monotonic, store: store, service: service,
                 site: DrivenSite(settings: settings, store: FakeTripStore(), accounts: service))
             try await body(site)
         } catch {
@@ -111,5 +116,16 @@ struct AccountSite: SiteDriving {
     func tripsFolder(_ email: String) async throws -> URL {
         let account = try await store.account(email: email)
         return folder.url.appendingPathComponent("accounts/\(account?.id ?? "none")")
+    }
+}
+
+/// A monotonic clock a test moves by hand.
+final class MonotonicClock: Sendable {
+    private let instant = Mutex(ContinuousClock.now)
+
+    var now: @Sendable () -> ContinuousClock.Instant { { self.instant.withLock { $0 } } }
+
+    func advance(_ by: Duration) {
+        instant.withLock { $0 = $0.advanced(by: by) }
     }
 }

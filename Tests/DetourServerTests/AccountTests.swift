@@ -316,4 +316,19 @@ import Testing
             #expect(stored?.contains("t=3") == true)
         }
     }
+
+    /// A session ended elsewhere (another server, `detour-report user end-sessions`) is still
+    /// taken within the second after it was last checked, and refused after it.
+    @Test func aSessionIsCheckedAgainstTheDatabaseAtMostOnceASecond() async throws {
+        try await AccountSite.with { site in
+            let cookie = try #require(try await site.register("ana@example.org"))
+            #expect(try await site.send(.get, "/", cookie: cookie).status == .ok)
+            let account = try #require(try await site.store.account(email: "ana@example.org"))
+            #expect(try await site.store.endSessions(accountID: account.id) == 1)
+            site.monotonic.advance(.milliseconds(999))
+            #expect(try await site.send(.get, "/", cookie: cookie).status == .ok)
+            site.monotonic.advance(.milliseconds(1))
+            #expect(try await site.send(.get, "/", cookie: cookie).status == .seeOther)
+        }
+    }
 }

@@ -1,0 +1,116 @@
+import DetourTestSupport
+import Foundation
+import Testing
+
+/// `detour-report serve --accounts`, the real binary driven by curl: registration and login,
+/// sessions that outlive the process, each account's folder served live, and `detour-report user`
+/// on the same database.
+@Suite(.enabled(if: CI.runs(whenAvailable: Curl.isAvailable), "needs curl"))
+struct ServeAccountsTests {
+    let scratch: ScratchFolder
+    var folder: URL { scratch.url }
+
+    init() throws {
+        scratch = try ScratchFolder("detour-serve-accounts")
+    }
+
+    /// POSTs `form` from the server's own origin, with the session `cookie` when given.
+    func post(_ server: ServerProcess, _ path: String, _ form: [(String, String)], cookie: String? = nil) throws
+        -> Curl.Reply
+    {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        let body = form.map { "\($0)=\($1.addingPercentEncoding(withAllowedCharacters: allowed) ?? "")" }
+            .joined(separator: "&")
+        var headers = ["Content-Type": "application/x-www-form-urlencoded", "Origin": server.base]
+        if let cookie { headers["Cookie"] = "detour_session=\(cookie)" }
+        return try Curl.request(server.base + path, method: "POST", headers: headers, body: Data(body.utf8))
+    }
+
+    func get(_ server: ServerProcess, _ path: String, cookie: String?) throws -> Curl.Reply {
+        try Curl.request(
+            server.base + path, headers: cookie.map { ["Cookie": "detour_session=\($0)"] } ?? [:])
+    }
+
+    /// The session id a reply sets.
+    static func session(_ reply: Curl.Reply) -> String? {
+        reply.header("set-cookie").flatMap { cookie in
+            cookie.hasPrefix("detour_session=") ? String(cookie.dropFirst(15).prefix { $0 != ";" }) : nil
+        }
+    }
+
+    @Test func aSessionOutlivesTheServerAndTheAccountsFolderIsServedLive() throws {
+        var server = try ServerProcess(folder: folder, arguments: ["--accounts"])
+        #expect(try get(server, "/", cookie: nil).header("location") == "/login")
+        let registered = try post(
+            server, "/register",
+            [("email", "ana@example.org"), ("password", "correct horse battery"), ("confirm", "correct horse battery")])
+        #expect(registered.status == 303)
+        let cookie = try Self.session(registered).orThrow("no session cookie")
+        let accounts = try FileManager.default.contentsOfDirectory(
+            atPath: folder.appendingPathComponent("accounts").path)
+        try #require(accounts.count == 1)
+        let trips = folder.appendingPathComponent("accounts/\(accounts[0])")
+        try FileManager.default.copyItem(
+            at: Fixtures.sampleURL("nordic-budget.json"), to: trips.appendingPathComponent("nordic-budget.json"))
+        #expect(try get(server, "/trips/nordic-budget", cookie: cookie).status == 200)
+        // The preview's stream, signed in by the cookie, sees a save in the account's folder.
+        let listener = try RawConnection(port: server.port)
+        try listener.send(
+            Data(
+                "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n"
+                    .utf8))
+        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+        var bytes = try Data(contentsOf: trips.appendingPathComponent("nordic-budget.json"))
+        bytes.append(contentsOf: Array(" \n".utf8))
+        try bytes.write(to: trips.appendingPathComponent("nordic-budget.json"))
+        #expect(listener.receive(until: "data: ", count: 2).components(separatedBy: "data: ").count == 3)
+        listener.close()
+        #expect(server.stop() == 0)
+        server = try ServerProcess(folder: folder, arguments: ["--accounts"])
+        let again = try get(server, "/", cookie: cookie)
+        #expect(again.status == 200)
+        #expect(again.text.contains("Signed in as <strong>ana@example.org</strong>"))
+        #expect(again.text.contains("nordic-budget"))
+        let database = try FileManager.default.attributesOfItem(atPath: folder.path + "/.detour/accounts.sqlite")
+        #expect((database[.posixPermissions] as? Int) == 0o600)
+        _ = server.stop()
+    }
+
+    @Test func anAccountMadeByUserAddLogsInWhereRegistrationIsClosed() throws {
+        let cli = try CommandRunner.built()
+        let added = try cli.run(
+            ["user", "add", "ana@example.org", folder.path], stdin: Data("correct horse battery\n".utf8))
+        #expect(added.status == 0, "\(added.stderr)")
+        let server = try ServerProcess(folder: folder, arguments: ["--accounts", "--registration", "closed"])
+        #expect(try get(server, "/register", cookie: nil).status == 403)
+        let wrong = try post(server, "/login", [("email", "ana@example.org"), ("password", "not the one!")])
+        #expect(wrong.status == 401)
+        let login = try post(server, "/login", [("email", "ana@example.org"), ("password", "correct horse battery")])
+        #expect(login.status == 303)
+        let cookie = try Self.session(login).orThrow("no session cookie")
+        #expect(try get(server, "/api/v1/trips", cookie: cookie).status == 200)
+        // The server's sessions are the command line's to end.
+        let listed = try cli.run(["user", "list", folder.path])
+        #expect(listed.output.contains("\t1 session\t"), "\(listed.output)")
+        let ended = try cli.run(["user", "end-sessions", "ana@example.org", folder.path])
+        #expect(ended.output == "1 session of ana@example.org ended\n")
+        #expect(try cli.run(["user", "list", folder.path]).output.contains("\t0 sessions\t"))
+        let audit = try cli.run(["user", "audit", "ana@example.org", folder.path]).output
+        #expect(audit.contains("\tlogin-failed\t127.0.0.1\t"))
+        #expect(audit.contains("\tlogin\t127.0.0.1\t"))
+        _ = server.stop()
+    }
+
+    @Test func theAccountOptionsAreCheckedBeforeServing() throws {
+        let cli = try CommandRunner.built()
+        let token = folder.appendingPathComponent("token")
+        try Data("a-token-of-twenty-chars\n".utf8).write(to: token)
+        let both = try cli.run(["serve", folder.path, "--accounts", "--token-file", token.path])
+        #expect(both.status == 64)
+        #expect(both.stderr.contains("--token-file is for a server without accounts"))
+        let alone = try cli.run(["serve", folder.path, "--registration", "open"])
+        #expect(alone.status == 64)
+        #expect(alone.stderr.contains("--registration needs --accounts"))
+    }
+}
