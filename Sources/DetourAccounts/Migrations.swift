@@ -63,6 +63,19 @@ enum Migrations {
                 .column("used_at", type: .bigint)
                 .run()
         },
+        Step(version: 3) { database in
+            // API and feed tokens, kept as SHA-256; `id` names one on the account's page.
+            try await database.create(table: "api_tokens")
+                .column("id", type: .text, .primaryKey(autoIncrement: false))
+                .column("account_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("name", type: .text, .notNull)
+                .column("scope", type: .text, .notNull)
+                .column("digest", type: .text, .notNull, .unique)
+                .column("created_at", type: .bigint, .notNull)
+                .column("expires_at", type: .bigint)
+                .column("used_at", type: .bigint)
+                .run()
+        },
     ]
 
     /// The newest version.

@@ -26,6 +26,8 @@ struct AccountPages {
         router.resource("/account/password", [.post: changePassword])
         router.resource("/account/sessions", [.post: endSession])
         router.resource("/account/invites", [.post: makeInvite])
+        router.resource("/account/tokens", [.post: makeToken])
+        router.resource("/account/tokens/revoke", [.post: revokeToken])
     }
 
     // MARK: login
@@ -255,6 +257,17 @@ struct AccountPages {
             <form method="post" action="/account/invites">\(csrf)<button type="submit">Make an invitation code</button></form>
 
             """ : ""
+        var tokens = ""
+        for token in try await store.tokens(accountID: identity.accountID) {
+            tokens += """
+                <tr><td>\(Escaping.html(token.name))</td><td>\(token.scope.rawValue)</td>\
+                <td>\(UTCTime.text(token.createdAt))</td><td>\(token.expiresAt.map(UTCTime.text) ?? "never")</td>\
+                <td>\(token.usedAt.map(UTCTime.text) ?? "never")</td>\
+                <td><form method="post" action="/account/tokens/revoke">\(csrf)\(Self.hidden("id", token.id))\
+                <button type="submit">Revoke</button></form></td></tr>
+
+                """
+        }
         let body = """
             <h1>Your account</h1>
             \(notice.map { "<p class=\"notice\" role=\"status\">\(Escaping.html($0))</p>\n" } ?? "")\
@@ -273,6 +286,28 @@ struct AccountPages {
             <tbody>
             \(sessions)</tbody>
             </table>
+            <h2>API tokens</h2>
+            <p>A script sends a token as <code>Authorization: Bearer dtr_…</code>: <em>read</em> reads every \
+            trip, format and feed; <em>write</em> can also save and delete trips through the API; <em>feed</em> \
+            reads calendar feeds only, given in the feed's address (<code>/calendar.ics?feed=dtr_…</code>) for \
+            calendar programs, which send no header. A token is shown once, when it is made.</p>
+            <table>
+            <thead><tr><th>Name</th><th>Scope</th><th>Made (UTC)</th><th>Expires (UTC)</th><th>Last used (UTC)</th>\
+            <th></th></tr></thead>
+            <tbody>
+            \(tokens)</tbody>
+            </table>
+            <form method="post" action="/account/tokens">
+            \(csrf)
+            \(Self.field("name", label: "Name", type: "text", problem: problems["name"]))\
+            <label for="scope">Scope</label>
+            <select id="scope" name="scope"><option value="read">read</option><option value="write">write</option>\
+            <option value="feed">feed</option></select>
+            <label for="days">Expires after this many days (empty: never)</label>
+            <input id="days" name="days" type="number" min="1" max="3650">
+            \(problems["days"].map { "<span class=\"problem\" id=\"days-problem\">\(Escaping.html($0))</span>\n" } ?? "")\
+            <p><button type="submit">Make a token</button></p>
+            </form>
             \(invites)
             """
         return Self.page("Your account", body: body, identity: identity, status: status)
@@ -334,6 +369,64 @@ struct AccountPages {
             notice:
                 "Invitation code, shown this once: \(code.text). It opens /register?invite=\(code.text) for 7 days.",
             problems: [:], status: .ok)
+    }
+
+    struct TokenFields: Decodable {
+        var name: String?
+        var scope: String?
+        var days: String?
+    }
+
+    func makeToken(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let identity = context.identity else { return Self.redirect("/login") }
+        let fields = try await Form.read(TokenFields.self, from: request)
+        let name = (fields.name ?? "").trimmingCharacters(in: .whitespaces)
+        var problems: [String: String] = [:]
+        if name.isEmpty || name.count > APIToken.longestName || name.contains(where: \.isNewline) {
+            problems["name"] = "Give the token a name of 1 to \(APIToken.longestName) characters on one line."
+        }
+        let days = (fields.days ?? "").trimmingCharacters(in: .whitespaces)
+        var expiresAt: Int64?
+        if !days.isEmpty {
+            if let count = Int64(days), (1...3650).contains(count) {
+                expiresAt = store.now() + count * 86400
+            } else {
+                problems["days"] = "Days must be a whole number from 1 to 3650, or empty for never."
+            }
+        }
+        guard let scope = TokenScope(rawValue: fields.scope ?? ""), problems.isEmpty else {
+            return try await accountForm(identity, notice: nil, problems: problems, status: .unprocessableContent)
+        }
+        let (secret, token) = try await store.makeToken(
+            accountID: identity.accountID, name: name, scope: scope, expiresAt: expiresAt)
+        try await store.record(
+            "token-made", email: identity.email, client: context.client, detail: "\(token.name) (\(scope.rawValue))")
+        let use =
+            scope == .feed
+            ? "Subscribe to \(base(request))/calendar.ics?feed=\(secret.text) (or /trips/NAME.ics?feed=…)."
+            : "Send it as Authorization: Bearer \(secret.text)."
+        return try await accountForm(
+            identity, notice: "Token \"\(token.name)\" made; it is shown this once. \(use)", problems: [:], status: .ok)
+    }
+
+    /// The address the server is reached at, for a feed's link: the public URL's, else the
+    /// request's `Host`.
+    func base(_ request: Request) -> String {
+        if let publicURL = accounts.settings.publicURL { return publicURL.origin }
+        return "http://\(request.head.authority ?? "127.0.0.1")"
+    }
+
+    struct RevokeFields: Decodable {
+        var id: String?
+    }
+
+    func revokeToken(_ request: Request, context: ServerContext) async throws -> Response {
+        guard let identity = context.identity else { return Self.redirect("/login") }
+        let fields = try await Form.read(RevokeFields.self, from: request)
+        if try await store.revokeToken(accountID: identity.accountID, id: fields.id ?? "") {
+            try await store.record("token-revoked", email: identity.email, client: context.client, detail: fields.id)
+        }
+        return Self.redirect("/account")
     }
 
     // MARK: building pages

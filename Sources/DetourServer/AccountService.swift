@@ -18,8 +18,10 @@ public struct Identity: Sendable, Equatable {
     public let email: String
     /// The session's id digest.
     public let sessionDigest: String
-    /// The token every form of the session carries (CSRF).
+    /// The token every form of the session carries (CSRF); empty for an API token.
     public let formToken: String
+    /// The scope of the API token the request was signed in by, or `nil` for a session.
+    public var scope: TokenScope? = nil
 }
 
 /// What `serve --accounts` adds to the server: the accounts' store and hasher, the sessions

@@ -16,14 +16,61 @@ struct SessionMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
-        if let token = Cookies.value(accounts.cookieName, in: request.headers),
-            let identity = try await accounts.sessions.identity(SecretToken(text: token))
-        {
+        if let identity = try await identity(of: request) {
             context.identity = identity
             context.workspace = try accounts.workspace(for: identity.accountID)
         }
         return try await next(request, context)
     }
+
+    /// Who `request` comes from, or `nil` for no one.
+    ///
+    /// It is told by the bearer token, the feed token in a calendar's address, or the session
+    /// cookie. A token that is no live token is refused (401), and one
+    /// used beyond its scope too (403).
+    func identity(of request: Request) async throws -> Identity? {
+        if let authorization = request.headers[.authorization] {
+            guard let given = TokenMiddleware.bearerToken(authorization) else { throw Self.tokenRefused }
+            return try await tokenIdentity(given, request: request)
+        }
+        if request.method.isRead, request.uri.path.hasSuffix(".ics"), let feed = request.uri.queryParameters["feed"] {
+            return try await tokenIdentity(String(feed), request: request)
+        }
+        guard let cookie = Cookies.value(accounts.cookieName, in: request.headers) else { return nil }
+        return try await accounts.sessions.identity(SecretToken(text: cookie))
+    }
+
+    /// The identity of the API token `given`, checked against what `request` asks.
+    func tokenIdentity(_ given: String, request: Request) async throws -> Identity {
+        guard given.hasPrefix(APIToken.prefix), let token = try await accounts.store.token(SecretToken(text: given)),
+            let account = try await accounts.store.account(id: token.accountID)
+        else { throw Self.tokenRefused }
+        let path = request.uri.path
+        // A token is for trips: never for the account's own pages.
+        let allowed: Bool
+        switch token.scope {
+        case .write: allowed = !Self.accountPaths.contains(path)
+        case .read: allowed = request.method.isRead && !Self.accountPaths.contains(path)
+        case .feed: allowed = request.method.isRead && path.hasSuffix(".ics")
+        }
+        guard allowed else {
+            throw Problem(
+                .forbidden, "token-scope", "this token's scope (\(token.scope.rawValue)) does not allow this request")
+        }
+        return Identity(
+            accountID: account.id, email: account.email, sessionDigest: "", formToken: "", scope: token.scope)
+    }
+
+    /// The pages of the account itself, and those that begin a session: only a browser reaches
+    /// them.
+    static let accountPaths: Set<String> = [
+        "/login", "/register", "/account", "/account/password", "/account/sessions", "/account/invites", "/account/tokens",
+        "/account/tokens/revoke", "/logout",
+    ]
+
+    static let tokenRefused = Problem(
+        .unauthorized, "token-invalid", "the token is not one of this server's, or it was revoked or has expired",
+        fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\", error=\"invalid_token\"")])
 }
 
 /// The routes that need a signed-in account: a page without one is sent to `/login` (303, as the
@@ -73,7 +120,10 @@ struct CSRFMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard !request.method.isRead, let identity = context.identity else { return try await next(request, context) }
+        // A request signed in by a token carries no cookie a browser would add by itself.
+        guard !request.method.isRead, let identity = context.identity, identity.scope == nil else {
+            return try await next(request, context)
+        }
         if let givenOrigin = request.headers[.origin] {
             guard origin.isOwn(givenOrigin, host: request.head.authority) else { throw Self.refused }
         } else if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {

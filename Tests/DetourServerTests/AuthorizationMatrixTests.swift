@@ -1,0 +1,176 @@
+import DetourAccounts
+import DetourTestSupport
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@testable import DetourServer
+
+/// Every route of a server with accounts, asked by everyone who could ask it.
+///
+/// Each answer is held to the status it must be. The routes come from the router itself: a route added without a row here fails
+/// the test, so no route is left out of the table by accident.
+@Suite struct AuthorizationMatrixTests: SiteDriving {
+    /// Who asks.
+    enum Asker: String, CaseIterable {
+        case nobody, owner, another, readToken, writeToken, feedToken, revokedToken, expiredSession
+    }
+
+    /// What each asker gets from one route, in `Asker`'s order.
+    struct Row {
+        let method: HTTPRequest.Method
+        let path: String
+        let statuses: [Asker: Int]
+    }
+
+    /// The expected status of each route for each asker.
+    ///
+    /// The owner has the trip `nordic`; the
+    /// other account has no trip. Writes carry `If-Match: "stale"`, so that none changes anything:
+    /// the owner's is refused by its precondition (412), where the trip is missing it is 404.
+    static let rows: [Row] = {
+        func row(_ method: HTTPRequest.Method, _ path: String, _ statuses: [Int]) -> Row {
+            Row(
+                method: method, path: path,
+                statuses: Dictionary(uniqueKeysWithValues: zip(Asker.allCases, statuses)))
+        }
+        //                                                  nobody owner another read write feed revoked expired
+        return [
+            row(.get, "/", [303, 200, 200, 200, 200, 403, 401, 303]),
+            row(.get, "/calendar.ics", [303, 200, 200, 200, 200, 200, 401, 303]),
+            row(.get, "/trips/nordic", [303, 200, 404, 200, 200, 403, 401, 303]),
+            row(.get, "/trips/nordic.ics", [303, 200, 404, 200, 200, 200, 401, 303]),
+            row(.get, "/trips/nordic.html", [303, 200, 404, 200, 200, 403, 401, 303]),
+            row(.get, "/trips/nordic/events", [303, 0, 0, 0, 0, 403, 401, 303]),
+            row(.get, "/docs/diagnostics/usage", [200, 200, 200, 200, 200, 403, 401, 200]),
+            row(.get, "/api/v1/trips", [401, 200, 200, 200, 200, 403, 401, 401]),
+            row(.get, "/api/v1/trips/nordic", [401, 200, 404, 200, 200, 403, 401, 401]),
+            row(.put, "/api/v1/trips/nordic", [401, 412, 412, 403, 412, 403, 401, 401]),
+            row(.delete, "/api/v1/trips/nordic", [401, 412, 404, 403, 412, 403, 401, 401]),
+            row(.get, "/login", [200, 303, 303, 403, 403, 403, 401, 200]),
+            row(.post, "/login", [401, 401, 401, 403, 403, 403, 401, 401]),
+            row(.get, "/register", [200, 303, 303, 403, 403, 403, 401, 200]),
+            row(.post, "/register", [422, 422, 422, 403, 403, 403, 401, 422]),
+            row(.post, "/logout", [303, 303, 303, 403, 403, 403, 401, 303]),
+            row(.get, "/account", [303, 200, 200, 403, 403, 403, 401, 303]),
+            row(.post, "/account/password", [303, 422, 422, 403, 403, 403, 401, 303]),
+            row(.post, "/account/sessions", [303, 303, 303, 403, 403, 403, 401, 303]),
+            row(.post, "/account/invites", [303, 404, 404, 403, 403, 403, 401, 303]),
+            row(.post, "/account/tokens", [303, 422, 422, 403, 403, 403, 401, 303]),
+            row(.post, "/account/tokens/revoke", [303, 303, 303, 403, 403, 403, 401, 303]),
+        ]
+    }()
+
+    @Test func everyRouteAnswersEveryAskerAsTheTableSays() async throws {
+        try await AccountSite.with { site in
+            let fixture = try await Fixture.make(site)
+            var mismatches: [String] = []
+            for row in Self.rows {
+                for asker in Asker.allCases {
+                    guard let expected = row.statuses[asker], expected != 0 else { continue }
+                    let response = try await fixture.ask(row.method, row.path, as: asker)
+                    if Int(response.status.code) != expected {
+                        mismatches.append(
+                            "\(row.method) \(row.path) as \(asker): \(response.status.code), not \(expected)")
+                    }
+                }
+            }
+            #expect(mismatches.isEmpty, "\(mismatches.joined(separator: "\n"))")
+        }
+    }
+
+    /// A route the router has is in the table, or answers its owner 405: it takes no such method.
+    @Test func everyRouteOfTheRouterHasARow() async throws {
+        try await AccountSite.with { site in
+            let fixture = try await Fixture.make(site)
+            let router = Routes.router(
+                workspace: site.site.workspace, settings: site.site.settings, boundHost: "127.0.0.1",
+                accounts: site.service)
+            let known = Set(Self.rows.map { "\($0.method) \($0.path)" })
+            var missing: [String] = []
+            for route in router.routes {
+                let path = route.path.description.replacingOccurrences(of: "{name}", with: "nordic")
+                    .replacingOccurrences(of: "{code}", with: "usage")
+                let key = "\(route.method == .head ? .get : route.method) \(path.isEmpty ? "/" : path)"
+                if known.contains(key) { continue }
+                let response = try await fixture.ask(route.method, path.isEmpty ? "/" : path, as: .owner)
+                if response.status != .methodNotAllowed {
+                    missing.append("\(route.method) \(path): \(response.status)")
+                }
+            }
+            #expect(missing.isEmpty, "routes without a row: \(missing)")
+            #expect(router.routes.count > Self.rows.count)
+        }
+    }
+
+    /// The accounts, sessions and tokens the askers use.
+    struct Fixture {
+        let site: AccountSite
+        let ownerID: String
+        let anotherID: String
+        let tokens: [Asker: String]
+        let expired: String
+
+        static func make(_ site: AccountSite) async throws -> Fixture {
+            let hash = try await site.service.hasher.hash("correct horse battery")
+            let owner = try await site.store.addAccount(email: "ana@example.org", passwordHash: hash)
+            let another = try await site.store.addAccount(email: "bo@example.org", passwordHash: hash)
+            let folder = try AccountsFolder.makeTrips(in: site.folder.url.path, accountID: owner.id)
+            try FileManager.default.copyItem(
+                at: Fixtures.repository.appendingPathComponent("samples/nordic-budget.json"),
+                to: URL(fileURLWithPath: folder).appendingPathComponent("nordic.json"))
+            var tokens: [Asker: String] = [:]
+            for (asker, scope) in [(Asker.readToken, TokenScope.read), (.writeToken, .write), (.feedToken, .feed)] {
+                tokens[asker] = try await site.store.makeToken(
+                    accountID: owner.id, name: asker.rawValue, scope: scope, expiresAt: nil
+                ).0.text
+            }
+            let (revoked, made) = try await site.store.makeToken(
+                accountID: owner.id, name: "revoked", scope: .write, expiresAt: nil)
+            _ = try await site.store.revokeToken(accountID: owner.id, id: made.id)
+            tokens[.revokedToken] = revoked.text
+            // A session begun long ago, expired by now.
+            let (old, _) = try await site.store.beginSession(accountID: owner.id, client: nil)
+            site.clock.advance(SessionLifetime.idle)
+            return Fixture(site: site, ownerID: owner.id, anotherID: another.id, tokens: tokens, expired: old.text)
+        }
+
+        /// `method path` as `asker` asks it: a session's write with its form token, from the
+        /// server's origin; a write with a trip's body and a stale precondition.
+        func ask(_ method: HTTPRequest.Method, _ path: String, as asker: Asker) async throws -> TestResponse {
+            var headers: HTTPFields = [.origin: "http://localhost"]
+            var target = path
+            switch asker {
+            case .nobody: break
+            case .owner, .another:
+                let (session, record) = try await site.store.beginSession(
+                    accountID: asker == .owner ? ownerID : anotherID, client: nil)
+                headers[.cookie] = "\(site.service.cookieName)=\(session.text)"
+                headers[CSRFMiddleware.header] = record.formToken
+            case .expiredSession:
+                headers[.cookie] = "\(site.service.cookieName)=\(expired)"
+            case .feedToken where path.hasSuffix(".ics"):
+                target += "?feed=\(tokens[asker] ?? "")"
+            case .readToken, .writeToken, .feedToken, .revokedToken:
+                headers[.authorization] = "Bearer \(tokens[asker] ?? "")"
+            }
+            var body: [UInt8] = []
+            if method == .put || method == .delete {
+                headers[.ifMatch] = "\"stale\""
+            }
+            if method == .put {
+                headers[.contentType] = "application/json"
+                body = Array(
+                    try Data(contentsOf: Fixtures.repository.appendingPathComponent("samples/nordic-budget.json")))
+            }
+            if method == .post {
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                body = Array("x=y".utf8)
+            }
+            return try await site.site.respond(
+                to: DrivenSite.Request(method: method, path: target, headers: headers, body: body))
+        }
+    }
+}
