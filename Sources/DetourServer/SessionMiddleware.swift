@@ -64,8 +64,8 @@ struct SessionMiddleware: RouterMiddleware {
     /// The pages of the account itself, and those that begin a session: only a browser reaches
     /// them.
     static let accountPaths: Set<String> = [
-        "/login", "/register", "/account", "/account/password", "/account/sessions", "/account/invites", "/account/tokens",
-        "/account/tokens/revoke", "/logout",
+        "/login", "/register", "/logout", "/account", "/account/password", "/account/sessions", "/account/invites",
+        "/account/tokens", "/account/tokens/revoke",
     ]
 
     static let tokenRefused = Problem(
