@@ -114,12 +114,12 @@ def free_port():
 class Server:
     """`detour-report serve FOLDER` on a free port of the loopback."""
 
-    def __init__(self, binary, folder, work):
+    def __init__(self, binary, folder, work, extra=()):
         self.out_path = os.path.join(work, "server.out")
         self.err_path = os.path.join(work, "server.err")
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
-                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet"],
+                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet", *extra],
                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.port = None
         deadline = time.monotonic() + 30

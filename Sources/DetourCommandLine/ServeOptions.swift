@@ -99,6 +99,13 @@ public struct ServeOptions: ParsableArguments {
             "With --accounts, the fewest characters a new password may have (6 to 1024; default 8).", valueName: "n"))
     public var minPasswordLength: Int?
 
+    @Option(
+        name: .customLong("trusted-proxy"),
+        help: ArgumentHelp(
+            "With --accounts, the address of the reverse proxy in front: the client's address (for the login throttle and the audit log) is then the last in its X-Forwarded-For.",
+            valueName: "address"))
+    public var trustedProxy: String?
+
     /// The lowest and highest `--min-password-length` (the accounts' password rule's own limits).
     public static let passwordLengths = 6...1024
 
@@ -123,7 +130,7 @@ public struct ServeOptions: ParsableArguments {
         guard accounts else {
             for (given, name) in [
                 (registration != nil, "--registration"), (database != nil, "--database"),
-                (minPasswordLength != nil, "--min-password-length"),
+                (minPasswordLength != nil, "--min-password-length"), (trustedProxy != nil, "--trusted-proxy"),
             ] where given {
                 throw ValidationError("\(name) needs --accounts")
             }

@@ -20,9 +20,15 @@ public struct ServerContext: RequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's address as text (no port), for the audit log and the login throttle.
+    /// The client's address as a trusted proxy forwarded it (``SessionMiddleware``), if it did.
+    var forwardedFor: String?
+
+    /// The client's address as text (no port), for the audit log and the login throttle: the one
+    /// a trusted proxy forwarded, else the connection's.
     var client: String {
-        remoteAddress?.ipAddress ?? "unknown"
+        if let forwardedFor { return forwardedFor }
+        guard let address = remoteAddress?.ipAddress else { return "unknown" }
+        return address
     }
 
     /// The request's workspace, or 404 when the middleware found none for it.

@@ -47,6 +47,8 @@ public struct ServerSettings: Sendable {
     public var shutdownGrace: Duration
     /// Where people reach the server behind a proxy, when told (`--public-url`).
     public var publicURL: PublicURL?
+    /// The address of the reverse proxy whose `X-Forwarded-For` names the client (`--trusted-proxy`).
+    public var trustedProxy: String?
     /// The browser and paper PDFs are printed with, when the server has a browser.
     public var printing: RenderJob.Printing?
     /// Why the server prints no PDF, when it has no browser: the install hint.

@@ -16,12 +16,27 @@ struct SessionMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
+        context.forwardedFor = Self.forwardedFor(
+            request, from: context.remoteAddress?.ipAddress, proxy: accounts.settings.trustedProxy)
         if let identity = try await identity(of: request) {
             context.identity = identity
             context.workspace = try accounts.workspace(for: identity.accountID)
         }
         return try await next(request, context)
     }
+
+    /// The client's address as the trusted proxy (`--trusted-proxy`) saw it, or `nil`.
+    ///
+    /// It is the last in `X-Forwarded-For`, when the request came from that proxy: the address the
+    /// proxy itself added, which no client can forge. Otherwise the connection's address counts.
+    static func forwardedFor(_ request: Request, from peer: String?, proxy: String?) -> String? {
+        guard let proxy, peer == proxy, let field = request.headers[forwardedField] else { return nil }
+        let last = field.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)
+        guard let last, !last.isEmpty else { return nil }
+        return last
+    }
+
+    static let forwardedField = HTTPField.Name.known("X-Forwarded-For")
 
     /// Who `request` comes from, or `nil` for no one.
     ///

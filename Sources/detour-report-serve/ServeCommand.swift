@@ -142,6 +142,7 @@ struct ServeCommand: AsyncParsableCommand {
             cacheBytes: options.cacheMib << 20,
             // Checked by validate(), before run().
             publicURL: try? publicURL())
+        settings.trustedProxy = options.trustedProxy
         do throws(PrintFailure) {
             // Found now, started at the first PDF asked for.
             let browser = try options.print.browserPath()

@@ -113,4 +113,21 @@ struct ServeAccountsTests {
         #expect(alone.status == 64)
         #expect(alone.stderr.contains("--registration needs --accounts"))
     }
+
+    /// Behind a trusted proxy, the client is the address the proxy added last to
+    /// `X-Forwarded-For`; from anywhere else the header is not believed.
+    @Test(arguments: [(["--trusted-proxy", "127.0.0.1"], "203.0.113.9"), ([], "127.0.0.1")] as [([String], String)])
+    func theClientIsTheTrustedProxysLastForwardedAddress(options: [String], client: String) throws {
+        let server = try ServerProcess(folder: folder, arguments: ["--accounts"] + options)
+        let reply = try Curl.request(
+            server.base + "/login", method: "POST",
+            headers: [
+                "Content-Type": "application/x-www-form-urlencoded", "Origin": server.base,
+                "X-Forwarded-For": "198.51.100.7, 203.0.113.9",
+            ], body: Data("email=ana%40example.org&password=wrong+password".utf8))
+        #expect(reply.status == 401)
+        _ = server.stop()
+        let audit = try CommandRunner.built().run(["user", "audit", "ana@example.org", folder.path]).output
+        #expect(audit.contains("\tlogin-failed\t\(client)\t"), "\(audit)")
+    }
 }

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Benchmarks `detour-report serve --accounts` against the same server without accounts, measured
+in the same run:
+
+(a) throughput: `wrk -t2 -c64 -d10s --latency` on the cached report `/trips/lisbon-city-break.html`,
+    from a server without accounts (the trip in its folder) and from one with accounts (the trip in
+    an account's folder, every request carrying that account's session cookie), in alternating
+    rounds (BENCH_ROUNDS, default 3). Medians of the rounds and their ratio; target: with accounts
+    at least 0.9x without (the session is looked up in memory, and in the database at most once a
+    second);
+(b) logins: the time of `POST /login` with the right password (one Argon2id hash, 19 MiB and 2
+    passes) and with an address that has no account (a hash of the dummy), 9 of each, alternating;
+    medians, printed as information: the two should be the same, so that the answer's time does not
+    tell whether an address has an account. 9, because the 10th failure from one client would
+    make the next attempt wait.
+
+The server is the plain release build (`swift build -c release --product detour-report`, which
+builds detour-report-serve and detour-report-user beside it). wrk comes from Debian (installed
+when missing). All traffic stays on 127.0.0.1. The script exits with 1 when a target is missed.
+
+    python3 bench/bench_accounts.py        # about 1.5 minutes on 2 cores
+"""
+import http.client
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from bench import finish  # noqa: E402
+from bench_serve import PAGE, ROOT, Server, ensure_tools, wrk  # noqa: E402
+
+MIN_RATIO = 0.9
+PASSWORD = "correct horse battery staple"
+EMAIL = "bench@example.org"
+
+
+def build():
+    """The release binaries (detour-report, detour-report-serve, detour-report-user); the folder."""
+    print("bench: building detour-report, detour-report-serve and detour-report-user (release)", flush=True)
+    for product in ("detour-report", "detour-report-serve", "detour-report-user"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    folder = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
+                            capture_output=True, text=True).stdout.strip()
+    return os.path.join(folder, "detour-report")
+
+
+def post(port, path, form, cookie=None):
+    """POSTs `form` from the server's own origin: status, Set-Cookie, seconds taken."""
+    body = urllib.parse.urlencode(form)
+    headers = {"Content-Type": "application/x-www-form-urlencoded", "Origin": f"http://127.0.0.1:{port}"}
+    if cookie:
+        headers["Cookie"] = f"detour_session={cookie}"
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    start = time.perf_counter()
+    connection.request("POST", path, body=body, headers=headers)
+    response = connection.getresponse()
+    response.read()
+    elapsed = time.perf_counter() - start
+    connection.close()
+    return response.status, response.getheader("Set-Cookie") or "", elapsed
+
+
+def session_of(set_cookie):
+    return set_cookie.split(";", 1)[0].split("=", 1)[1] if set_cookie.startswith("detour_session=") else None
+
+
+def main():
+    ensure_tools()
+    binary = build()
+    rounds = int(os.environ.get("BENCH_ROUNDS", "3"))
+    sample = os.path.join(ROOT, "samples", "lisbon-city-break.json")
+    work = tempfile.mkdtemp(prefix="detour-bench-accounts-")
+    missed = []
+    try:
+        plain = os.path.join(work, "plain")
+        accounts = os.path.join(work, "accounts")
+        os.makedirs(plain)
+        os.makedirs(accounts)
+        shutil.copy(sample, plain)
+        user = subprocess.run([binary, "user", "add", EMAIL, accounts], input=PASSWORD + "\n", text=True,
+                              capture_output=True, check=True).stdout
+        account_folder = user.split("its trips go in ", 1)[1].strip().rstrip("/")
+        shutil.copy(sample, account_folder)
+
+        plain_server = Server(binary, plain, work)
+        account_server = Server(binary, accounts, work, extra=["--accounts"])
+        try:
+            status, set_cookie, _ = post(account_server.port, "/login", {"email": EMAIL, "password": PASSWORD})
+            cookie = session_of(set_cookie)
+            if status != 303 or not cookie:
+                sys.exit(f"bench: the login failed: {status} {account_server.errors()}")
+
+            print(f"(a) throughput of {PAGE}, cached, wrk -t2 -c64 -d10s, {rounds} rounds; "
+                  f"load average {os.getloadavg()[0]:.2f}")
+            for server, headers in ((plain_server, []), (account_server, ["-H", f"Cookie: detour_session={cookie}"])):
+                wrk(server.url(PAGE), ["-t2", "-c64", "-d3s", *headers])  # warm-up
+            without, with_accounts, p99s = [], [], []
+            for round_number in range(1, rounds + 1):
+                _, rate, _, errors = wrk(plain_server.url(PAGE), ["-t2", "-c64", "-d10s", "--latency"])
+                if errors:
+                    sys.exit(f"bench: without accounts: {errors}")
+                without.append(rate)
+                _, rate, p99, errors = wrk(account_server.url(PAGE), ["-t2", "-c64", "-d10s", "--latency", "-H",
+                                                                      f"Cookie: detour_session={cookie}"])
+                if errors:
+                    sys.exit(f"bench: with accounts: {errors} (a redirect to /login means the cookie was refused)")
+                with_accounts.append(rate)
+                p99s.append(p99)
+                print(f"    round {round_number}: without accounts {without[-1]:,.0f} req/s, "
+                      f"with a session cookie {rate:,.0f} req/s (p99 {p99:.2f} ms)", flush=True)
+            ratio = statistics.median(with_accounts) / statistics.median(without)
+            print(f"    median: without {statistics.median(without):,.0f} req/s, with {statistics.median(with_accounts):,.0f}"
+                  f" req/s: {ratio:.2f}x (target at least {MIN_RATIO}x); p99 {statistics.median(p99s):.2f} ms")
+            if ratio < MIN_RATIO:
+                missed.append(f"throughput with accounts {ratio:.2f}x < {MIN_RATIO}x")
+
+            print("(b) POST /login, 9 each, alternating")
+            right, unknown = [], []
+            for attempt in range(9):
+                status, set_cookie, elapsed = post(account_server.port, "/login", {"email": EMAIL, "password": PASSWORD})
+                if status != 303:
+                    sys.exit(f"bench: a login failed: {status}")
+                right.append(elapsed * 1000)
+                status, _, elapsed = post(account_server.port, "/login",
+                                          {"email": f"nobody{attempt}@example.org", "password": PASSWORD})
+                if status != 401:
+                    sys.exit(f"bench: an unknown address got {status}")
+                unknown.append(elapsed * 1000)
+            print(f"    right password: median {statistics.median(right):.1f} ms "
+                  f"(min {min(right):.1f}, max {max(right):.1f}); one Argon2id hash, 19 MiB, 2 passes")
+            print(f"    unknown address: median {statistics.median(unknown):.1f} ms "
+                  f"(min {min(unknown):.1f}, max {max(unknown):.1f}); the dummy hash")
+        finally:
+            plain_server.stop()
+            account_server.stop()
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    finish(missed)
+
+
+if __name__ == "__main__":
+    main()
