@@ -68,6 +68,58 @@ import Testing
         let last = "Stockholm and Oslo, last"
         try watcher.save(fixed.replacingOccurrences(of: fixedTitle, with: last), to: file, thenShows: last, loads: 5)
     }
+
+    /// The original app's walk, on a server with accounts, clicked and typed as a person would.
+    ///
+    /// Opened without a session it shows the login page; its link leads to registration; registering signs in and shows the trips;
+    /// a trip's preview opens; logging out leads back to the login page, and so does `/`; logging
+    /// in again shows the trips.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(1)))
+    func registerLogInSeeTheTripsPreviewLogOut() throws {
+        let server = try ServerProcess(folder: trips.url, arguments: ["--accounts"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        defer { browser.end() }
+
+        try browser.open("\(server.base)/")
+        #expect(try browser.path() == "/login")
+        try browser.click("a[href='/register']")
+        #expect(try browser.path() == "/register")
+        try browser.type("#email", "ana@example.org")
+        try browser.type("#password", "correct horse battery")
+        try browser.type("#confirm", "correct horse battery")
+        try browser.click("form[action='/register'] button")
+        #expect(try browser.path() == "/")
+        #expect(try browser.text().contains("Signed in as ana@example.org"))
+
+        // A trip put in the account's folder is in its index.
+        let accounts = try FileManager.default.contentsOfDirectory(
+            atPath: trips.url.appendingPathComponent("accounts").path)
+        try #require(accounts.count == 1)
+        try FileManager.default.copyItem(
+            at: Fixtures.samples.appendingPathComponent(Self.sample),
+            to: trips.url.appendingPathComponent("accounts/\(accounts[0])/\(Self.sample)"))
+        try browser.open("\(server.base)/")
+        try browser.click("a[href='trips/nordic-budget']")
+        #expect(try browser.path() == "/trips/nordic-budget")
+        #expect(try browser.text().contains(Self.title))
+        #expect(try browser.text().contains("Signed in as ana@example.org"))
+
+        try browser.click("form[action='/logout'] button")
+        #expect(try browser.path() == "/login")
+        try browser.open("\(server.base)/")
+        #expect(try browser.path() == "/login")
+
+        try browser.type("#email", "ana@example.org")
+        try browser.type("#password", "correct horse battery")
+        try browser.click("form[action='/login'] button")
+        #expect(try browser.path() == "/")
+        #expect(try browser.text().contains("nordic-budget") || browser.text().contains(Self.title))
+    }
 }
 
 /// Watches one preview page: saves its trip as an editor does and waits for the page to follow,
@@ -275,6 +327,31 @@ private struct WebDriverSession {
             }).observe(document, {subtree: true, childList: true, characterData: true});
             """
         try Self.send("POST", "\(base)/execute/async", body: ["script": script, "args": [expected]])
+    }
+
+    /// The path of the page shown.
+    func path() throws -> String {
+        try execute("return location.pathname;") as? String ?? ""
+    }
+
+    /// The element `selector` (CSS) finds, as WebDriver names it.
+    func element(_ selector: String) throws -> String {
+        let found = try Self.send("POST", "\(base)/element", body: ["using": "css selector", "value": selector])
+        guard let reference = (found as? [String: Any])?.values.first as? String else {
+            throw WebDriverError("no element \(selector)")
+        }
+        return reference
+    }
+
+    /// Clicks the element `selector` finds, as a person would; a click that loads a page returns
+    /// once it has loaded.
+    func click(_ selector: String) throws {
+        try Self.send("POST", "\(base)/element/\(try element(selector))/click", body: [:])
+    }
+
+    /// Types `text` into the field `selector` finds.
+    func type(_ selector: String, _ text: String) throws {
+        try Self.send("POST", "\(base)/element/\(try element(selector))/value", body: ["text": text])
     }
 
     /// The page's title and visible text.

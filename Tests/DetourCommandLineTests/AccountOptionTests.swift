@@ -23,8 +23,8 @@ import Testing
             (["--registration", "open"], "--registration needs --accounts"),
             (["--database", "sqlite:x"], "--database needs --accounts"),
             (["--min-password-length", "8"], "--min-password-length needs --accounts"),
-        (["--trusted-proxy", "127.0.0.1"], "--trusted-proxy needs --accounts"),
-        (["--accounts", "--trusted-proxy", "127.0.0.1"], nil),
+            (["--trusted-proxy", "127.0.0.1"], "--trusted-proxy needs --accounts"),
+            (["--accounts", "--trusted-proxy", "127.0.0.1"], nil),
             (["--accounts", "--token-file", "t"], "--token-file is for a server without accounts"),
         ] as [([String], String?)])
     func theAccountOptionsGoTogether(arguments: [String], refusal: String?) {
