@@ -233,7 +233,7 @@ struct AccountPages {
     func accountForm(
         _ identity: Identity, notice: String?, problems: [String: String], status: HTTPResponse.Status
     ) async throws -> Response {
-        let csrf = Self.hidden(CSRFMiddleware.formField, identity.formToken)
+        let csrf = Self.hidden(CSRFRule.formField, identity.formToken)
         var sessions = ""
         for session in try await store.sessions(accountID: identity.accountID) {
             let end =
@@ -494,7 +494,7 @@ enum AccountBar {
         border-bottom: 1px solid #cfd6dd; background: #eef2f5; text-align: right;">\
         Signed in as <strong>\(Escaping.html(identity.email))</strong> · <a href="/account">Account</a> · \
         <form method="post" action="/logout" style="display: inline;">\
-        \(AccountPages.hidden(CSRFMiddleware.formField, identity.formToken))\
+        \(AccountPages.hidden(CSRFRule.formField, identity.formToken))\
         <button type="submit">Log out</button></form></nav>
         <style>@media print { nav.account-bar { display: none; } }</style>
 

@@ -93,8 +93,8 @@ public final class AccountService: Sendable {
     var openWorkspaces: [Workspace] { workspaces.withLock { Array($0.values) } }
 }
 
-/// The sessions the server has seen, kept in memory and checked against the database at most
-/// once a second each: a session ended elsewhere (logout on another server, a password change,
+/// The sessions the server has seen, kept in memory by their ids and checked against the
+/// database at most once a second each: a session ended elsewhere (logout on another server, a password change,
 /// `detour-report user end-sessions`) ends here within a second, and a page's requests do not
 /// each cost a query.
 final class SessionCache: Sendable {
@@ -118,40 +118,50 @@ final class SessionCache: Sendable {
         self.monotonic = monotonic
     }
 
-    /// The identity of the session whose id is `token`, or `nil` when there is no live one.
-    func identity(_ token: SecretToken) async throws(AccountFailure) -> Identity? {
-        let digest = token.digest
+    /// The identity of the session whose id is `text`, when it was checked against the database
+    /// within the second and is live: no hash, no query, no suspension, as most requests find it.
+    func cached(_ text: String) -> Identity? {
         let now = monotonic()
-        if let entry = entries.withLock({ $0[digest] }), now - entry.checked < Self.recheck,
+        guard let entry = entries.withLock({ $0[text] }), now - entry.checked < Self.recheck,
             AccountStore.isLive(entry.session, at: store.now())
-        {
-            return entry.identity
-        }
+        else { return nil }
+        return entry.identity
+    }
+
+    /// The identity of the session whose id is `token`, or `nil` when there is no live one: from
+    /// memory when checked within the second, else from the database.
+    func identity(_ token: SecretToken) async throws(AccountFailure) -> Identity? {
+        if let known = cached(token.text) { return known }
+        let now = monotonic()
         guard let session = try await store.session(token), let account = try await store.account(id: session.accountID)
         else {
-            forget(digest)
+            _ = entries.withLock { $0.removeValue(forKey: token.text) }
             return nil
         }
         let identity = Identity(
-            accountID: account.id, email: account.email, sessionDigest: digest, formToken: session.formToken)
+            accountID: account.id, email: account.email, sessionDigest: session.digest, formToken: session.formToken)
         entries.withLock { entries in
             if entries.count >= Self.capacity {
                 entries = entries.filter { now - $0.value.checked < Self.recheck }
             }
-            entries[digest] = Entry(identity: identity, session: session, checked: now)
+            entries[token.text] = Entry(identity: identity, session: session, checked: now)
         }
         return identity
     }
 
     /// Drops the session with `digest` (logged out, ended).
     func forget(_ digest: String) {
-        _ = entries.withLock { $0.removeValue(forKey: digest) }
+        entries.withLock { entries in
+            entries = entries.filter { $0.value.identity.sessionDigest != digest }
+        }
     }
 
     /// Drops every session of the account but the one with the digest `keeping`.
     func forget(accountID: String, keeping: String? = nil) {
         entries.withLock { entries in
-            entries = entries.filter { $0.value.identity.accountID != accountID || $0.key == keeping }
+            entries = entries.filter {
+                $0.value.identity.accountID != accountID || $0.value.identity.sessionDigest == keeping
+            }
         }
     }
 }

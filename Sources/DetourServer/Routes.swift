@@ -27,8 +27,8 @@ public enum Routes {
             return router
         }
         // With accounts, each request works on the trips of the account its session is of.
-        router.add(middleware: SessionMiddleware(accounts: accounts))
-        router.add(middleware: CSRFMiddleware(origin: origin, formLimit: Form.limit))
+        router.add(
+            middleware: SessionMiddleware(accounts: accounts, csrf: CSRFRule(origin: origin, formLimit: Form.limit)))
         router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
         AccountPages(accounts: accounts).add(to: router)
         addTrips(

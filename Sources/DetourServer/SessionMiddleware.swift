@@ -11,6 +11,7 @@ struct SessionMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
     let accounts: AccountService
+    let csrf: CSRFRule
 
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -18,11 +19,22 @@ struct SessionMiddleware: RouterMiddleware {
         var context = context
         context.forwardedFor = Self.forwardedFor(
             request, from: context.remoteAddress?.ipAddress, proxy: accounts.settings.trustedProxy)
-        if let identity = try await identity(of: request) {
-            context.identity = identity
-            context.workspace = try accounts.workspace(for: identity.accountID)
+        // Most requests: a session checked within the second, found without a suspension.
+        let found: Identity?
+        if request.headers[.authorization] == nil, let cookie = Cookies.value(accounts.cookieName, in: request.headers),
+            let known = accounts.sessions.cached(cookie)
+        {
+            found = known
+        } else {
+            found = try await identity(of: request)
         }
-        return try await next(request, context)
+        guard let identity = found else { return try await next(request, context) }
+        context.identity = identity
+        context.workspace = try accounts.workspace(for: identity.accountID)
+        // A change signed in by the cookie: the CSRF rule, here rather than in a middleware of its
+        // own, so that a read passes one layer fewer.
+        guard !request.method.isRead, identity.scope == nil else { return try await next(request, context) }
+        return try await next(try await csrf.check(request, identity: identity), context)
     }
 
     /// The client's address as the trusted proxy (`--trusted-proxy`) saw it, or `nil`.
@@ -109,7 +121,7 @@ struct SignInMiddleware: RouterMiddleware {
     }
 }
 
-/// Cross-site request forgery, on a server with accounts: refused.
+/// Cross-site request forgery, on a server with accounts: refused (``SessionMiddleware`` applies it).
 ///
 /// A request that changes something and is signed in by its cookie must come from the server's
 /// own pages. Its `Origin` (else its
@@ -117,9 +129,7 @@ struct SignInMiddleware: RouterMiddleware {
 /// `csrf` field of a form or the `X-CSRF-Token` header (OWASP's synchronizer token). A request
 /// signed in by a bearer token is not: browsers send no such header by themselves. The login and
 /// registration forms need the origin only.
-struct CSRFMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-
+struct CSRFRule {
     /// The forms that begin a session, and so carry no token.
     static let sessionless: Set<String> = ["/login", "/register"]
 
@@ -132,13 +142,10 @@ struct CSRFMiddleware: RouterMiddleware {
     /// The largest form read for its token.
     let formLimit: Int
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        // A request signed in by a token carries no cookie a browser would add by itself.
-        guard !request.method.isRead, let identity = context.identity, identity.scope == nil else {
-            return try await next(request, context)
-        }
+    /// `request` as it goes on (its body read when the token was looked for in it).
+    ///
+    /// Refused (403) when it breaks the rule. `identity` signed it in by its session cookie.
+    func check(_ request: Request, identity: Identity) async throws -> Request {
         if let givenOrigin = request.headers[.origin] {
             guard origin.isOwn(givenOrigin, host: request.head.authority) else { throw Self.refused }
         } else if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {
@@ -146,7 +153,7 @@ struct CSRFMiddleware: RouterMiddleware {
         }
         // Logging in or registering again from an old tab begins a new session: the page had no
         // token to send, and the origin is checked all the same.
-        if Self.sessionless.contains(request.uri.path) { return try await next(request, context) }
+        if Self.sessionless.contains(request.uri.path) { return request }
         var request = request
         var token = request.headers[Self.header]
         if token == nil, request.headers[.contentType]?.hasPrefix("application/x-www-form-urlencoded") == true {
@@ -154,7 +161,7 @@ struct CSRFMiddleware: RouterMiddleware {
             token = try Form.decode(FormToken.self, from: body).csrf
         }
         guard let token, TokenMiddleware.constantTimeEqual(token, identity.formToken) else { throw Self.refused }
-        return try await next(request, context)
+        return request
     }
 
     static let refused = Problem(
