@@ -76,6 +76,19 @@ enum Migrations {
                 .column("used_at", type: .bigint)
                 .run()
         },
+        Step(version: 4) { database in
+            // Trips shared with other accounts: the owner, the trip's name in the owner's folder,
+            // the member and what the member may do.
+            try await database.create(table: "shares")
+                .column("owner_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("trip", type: .text, .notNull)
+                .column("member_id", type: .text, .notNull, .references("accounts", "id", onDelete: .cascade))
+                .column("role", type: .text, .notNull)
+                .column("created_at", type: .bigint, .notNull)
+                .primaryKey("owner_id", "trip", "member_id")
+                .run()
+            try await database.create(index: "shares_member").on("shares").column("member_id").run()
+        },
     ]
 
     /// The newest version.

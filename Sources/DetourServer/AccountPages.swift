@@ -501,12 +501,13 @@ enum AccountBar {
         """
     }
 
-    /// `page` with the bar right after its `<body>` tag, when someone is signed in.
-    static func inserted(into page: [UInt8], identity: Identity?) -> [UInt8] {
+    /// `page` with the bar right after its `<body>` tag, and `more` (HTML) after the bar, when
+    /// someone is signed in.
+    static func inserted(into page: [UInt8], identity: Identity?, more: String = "") -> [UInt8] {
         guard let identity else { return page }
         var text = String(decoding: page, as: UTF8.self)
         guard let body = text.range(of: "<body>") else { return page }
-        text.insert(contentsOf: "\n" + html(identity), at: body.upperBound)
+        text.insert(contentsOf: "\n" + html(identity) + more, at: body.upperBound)
         return Array(text.utf8)
     }
 }

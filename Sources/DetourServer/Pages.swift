@@ -13,16 +13,28 @@ enum Pages {
     /// `/trips/NAME` (the live preview) or `/trips/NAME.EXT` (a format).
     static func trip(_ request: Request, context: ServerContext) async throws -> Response {
         let workspace = try context.requireWorkspace()
-        let segment = try context.parameters.require("name")
+        let (name, format) = try nameAndFormat(try context.parameters.require("name"))
+        if let format {
+            return try await output(name, format: format, request: request, workspace: workspace)
+        }
+        let panel = try await SharePanel.html(name, context: context)
+        return try await preview(
+            name, request: request, workspace: workspace, identity: context.identity, base: context.tripsBase,
+            panel: panel)
+    }
+
+    /// The trip and the format a `/trips/` segment names: `lisbon.html` is `lisbon`'s HTML, and
+    /// `lisbon` its preview (no format).
+    static func nameAndFormat(_ segment: String) throws(Problem) -> (TripName, OutputFormat?) {
         guard let decoded = TripName.percentDecoded(Substring(segment)) else { throw Problem.badName }
         for format in OutputFormat.allCases {
             let suffix = "." + format.fileExtension
             guard decoded.hasSuffix(suffix) else { continue }
             guard let name = TripName(decoded: String(decoded.dropLast(suffix.count))) else { throw Problem.badName }
-            return try await output(name, format: format, request: request, workspace: workspace)
+            return (name, format)
         }
         guard let name = TripName(decoded: decoded) else { throw Problem.badName }
-        return try await preview(name, request: request, workspace: workspace, identity: context.identity)
+        return (name, nil)
     }
 
     /// The trip's output in `format`, as `render` writes it.
@@ -48,11 +60,11 @@ enum Pages {
 
     /// `/trips/NAME`: the report, or the trip's problems, with the live-reload script.
     static func preview(
-        _ name: TripName, request: Request, workspace: Workspace, identity: Identity?
+        _ name: TripName, request: Request, workspace: Workspace, identity: Identity?, base: String, panel: String
     ) async throws -> Response {
         let library = workspace.library
         let nonce = Nonce.make()
-        let events = "/trips/\(name.text)/events"
+        let events = "\(base)/\(name.text)/events"
         let headers: [(HTTPField.Name, String)] = [
             (.contentSecurityPolicy, PreviewPage.policy(nonce: nonce)), (.cacheControl, "no-store"),
         ]
@@ -70,22 +82,25 @@ enum Pages {
                 title: name.text, file: name.text, diagnostics: [problem], nonce: nonce, version: version,
                 events: events, docs: "/docs/diagnostics/")
             return Replies.bytes(
-                AccountBar.inserted(into: page, identity: identity), type: .html, status: .notFound, request: request,
+                AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, status: .notFound,
+                request: request,
                 extra: headers)
         }
         let today = workspace.settings.today()
         if case .rendered(let report) = await library.output(snapshot, format: .html, today: today) {
             let page = PreviewPage.preview(
-                of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name)
+                of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name, base: base)
             return Replies.bytes(
-                AccountBar.inserted(into: page, identity: identity), type: .html, request: request, extra: headers)
+                AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, request: request,
+                extra: headers)
         }
         let result = await library.check(snapshot, today: today)
         let page = PreviewPage.problems(
             title: snapshot.file.fileName, file: snapshot.file.fileName, diagnostics: result.diagnostics,
             nonce: nonce, version: snapshot.etag, events: events, docs: "/docs/diagnostics/")
         return Replies.bytes(
-            AccountBar.inserted(into: page, identity: identity), type: .html, request: request, extra: headers)
+            AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, request: request,
+            extra: headers)
     }
 
     /// `/trips/NAME/events`: the trip's versions as Server-Sent Events, the current one first.
@@ -147,8 +162,10 @@ enum Pages {
             return Array(library.job.index(TripIndex(entries: entries), as: .html).utf8)
         }
         // The account bar differs by session, so it is added to the page kept, not kept with it.
+        let shared = try await SharePanel.sharedWithYou(context)
         return Replies.bytes(
-            AccountBar.inserted(into: page.bytes, identity: context.identity), type: .html, request: request,
+            AccountBar.inserted(into: page.bytes, identity: context.identity, more: shared), type: .html,
+            request: request,
             extra: [(.cacheControl, context.identity == nil ? "no-cache" : "no-store")])
     }
 

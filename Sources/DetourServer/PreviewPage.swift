@@ -37,9 +37,9 @@ public enum PreviewPage {
     ///
     /// Each format is `/trips/NAME.EXT`, byte for byte what `render` writes, to download. Hidden
     /// on paper, so a printed preview is the report.
-    static func bar(_ name: TripName) -> String {
+    static func bar(_ name: TripName, base: String) -> String {
         let downloads = OutputFormat.withoutBrowser.map { format in
-            "<a href=\"/trips/\(name.text).\(format.fileExtension)\" download>\(format.label)</a>"
+            "<a href=\"\(base)/\(name.text).\(format.fileExtension)\" download>\(format.label)</a>"
         }
         return """
             <nav class="preview-bar" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
@@ -55,11 +55,11 @@ public enum PreviewPage {
     /// The bar of links goes after `<body>` when a trip's `name` is given, and the script
     /// before `</body>` (or at the end).
     public static func preview(
-        of page: [UInt8], nonce: String, version: String, events: String, name: TripName? = nil
+        of page: [UInt8], nonce: String, version: String, events: String, name: TripName? = nil, base: String = "/trips"
     ) -> [UInt8] {
         var text = String(decoding: page, as: UTF8.self)
         if let name, let body = text.range(of: "<body>") {
-            text.insert(contentsOf: "\n" + bar(name), at: body.upperBound)
+            text.insert(contentsOf: "\n" + bar(name, base: base), at: body.upperBound)
         }
         let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\""
         if let start = text.range(of: meta), let end = text[start.upperBound...].firstIndex(of: "\"") {

@@ -49,6 +49,13 @@ public struct Problem: HTTPResponseError {
 
     static let notFound = Problem(.notFound, "not-found", "no such trip or page")
 
+    /// A route of trips asked without a session, on a server with accounts: the API answers 401;
+    /// a page is sent to `/login` instead (``ProblemMiddleware``), as the original app opened on
+    /// its login screen.
+    static let signInRequired = Problem(
+        .unauthorized, "sign-in-required", "sign in, or send an API token",
+        fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\"")])
+
     static let badName = Problem(
         .badRequest, "bad-name",
         "a trip's name is letters, digits, '.', '_' and '-', does not start with '.', and does not end in "

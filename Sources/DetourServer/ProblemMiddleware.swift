@@ -26,6 +26,9 @@ struct ProblemMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let problem as Problem {
+            if problem.code == Problem.signInRequired.code, !request.uri.path.hasPrefix("/api/") {
+                return Response(status: .seeOther, headers: [.location: "/login", .cacheControl: "no-store"])
+            }
             return problem.response
         } catch let failure as StoreFailure {
             return Problem(failure).response

@@ -31,9 +31,20 @@ public enum Routes {
             middleware: SessionMiddleware(accounts: accounts, csrf: CSRFRule(origin: origin, formLimit: Form.limit)))
         router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
         AccountPages(accounts: accounts).add(to: router)
-        addTrips(
-            pages: router.group().add(middleware: SignInMiddleware(api: false)),
-            api: router.group("api/v1/trips").add(middleware: SignInMiddleware(api: true)))
+        // A route of trips without a session: ServerContext.requireWorkspace says what to do.
+        let pages = router.group()
+        let api = router.group("api/v1/trips")
+        addTrips(pages: pages, api: api)
+        // Sharing: the owner's members API and form, and the trips shared with the account.
+        let sharing = Sharing(accounts: accounts)
+        api.resource(":name/members", [.get: sharing.list])
+        api.resource(":name/members/:email", [.put: sharing.put, .delete: sharing.delete])
+        pages.group("trips").resource(":name/members", [.post: sharing.form])
+        let shared = router.group("shared/:owner/trips").add(middleware: ShareMiddleware(accounts: accounts))
+        shared.resource(":name", [.get: Pages.trip])
+        shared.resource(":name/events", [.get: Pages.events], head: false)
+        router.group("api/v1/shared/:owner/trips").add(middleware: ShareMiddleware(accounts: accounts))
+            .resource(":name", [.get: API.read, .put: API.put])
         return router
     }
 

@@ -12,6 +12,11 @@ public struct ServerContext: RequestContext {
     public var workspace: Workspace?
     /// Who the request comes from, on a server with accounts (``SessionMiddleware``).
     public var identity: Identity?
+    /// The accounts, on a server with them.
+    var accounts: AccountService?
+    /// Where the trip's pages are: `/trips`, or `/shared/OWNER/trips` for a trip shared with the
+    /// account (``ShareMiddleware``).
+    var tripsBase = "/trips"
     /// The client's address, as the connection has it.
     public let remoteAddress: SocketAddress?
 
@@ -31,10 +36,12 @@ public struct ServerContext: RequestContext {
         return address
     }
 
-    /// The request's workspace, or 404 when the middleware found none for it.
+    /// The request's workspace; without one, on a server with accounts the request must sign in
+    /// (``Problem/signInRequired``), and on one without, there is no such page (404).
     func requireWorkspace() throws(Problem) -> Workspace {
-        guard let workspace else { throw Problem.notFound }
-        return workspace
+        if let workspace { return workspace }
+        if accounts != nil { throw Problem.signInRequired }
+        throw Problem.notFound
     }
 }
 

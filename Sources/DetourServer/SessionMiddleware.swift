@@ -6,7 +6,8 @@ import Hummingbird
 ///
 /// Who it is goes in the context (``ServerContext/identity``), and that account's workspace with
 /// it. A request without
-/// a live session goes on without either; the routes that need one say so (``SignInMiddleware``).
+/// a live session goes on without either; the routes that need one say so
+/// (``ServerContext/requireWorkspace()``).
 struct SessionMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -17,6 +18,7 @@ struct SessionMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var context = context
+        context.accounts = accounts
         context.forwardedFor = Self.forwardedFor(
             request, from: context.remoteAddress?.ipAddress, proxy: accounts.settings.trustedProxy)
         // Most requests: a session checked within the second, found without a suspension.
@@ -98,27 +100,6 @@ struct SessionMiddleware: RouterMiddleware {
     static let tokenRefused = Problem(
         .unauthorized, "token-invalid", "the token is not one of this server's, or it was revoked or has expired",
         fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\", error=\"invalid_token\"")])
-}
-
-/// The routes that need a signed-in account: a page without one is sent to `/login` (303, as the
-/// original app opens on its login screen), an API request is refused (401).
-struct SignInMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-
-    /// Whether the routes are the API's, which answer JSON.
-    let api: Bool
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        guard context.identity == nil else { return try await next(request, context) }
-        if api {
-            throw Problem(
-                .unauthorized, "sign-in-required", "sign in, or send an API token",
-                fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\"")])
-        }
-        return Response(status: .seeOther, headers: [.location: "/login", .cacheControl: "no-store"])
-    }
 }
 
 /// Cross-site request forgery, on a server with accounts: refused (``SessionMiddleware`` applies it).

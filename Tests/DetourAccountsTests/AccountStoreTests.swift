@@ -148,7 +148,7 @@ import Testing
         let second = try await AccountStore.sqlite(path: path, now: clock.now)
         #expect(try await second.accounts().count == 1)
         await second.close()
-        #expect(Migrations.latest == 3)
+        #expect(Migrations.latest == 4)
     }
 
     /// Two servers opening one new database at once: both start, and the schema is made once.

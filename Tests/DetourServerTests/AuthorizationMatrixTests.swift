@@ -13,9 +13,11 @@ import Testing
 /// Each answer is held to the status it must be. The routes come from the router itself: a route added without a row here fails
 /// the test, so no route is left out of the table by accident.
 @Suite struct AuthorizationMatrixTests: SiteDriving {
-    /// Who asks.
+    /// Who asks: nobody; the trip's owner; another account; the accounts the trip is shared with,
+    /// as viewer and as editor; the owner's read, write and feed tokens, and a revoked one; and a
+    /// session of the owner's that has expired.
     enum Asker: String, CaseIterable {
-        case nobody, owner, another, readToken, writeToken, feedToken, revokedToken, expiredSession
+        case nobody, owner, another, viewer, editor, readToken, writeToken, feedToken, revokedToken, expiredSession
     }
 
     /// What each asker gets from one route, in `Asker`'s order.
@@ -27,39 +29,50 @@ import Testing
 
     /// The expected status of each route for each asker.
     ///
-    /// The owner has the trip `nordic`; the
-    /// other account has no trip. Writes carry `If-Match: "stale"`, so that none changes anything:
-    /// the owner's is refused by its precondition (412), where the trip is missing it is 404.
+    /// The owner has the trip `nordic`, shared with the viewer and the editor; the other accounts
+    /// have no trip of their own. `{owner}` is the owner's id. Writes carry `If-Match: "stale"`, so
+    /// that none changes anything: where the trip is, its precondition refuses it (412), where it
+    /// is missing it is 404. 0: a live-reload stream, which does not end, is not asked.
     static let rows: [Row] = {
         func row(_ method: HTTPRequest.Method, _ path: String, _ statuses: [Int]) -> Row {
             Row(
                 method: method, path: path,
                 statuses: Dictionary(uniqueKeysWithValues: zip(Asker.allCases, statuses)))
         }
-        //                                                  nobody owner another read write feed revoked expired
+        // swift-format-ignore
         return [
-            row(.get, "/", [303, 200, 200, 200, 200, 403, 401, 303]),
-            row(.get, "/calendar.ics", [303, 200, 200, 200, 200, 200, 401, 303]),
-            row(.get, "/trips/nordic", [303, 200, 404, 200, 200, 403, 401, 303]),
-            row(.get, "/trips/nordic.ics", [303, 200, 404, 200, 200, 200, 401, 303]),
-            row(.get, "/trips/nordic.html", [303, 200, 404, 200, 200, 403, 401, 303]),
-            row(.get, "/trips/nordic/events", [303, 0, 0, 0, 0, 403, 401, 303]),
-            row(.get, "/docs/diagnostics/usage", [200, 200, 200, 200, 200, 403, 401, 200]),
-            row(.get, "/api/v1/trips", [401, 200, 200, 200, 200, 403, 401, 401]),
-            row(.get, "/api/v1/trips/nordic", [401, 200, 404, 200, 200, 403, 401, 401]),
-            row(.put, "/api/v1/trips/nordic", [401, 412, 412, 403, 412, 403, 401, 401]),
-            row(.delete, "/api/v1/trips/nordic", [401, 412, 404, 403, 412, 403, 401, 401]),
-            row(.get, "/login", [200, 303, 303, 403, 403, 403, 401, 200]),
-            row(.post, "/login", [401, 401, 401, 403, 403, 403, 401, 401]),
-            row(.get, "/register", [200, 303, 303, 403, 403, 403, 401, 200]),
-            row(.post, "/register", [422, 422, 422, 403, 403, 403, 401, 422]),
-            row(.post, "/logout", [303, 303, 303, 403, 403, 403, 401, 303]),
-            row(.get, "/account", [303, 200, 200, 403, 403, 403, 401, 303]),
-            row(.post, "/account/password", [303, 422, 422, 403, 403, 403, 401, 303]),
-            row(.post, "/account/sessions", [303, 303, 303, 403, 403, 403, 401, 303]),
-            row(.post, "/account/invites", [303, 404, 404, 403, 403, 403, 401, 303]),
-            row(.post, "/account/tokens", [303, 422, 422, 403, 403, 403, 401, 303]),
-            row(.post, "/account/tokens/revoke", [303, 303, 303, 403, 403, 403, 401, 303]),
+            //                                                  nobody owner another viewer editor read write feed revoked expired
+            row(.get, "/", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
+            row(.get, "/calendar.ics", [303, 200, 200, 200, 200, 200, 200, 200, 401, 303]),
+            row(.get, "/trips/nordic", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
+            row(.get, "/trips/nordic.ics", [303, 200, 404, 404, 404, 200, 200, 200, 401, 303]),
+            row(.get, "/trips/nordic.html", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
+            row(.get, "/trips/nordic/events", [303, 0, 0, 0, 0, 0, 0, 403, 401, 303]),
+            row(.post, "/trips/nordic/members", [303, 422, 404, 404, 404, 403, 422, 403, 401, 303]),
+            row(.get, "/docs/diagnostics/usage", [200, 200, 200, 200, 200, 200, 200, 403, 401, 200]),
+            row(.get, "/api/v1/trips", [401, 200, 200, 200, 200, 200, 200, 403, 401, 401]),
+            row(.get, "/api/v1/trips/nordic", [401, 200, 404, 404, 404, 200, 200, 403, 401, 401]),
+            row(.put, "/api/v1/trips/nordic", [401, 412, 412, 412, 412, 403, 412, 403, 401, 401]),
+            row(.delete, "/api/v1/trips/nordic", [401, 412, 404, 404, 404, 403, 412, 403, 401, 401]),
+            row(.get, "/api/v1/trips/nordic/members", [401, 200, 404, 404, 404, 200, 200, 403, 401, 401]),
+            row(.put, "/api/v1/trips/nordic/members/zed@example.org", [401, 422, 404, 404, 404, 403, 422, 403, 401, 401]),
+            row(.delete, "/api/v1/trips/nordic/members/zed@example.org", [401, 404, 404, 404, 404, 403, 404, 403, 401, 401]),
+            row(.get, "/shared/{owner}/trips/nordic", [303, 404, 404, 200, 200, 404, 404, 403, 401, 303]),
+            row(.get, "/shared/{owner}/trips/nordic.ics", [303, 404, 404, 200, 200, 404, 404, 404, 401, 303]),
+            row(.get, "/shared/{owner}/trips/nordic/events", [303, 404, 404, 0, 0, 404, 404, 403, 401, 303]),
+            row(.get, "/api/v1/shared/{owner}/trips/nordic", [401, 404, 404, 200, 200, 404, 404, 403, 401, 401]),
+            row(.put, "/api/v1/shared/{owner}/trips/nordic", [401, 404, 404, 403, 412, 403, 404, 403, 401, 401]),
+            row(.get, "/login", [200, 303, 303, 303, 303, 403, 403, 403, 401, 200]),
+            row(.post, "/login", [401, 401, 401, 401, 401, 403, 403, 403, 401, 401]),
+            row(.get, "/register", [200, 303, 303, 303, 303, 403, 403, 403, 401, 200]),
+            row(.post, "/register", [422, 422, 422, 422, 422, 403, 403, 403, 401, 422]),
+            row(.post, "/logout", [303, 303, 303, 303, 303, 403, 403, 403, 401, 303]),
+            row(.get, "/account", [303, 200, 200, 200, 200, 403, 403, 403, 401, 303]),
+            row(.post, "/account/password", [303, 422, 422, 422, 422, 403, 403, 403, 401, 303]),
+            row(.post, "/account/sessions", [303, 303, 303, 303, 303, 403, 403, 403, 401, 303]),
+            row(.post, "/account/invites", [303, 404, 404, 404, 404, 403, 403, 403, 401, 303]),
+            row(.post, "/account/tokens", [303, 422, 422, 422, 422, 403, 403, 403, 401, 303]),
+            row(.post, "/account/tokens/revoke", [303, 303, 303, 303, 303, 403, 403, 403, 401, 303]),
         ]
     }()
 
@@ -70,7 +83,8 @@ import Testing
             for row in Self.rows {
                 for asker in Asker.allCases {
                     guard let expected = row.statuses[asker], expected != 0 else { continue }
-                    let response = try await fixture.ask(row.method, row.path, as: asker)
+                    let path = row.path.replacingOccurrences(of: "{owner}", with: fixture.ownerID)
+                    let response = try await fixture.ask(row.method, path, as: asker)
                     if Int(response.status.code) != expected {
                         mismatches.append(
                             "\(row.method) \(row.path) as \(asker): \(response.status.code), not \(expected)")
@@ -92,10 +106,14 @@ import Testing
             var missing: [String] = []
             for route in router.routes {
                 let path = route.path.description.replacingOccurrences(of: "{name}", with: "nordic")
-                    .replacingOccurrences(of: "{code}", with: "usage")
+                    .replacingOccurrences(of: "{code}", with: "usage").replacingOccurrences(
+                        of: "{email}", with: "zed@example.org")
                 let key = "\(route.method == .head ? .get : route.method) \(path.isEmpty ? "/" : path)"
                 if known.contains(key) { continue }
-                let response = try await fixture.ask(route.method, path.isEmpty ? "/" : path, as: .owner)
+                // The shared routes' 405 is past the share: an editor reaches it.
+                let asker: Asker = path.contains("{owner}") ? .editor : .owner
+                let concrete = path.replacingOccurrences(of: "{owner}", with: fixture.ownerID)
+                let response = try await fixture.ask(route.method, concrete.isEmpty ? "/" : concrete, as: asker)
                 if response.status != .methodNotAllowed {
                     missing.append("\(route.method) \(path): \(response.status)")
                 }
@@ -109,14 +127,23 @@ import Testing
     struct Fixture {
         let site: AccountSite
         let ownerID: String
-        let anotherID: String
+        let accounts: [Asker: String]
         let tokens: [Asker: String]
         let expired: String
 
         static func make(_ site: AccountSite) async throws -> Fixture {
             let hash = try await site.service.hasher.hash("correct horse battery")
             let owner = try await site.store.addAccount(email: "ana@example.org", passwordHash: hash)
-            let another = try await site.store.addAccount(email: "bo@example.org", passwordHash: hash)
+            var accounts: [Asker: String] = [.owner: owner.id]
+            for (asker, email) in [
+                (Asker.another, "bo@example.org"), (.viewer, "cy@example.org"), (.editor, "di@example.org"),
+            ] {
+                accounts[asker] = try await site.store.addAccount(email: email, passwordHash: hash).id
+            }
+            for (asker, role) in [(Asker.viewer, ShareRole.viewer), (.editor, .editor)] {
+                try await site.store.share(
+                    ownerID: owner.id, trip: "nordic", memberID: accounts[asker] ?? "", role: role)
+            }
             let folder = try AccountsFolder.makeTrips(in: site.folder.url.path, accountID: owner.id)
             try FileManager.default.copyItem(
                 at: Fixtures.repository.appendingPathComponent("samples/nordic-budget.json"),
@@ -134,7 +161,7 @@ import Testing
             // A session begun long ago, expired by now.
             let (old, _) = try await site.store.beginSession(accountID: owner.id, client: nil)
             site.clock.advance(SessionLifetime.idle)
-            return Fixture(site: site, ownerID: owner.id, anotherID: another.id, tokens: tokens, expired: old.text)
+            return Fixture(site: site, ownerID: owner.id, accounts: accounts, tokens: tokens, expired: old.text)
         }
 
         /// `method path` as `asker` asks it: a session's write with its form token, from the
@@ -144,11 +171,10 @@ import Testing
             var target = path
             switch asker {
             case .nobody: break
-            case .owner, .another:
-                let (session, record) = try await site.store.beginSession(
-                    accountID: asker == .owner ? ownerID : anotherID, client: nil)
+            case .owner, .another, .viewer, .editor:
+                let (session, record) = try await site.store.beginSession(accountID: accounts[asker] ?? "", client: nil)
                 headers[.cookie] = "\(site.service.cookieName)=\(session.text)"
-                headers[CSRFMiddleware.header] = record.formToken
+                headers[CSRFRule.header] = record.formToken
             case .expiredSession:
                 headers[.cookie] = "\(site.service.cookieName)=\(expired)"
             case .feedToken where path.hasSuffix(".ics"):

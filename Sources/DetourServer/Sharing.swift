@@ -1,0 +1,206 @@
+import DetourAccounts
+import DetourCore
+import DetourRender
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The routes of a trip shared with the signed-in account.
+///
+/// They are `/shared/OWNER/trips/NAME…` and `/api/v1/shared/OWNER/trips/NAME`. The request works on the owner's workspace, for the one
+/// trip it names, and only when that trip is shared with the account; otherwise 404, as for a
+/// trip that does not exist. A viewer reads; an editor also saves (`PUT`); neither deletes.
+struct ShareMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+
+    let accounts: AccountService
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard let identity = context.identity else { throw Problem.signInRequired }
+        let owner = try context.parameters.require("owner")
+        let (name, _) = try Pages.nameAndFormat(try context.parameters.require("name"))
+        guard let role = try await accounts.store.role(ownerID: owner, trip: name.text, memberID: identity.accountID)
+        else { throw Problem.notFound }
+        if !request.method.isRead, role != .editor {
+            throw Problem(
+                .forbidden, "share-read-only", "this trip is shared with you to read; its owner can make you an editor")
+        }
+        var context = context
+        context.workspace = try accounts.workspace(for: owner)
+        context.tripsBase = "/shared/\(owner)/trips"
+        return try await next(request, context)
+    }
+}
+
+/// Sharing a trip, by its owner: the members API (`/api/v1/trips/NAME/members`) and the form on
+/// the trip's preview.
+struct Sharing {
+    let accounts: AccountService
+
+    var store: AccountStore { accounts.store }
+
+    /// The owner's trip the route names, which must exist; and the owner.
+    func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {
+        guard let identity = context.identity else { throw Problem.signInRequired }
+        let name = try API.name(context)
+        _ = try context.requireWorkspace().current(name)
+        return (name, identity)
+    }
+
+    /// `GET /api/v1/trips/NAME/members`: who the trip is shared with.
+    func list(_ request: Request, context: ServerContext) async throws -> Response {
+        let (name, identity) = try ownTrip(context)
+        let members = try await store.members(ownerID: identity.accountID, trip: name.text)
+        let body = JSONOutput.object([
+            (
+                "members",
+                .array(members.map { .object([("email", .string($0.email)), ("role", .string($0.role.rawValue))]) })
+            )
+        ])
+        return Replies.bytes(Array((body.serializedLine() + "\n").utf8), type: .json, request: request)
+    }
+
+    struct RoleBody: Decodable {
+        let role: String
+    }
+
+    /// `PUT /api/v1/trips/NAME/members/EMAIL` with `{"role": "viewer"}` or `"editor"`.
+    func put(_ request: Request, context: ServerContext) async throws -> Response {
+        let (name, identity) = try ownTrip(context)
+        var request = request
+        let body = try await request.collectBody(upTo: Form.limit)
+        guard let decoded = try? JSONDecoder().decode(RoleBody.self, from: Data(buffer: body)),
+            let role = ShareRole(rawValue: decoded.role)
+        else {
+            throw Problem(.unprocessableContent, "bad-role", "send {\"role\": \"viewer\"} or {\"role\": \"editor\"}")
+        }
+        let email = try memberAddress(context)
+        try await share(name, with: email, as: role, by: identity, client: context.client)
+        let answer = JSONOutput.object([("email", .string(email)), ("role", .string(role.rawValue))])
+        return Replies.bytes(Array((answer.serializedLine() + "\n").utf8), type: .json, request: request)
+    }
+
+    /// `DELETE /api/v1/trips/NAME/members/EMAIL`.
+    func delete(_ request: Request, context: ServerContext) async throws -> Response {
+        let (name, identity) = try ownTrip(context)
+        let email = try memberAddress(context)
+        guard try await unshare(name, with: email, by: identity, client: context.client) else {
+            throw Problem(.notFound, "not-a-member", "the trip is not shared with \(email)")
+        }
+        return Response(status: .noContent)
+    }
+
+    /// The member's address in the route, percent-decoded.
+    func memberAddress(_ context: ServerContext) throws -> String {
+        let segment = try context.parameters.require("email")
+        guard let email = segment.removingPercentEncoding, EmailAddress.isValid(email) else {
+            throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
+        }
+        return email
+    }
+
+    /// Shares the owner's trip with the account of `email`.
+    func share(_ name: TripName, with email: String, as role: ShareRole, by owner: Identity, client: String)
+        async throws
+    {
+        guard let member = try await store.account(email: email) else {
+            throw Problem(.unprocessableContent, "unknown-account", "no account has the address \(email)")
+        }
+        guard member.id != owner.accountID else {
+            throw Problem(.unprocessableContent, "own-trip", "the trip is yours already")
+        }
+        try await store.share(ownerID: owner.accountID, trip: name.text, memberID: member.id, role: role)
+        try await store.record(
+            "trip-shared", email: owner.email, client: client,
+            detail: "\(name.text) with \(member.email) as \(role.rawValue)")
+    }
+
+    /// Stops sharing the owner's trip with the account of `email`; false when it was not shared.
+    func unshare(_ name: TripName, with email: String, by owner: Identity, client: String) async throws -> Bool {
+        guard let member = try await store.account(email: email),
+            try await store.unshare(ownerID: owner.accountID, trip: name.text, memberID: member.id)
+        else { return false }
+        try await store.record(
+            "trip-unshared", email: owner.email, client: client, detail: "\(name.text) with \(member.email)")
+        return true
+    }
+
+    struct ShareFields: Decodable {
+        var email: String?
+        var role: String?
+        var remove: String?
+    }
+
+    /// `POST /trips/NAME/members`, the preview's form: shares the trip (`email`, `role`), or stops
+    /// sharing it with `remove`; then back to the preview.
+    func form(_ request: Request, context: ServerContext) async throws -> Response {
+        let (name, identity) = try ownTrip(context)
+        let fields = try await Form.read(ShareFields.self, from: request)
+        if let remove = fields.remove {
+            _ = try await unshare(name, with: remove, by: identity, client: context.client)
+        } else {
+            let email = (fields.email ?? "").trimmingCharacters(in: .whitespaces)
+            guard EmailAddress.isValid(email), let role = ShareRole(rawValue: fields.role ?? "") else {
+                throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
+            }
+            try await share(name, with: email, as: role, by: identity, client: context.client)
+        }
+        return AccountPages.redirect("/trips/\(name.text)")
+    }
+}
+
+/// What a preview and the index show of sharing.
+enum SharePanel {
+    /// The share panel of the owner's own preview, signed in by a session; empty anywhere else.
+    ///
+    /// It lists the trip's members, each with a button that stops sharing, and has a form to share
+    /// it.
+    static func html(_ name: TripName, context: ServerContext) async throws -> String {
+        guard let accounts = context.accounts, let identity = context.identity, identity.scope == nil,
+            context.tripsBase == "/trips"
+        else { return "" }
+        let members = try await accounts.store.members(ownerID: identity.accountID, trip: name.text)
+        let csrf = AccountPages.hidden(CSRFRule.formField, identity.formToken)
+        let action = "/trips/\(name.text)/members"
+        let listed = members.map { member in
+            """
+            \(Escaping.html(member.email)) (\(member.role.rawValue)) \
+            <form method="post" action="\(action)" style="display: inline;">\(csrf)\
+            \(AccountPages.hidden("remove", member.email))<button type="submit">Stop sharing</button></form>
+            """
+        }
+        return """
+            <section class="share-panel" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
+            border-bottom: 1px solid #cfd6dd;">\
+            Shared with: \(listed.isEmpty ? "no one" : listed.joined(separator: " · ")) · \
+            <form method="post" action="\(action)" style="display: inline;">\(csrf)\
+            <label>Share with <input name="email" type="email" required></label> \
+            <select name="role"><option value="viewer">viewer</option><option value="editor">editor</option></select> \
+            <button type="submit">Share</button></form></section>
+            <style>@media print { section.share-panel { display: none; } }</style>
+
+            """
+    }
+
+    /// On the index: the trips shared with the account, each marked with its owner and role.
+    static func sharedWithYou(_ context: ServerContext) async throws -> String {
+        guard let accounts = context.accounts, let identity = context.identity else { return "" }
+        let shared = try await accounts.store.sharedTrips(memberID: identity.accountID)
+        guard !shared.isEmpty else { return "" }
+        let items = shared.map { trip in
+            """
+            <li><a href="/shared/\(trip.ownerID)/trips/\(Escaping.html(trip.trip))">\(Escaping.html(trip.trip))</a>, \
+            shared by \(Escaping.html(trip.ownerEmail)) (\(trip.role.rawValue))</li>
+            """
+        }
+        return """
+            <section class="shared-with-you" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
+            border-bottom: 1px solid #cfd6dd;"><strong>Shared with you</strong><ul>
+            \(items.joined(separator: "\n"))
+            </ul></section>
+
+            """
+    }
+}
