@@ -120,7 +120,7 @@ struct AccountPages {
     /// problem of each field.
     struct RegisterState {
         var email = ""
-        var invite = ""
+        var invite: String
         var problems: [String: String] = [:]
     }
 
@@ -150,7 +150,6 @@ struct AccountPages {
             : ""
         let body = """
             <h1>Create an account</h1>
-            \(state.problems["form"].map { "<p class=\"problem\" role=\"alert\">\(Escaping.html($0))</p>\n" } ?? "")\
             <form method="post" action="/register">
             \(Self.field("email", label: "E-mail address", type: "email", value: state.email, autocomplete: "username", problem: state.problems["email"]))\
             \(Self.field("password", label: "Password (at least \(accounts.rule.minimum) characters)", type: "password", autocomplete: "new-password", problem: state.problems["password"]))\
@@ -413,7 +412,9 @@ struct AccountPages {
     /// request's `Host`.
     func base(_ request: Request) -> String {
         if let publicURL = accounts.settings.publicURL { return publicURL.origin }
-        return "http://\(request.head.authority ?? "127.0.0.1")"
+        // The Host middleware has refused a request without an authority.
+        guard let authority = request.head.authority else { return "http://127.0.0.1" }
+        return "http://\(authority)"
     }
 
     struct RevokeFields: Decodable {

@@ -52,7 +52,7 @@ public final class AccountService: Sendable {
         self.folder = folder
         self.settings = settings
         self.makeStore = makeStore
-        sessions = SessionCache(store: store, monotonic: monotonic)
+        sessions = SessionCache(store: store, monotonic: monotonic, capacity: 10_000)
     }
 
     /// Whether the server is reached over HTTPS (`--public-url https://…`): cookies are then
@@ -104,8 +104,9 @@ final class SessionCache: Sendable {
         let checked: ContinuousClock.Instant
     }
 
-    /// The most sessions kept; past it, those not checked within the second are dropped.
-    static let capacity = 10_000
+    /// The most sessions kept (10,000 on a server); past it, those not checked within the second
+    /// are dropped.
+    let capacity: Int
     static let recheck: Duration = .seconds(1)
 
     private let store: AccountStore
@@ -113,10 +114,14 @@ final class SessionCache: Sendable {
     /// The monotonic clock the second is measured on (tests move one by hand).
     private let monotonic: @Sendable () -> ContinuousClock.Instant
 
-    init(store: AccountStore, monotonic: @escaping @Sendable () -> ContinuousClock.Instant) {
+    init(store: AccountStore, monotonic: @escaping @Sendable () -> ContinuousClock.Instant, capacity: Int) {
         self.store = store
         self.monotonic = monotonic
+        self.capacity = capacity
     }
+
+    /// How many sessions are kept now.
+    var count: Int { entries.withLock { $0.count } }
 
     /// The identity of the session whose id is `text`, when it was checked against the database
     /// within the second and is live: no hash, no query, no suspension, as most requests find it.
@@ -141,7 +146,7 @@ final class SessionCache: Sendable {
         let identity = Identity(
             accountID: account.id, email: account.email, sessionDigest: session.digest, formToken: session.formToken)
         entries.withLock { entries in
-            if entries.count >= Self.capacity {
+            if entries.count >= capacity {
                 entries = entries.filter { now - $0.value.checked < Self.recheck }
             }
             entries[token.text] = Entry(identity: identity, session: session, checked: now)

@@ -142,7 +142,7 @@ struct Sharing {
             _ = try await unshare(name, with: remove, by: identity, client: context.client)
         } else {
             let email = (fields.email ?? "").trimmingCharacters(in: .whitespaces)
-            guard EmailAddress.isValid(email), let role = ShareRole(rawValue: fields.role ?? "") else {
+            guard EmailAddress.isValid(email), let role = fields.role.flatMap(ShareRole.init(rawValue:)) else {
                 throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
             }
             try await share(name, with: email, as: role, by: identity, client: context.client)

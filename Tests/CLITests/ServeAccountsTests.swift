@@ -130,4 +130,43 @@ struct ServeAccountsTests {
         let audit = try CommandRunner.built().run(["user", "audit", "ana@example.org", folder.path]).output
         #expect(audit.contains("\tlogin-failed\t\(client)\t"), "\(audit)")
     }
+
+    /// A trip shared with a viewer: the viewer's preview stream, at the shared address, sees the
+    /// owner's save.
+    @Test func aViewersPreviewOfASharedTripReloadsOnTheOwnersSave() throws {
+        let server = try ServerProcess(folder: folder, arguments: ["--accounts"])
+        var cookies: [String] = []
+        for email in ["ana@example.org", "bo@example.org"] {
+            let registered = try post(
+                server, "/register",
+                [("email", email), ("password", "correct horse battery"), ("confirm", "correct horse battery")])
+            cookies.append(try Self.session(registered).orThrow("no session cookie for \(email)"))
+        }
+        let cli = try CommandRunner.built()
+        let anaID = try #require(
+            try cli.run(["user", "list", folder.path]).output.split(separator: "\n").first {
+                $0.hasPrefix("ana@example.org\t")
+            }?.split(separator: "\t").last.map { String($0.dropFirst("accounts/".count).dropLast()) })
+        let trip = folder.appendingPathComponent("accounts/\(anaID)/nordic-budget.json")
+        try FileManager.default.copyItem(at: Fixtures.sampleURL("nordic-budget.json"), to: trip)
+        let form = try get(server, "/account", cookie: cookies[0]).text
+        let token = try #require(
+            form.range(of: "name=\"csrf\" value=\"").map { String(form[$0.upperBound...].prefix(43)) })
+        let shared = try post(
+            server, "/trips/nordic-budget/members", [("csrf", token), ("email", "bo@example.org"), ("role", "viewer")],
+            cookie: cookies[0])
+        #expect(shared.status == 303)
+        let listener = try RawConnection(port: server.port)
+        try listener.send(
+            Data(
+                ("GET /shared/\(anaID)/trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Cookie: detour_session=\(cookies[1])\r\n\r\n").utf8))
+        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+        var bytes = try Data(contentsOf: trip)
+        bytes.append(contentsOf: Array(" \n".utf8))
+        try bytes.write(to: trip)
+        #expect(listener.receive(until: "data: ", count: 2).components(separatedBy: "data: ").count == 3)
+        listener.close()
+        _ = server.stop()
+    }
 }

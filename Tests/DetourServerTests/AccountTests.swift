@@ -114,6 +114,9 @@ import Testing
             let hash = try await site.service.hasher.hash("correct horse battery")
             let ana = try await site.store.addAccount(email: "ana@example.org", passwordHash: hash)
             let code = try await site.store.makeInvite(accountID: ana.id).text
+            // The link an account holder hands on fills the code in.
+            let linked = body(try await site.send(.get, "/register?invite=\(code)"))
+            #expect(linked.contains("name=\"invite\" type=\"text\" value=\"\(code)\""))
             let password = "another good one"
             let without = try await site.send(
                 .post, "/register", form: [("email", "bo@example.org"), ("password", password), ("confirm", password)])
@@ -329,6 +332,24 @@ import Testing
             #expect(try await site.send(.get, "/", cookie: cookie).status == .ok)
             site.monotonic.advance(.milliseconds(1))
             #expect(try await site.send(.get, "/", cookie: cookie).status == .seeOther)
+        }
+    }
+
+    /// Past its capacity, the cache drops the sessions not checked within the second.
+    @Test func theSessionCacheKeepsAtMostItsCapacity() async throws {
+        try await AccountSite.with { site in
+            let account = try await site.store.addAccount(email: "ana@example.org", passwordHash: "h")
+            let cache = SessionCache(store: site.store, monotonic: site.monotonic.now, capacity: 2)
+            var tokens: [SecretToken] = []
+            for _ in 0..<3 { tokens.append(try await site.store.beginSession(accountID: account.id, client: nil).0) }
+            #expect(try await cache.identity(tokens[0]) != nil)
+            #expect(try await cache.identity(tokens[1]) != nil)
+            #expect(cache.count == 2)
+            site.monotonic.advance(.seconds(1))
+            #expect(try await cache.identity(tokens[2]) != nil)
+            #expect(cache.count == 1)
+            #expect(cache.cached(tokens[2].text) != nil)
+            #expect(cache.cached(tokens[0].text) == nil)
         }
     }
 }
