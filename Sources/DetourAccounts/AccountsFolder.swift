@@ -11,9 +11,7 @@ public enum AccountsFolder {
     /// and the audit log are not readable by other users), when missing.
     public static func database(in folder: String) throws(AccountFailure) -> String {
         let hidden = folder + "/.detour"
-        if mkdir(hidden, 0o700) != 0, errno != EEXIST {
-            throw .database("cannot make \(hidden): \(String(cString: strerror(errno)))")
-        }
+        if let reason = makeFolder(hidden) { throw .database(reason) }
         let path = hidden + "/accounts.sqlite"
         let descriptor = open(path, O_CREAT | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
@@ -21,6 +19,16 @@ public enum AccountsFolder {
         }
         close(descriptor)
         return path
+    }
+
+    /// How `--database` names an SQLite file: `sqlite:PATH`.
+    public static let databaseScheme = "sqlite:"
+
+    /// The database's path: the SQLite file `url` names (`sqlite:PATH`, checked by the options),
+    /// else the folder's own (``database(in:)``).
+    public static func database(named url: String?, in folder: String) throws(AccountFailure) -> String {
+        guard let url else { return try database(in: folder) }
+        return String(url.dropFirst(databaseScheme.count))
     }
 
     /// The folder of the account `id`'s trips: `folder/accounts/ID`.
@@ -32,9 +40,15 @@ public enum AccountsFolder {
     /// returns its path.
     public static func makeTrips(in folder: String, accountID: String) throws(AccountFailure) -> String {
         let path = trips(in: folder, accountID: accountID)
-        for made in [folder + "/accounts", path] where mkdir(made, 0o700) != 0 && errno != EEXIST {
-            throw .unavailable("cannot make \(made): \(String(cString: strerror(errno)))")
+        for made in [folder + "/accounts", path] {
+            if let reason = makeFolder(made) { throw .unavailable(reason) }
         }
         return path
+    }
+
+    /// Makes the folder `path` (mode 0700) unless it is there; why it could not be, or `nil`.
+    private static func makeFolder(_ path: String) -> String? {
+        guard mkdir(path, 0o700) != 0, errno != EEXIST else { return nil }
+        return "cannot make \(path): \(String(cString: strerror(errno)))"
     }
 }

@@ -92,12 +92,7 @@ struct ServeCommand: AsyncParsableCommand {
         let store: AccountStore
         let hasher: PasswordHasher
         do throws(AccountFailure) {
-            let path =
-                if let database = options.database {
-                    String(database.dropFirst("sqlite:".count))
-                } else {
-                    try AccountsFolder.database(in: options.folder)
-                }
+            let path = try AccountsFolder.database(named: options.database, in: options.folder)
             store = try await AccountStore.sqlite(path: path, now: UTCTime.now)
             hasher = try PasswordHasher(width: ProcessInfo.processInfo.activeProcessorCount)
         } catch {

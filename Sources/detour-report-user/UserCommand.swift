@@ -44,7 +44,7 @@ struct UserOptions: ParsableArguments {
             throw ValidationError(
                 "--min-password-length must be between \(PasswordRule.lowestMinimum) and \(PasswordRule.maximum)")
         }
-        if let database, !database.hasPrefix("sqlite:") {
+        if let database, !database.hasPrefix(AccountsFolder.databaseScheme) {
             throw ValidationError("--database takes sqlite:PATH")
         }
     }
@@ -54,12 +54,7 @@ struct UserOptions: ParsableArguments {
     func withStore(folder: String, _ body: (AccountStore) async throws(AccountFailure) -> Void) async throws {
         let store: AccountStore
         do throws(AccountFailure) {
-            let path: String
-            if let database {
-                path = String(database.dropFirst("sqlite:".count))
-            } else {
-                path = try AccountsFolder.database(in: folder)
-            }
+            let path = try AccountsFolder.database(named: database, in: folder)
             store = try await AccountStore.sqlite(path: path, now: UTCTime.now)
         } catch {
             throw fail(error)
