@@ -27,7 +27,7 @@ public struct Session: Sendable, Equatable {
     /// The token the session's forms carry (CSRF).
     public let formToken: String
     public let createdAt: Int64
-    public let seenAt: Int64
+    public internal(set) var seenAt: Int64
 }
 
 /// A session as its account's page lists it.
@@ -188,7 +188,10 @@ public final class AccountStore: Sendable {
     public func account(email: String) async throws(AccountFailure) -> Account? {
         try await attempt {
             try await database.raw(
-                "SELECT id, email, password_hash, created_at FROM accounts WHERE email_key = \(bind: AccountStore.key(email))"
+                """
+                SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts \
+                WHERE email_key = \(bind: AccountStore.key(email))
+                """
             ).first().map(AccountStore.account)
         }
     }
@@ -196,18 +199,22 @@ public final class AccountStore: Sendable {
     /// The account with the id `id`, or `nil`.
     public func account(id: String) async throws(AccountFailure) -> Account? {
         try await attempt {
-            try await database.raw("SELECT id, email, password_hash, created_at FROM accounts WHERE id = \(bind: id)")
-                .first().map(AccountStore.account)
+            try await database.raw(
+                "SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts WHERE id = \(bind: id)"
+            )
+            .first().map(AccountStore.account)
         }
     }
 
     /// Every account, by address.
     public func accounts() async throws(AccountFailure) -> [Account] {
         try await attempt {
-            try await database.raw("SELECT id, email, password_hash, created_at FROM accounts ORDER BY email_key")
+            try await database.raw("SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts ORDER BY email_key")
                 .all().map(AccountStore.account)
         }
     }
+
+    private static let accountColumns = "id, email, password_hash, created_at"
 
     private static func account(_ row: any SQLRow) throws -> Account {
         Account(
@@ -266,7 +273,7 @@ public final class AccountStore: Sendable {
                     "SELECT digest, account_id, form_token, created_at, seen_at FROM sessions WHERE digest = \(bind: digest)"
                 ).first()
             else { return nil }
-            let session = Session(
+            var session = Session(
                 digest: digest, accountID: try row.decode(column: "account_id", as: String.self),
                 formToken: try row.decode(column: "form_token", as: String.self),
                 createdAt: try row.decode(column: "created_at", as: Int64.self),
@@ -276,9 +283,8 @@ public final class AccountStore: Sendable {
                 return nil
             }
             try await database.raw("UPDATE sessions SET seen_at = \(bind: time) WHERE digest = \(bind: digest)").run()
-            return Session(
-                digest: digest, accountID: session.accountID, formToken: session.formToken,
-                createdAt: session.createdAt, seenAt: time)
+            session.seenAt = time
+            return session
         }
     }
 
@@ -309,20 +315,13 @@ public final class AccountStore: Sendable {
 
     /// How many live sessions the account has.
     public func sessionCount(accountID: String) async throws(AccountFailure) -> Int {
-        let time = now()
-        return try await attempt {
-            try await database.raw(
-                """
-                SELECT COUNT(*) AS count FROM sessions WHERE account_id = \(bind: accountID) \
-                AND seen_at > \(bind: time - SessionLifetime.idle) AND created_at > \(bind: time - SessionLifetime.absolute)
-                """
-            ).first()?.decode(column: "count", as: Int.self) ?? 0
-        }
+        try await sessions(accountID: accountID).count
     }
 
     /// The account's live sessions, the one used last first.
     public func sessions(accountID: String) async throws(AccountFailure) -> [SessionSummary] {
         let time = now()
+        // isLive's rule, in SQL.
         return try await attempt {
             try await database.raw(
                 """
