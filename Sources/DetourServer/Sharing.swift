@@ -95,7 +95,7 @@ struct Sharing {
     /// The member's address in the route, percent-decoded.
     func memberAddress(_ context: ServerContext) throws -> String {
         let segment = try context.parameters.require("email")
-        guard let email = segment.removingPercentEncoding, EmailAddress.isValid(email) else {
+        guard let email = TripName.percentDecoded(Substring(segment)), EmailAddress.isValid(email) else {
             throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
         }
         return email
