@@ -21,14 +21,17 @@ struct SessionMiddleware: RouterMiddleware {
         context.accounts = accounts
         context.forwardedFor = Self.forwardedFor(
             request, from: context.remoteAddress?.ipAddress, proxy: accounts.settings.trustedProxy)
-        // Most requests: a session checked within the second, found without a suspension.
         let found: Identity?
-        if request.headers[.authorization] == nil, let cookie = Cookies.value(accounts.cookieName, in: request.headers),
-            let known = accounts.sessions.cached(cookie)
-        {
-            found = known
-        } else {
-            found = try await identity(of: request)
+        switch try credential(of: request) {
+        case .none: found = nil
+        case .token(let given): found = try await tokenIdentity(given, request: request)
+        case .session(let id):
+            // Most requests: a session checked within the second, found without a suspension.
+            if let known = accounts.sessions.cached(id) {
+                found = known
+            } else {
+                found = try await accounts.sessions.identity(SecretToken(text: id))
+            }
         }
         guard let identity = found else { return try await next(request, context) }
         context.identity = identity
@@ -52,24 +55,33 @@ struct SessionMiddleware: RouterMiddleware {
 
     static let forwardedField = HTTPField.Name.known("X-Forwarded-For")
 
-    /// Who `request` comes from, or `nil` for no one.
-    ///
-    /// It is told by the bearer token, the feed token in a calendar's address, or the session
-    /// cookie. A token that is no live token is refused (401), and one
-    /// used beyond its scope too (403).
-    func identity(of request: Request) async throws -> Identity? {
-        if let authorization = request.headers[.authorization] {
-            guard let given = TokenMiddleware.bearerToken(authorization) else { throw Self.tokenRefused }
-            return try await tokenIdentity(given, request: request)
-        }
-        if request.method.isRead, request.uri.path.hasSuffix(".ics"), let feed = request.uri.queryParameters["feed"] {
-            return try await tokenIdentity(String(feed), request: request)
-        }
-        guard let cookie = Cookies.value(accounts.cookieName, in: request.headers) else { return nil }
-        return try await accounts.sessions.identity(SecretToken(text: cookie))
+    /// What signs a request in.
+    enum Credential {
+        case none
+        /// An API token: the bearer token, or the feed token in a calendar's address.
+        case token(String)
+        /// The session cookie's id.
+        case session(String)
     }
 
-    /// The identity of the API token `given`, checked against what `request` asks.
+    /// What `request` is signed in by.
+    ///
+    /// In this order: its bearer token, the feed token in a calendar's address, its session
+    /// cookie. An `Authorization` field of another scheme is refused (401).
+    func credential(of request: Request) throws(Problem) -> Credential {
+        if let authorization = request.headers[.authorization] {
+            guard let given = TokenMiddleware.bearerToken(authorization) else { throw Self.tokenRefused }
+            return .token(given)
+        }
+        if request.method.isRead, request.uri.path.hasSuffix(".ics"), let feed = request.uri.queryParameters["feed"] {
+            return .token(String(feed))
+        }
+        guard let cookie = Cookies.value(accounts.cookieName, in: request.headers) else { return .none }
+        return .session(cookie)
+    }
+
+    /// The identity of the API token `given`, checked against what `request` asks: a token that
+    /// is no live token is refused (401), and one used beyond its scope too (403).
     func tokenIdentity(_ given: String, request: Request) async throws -> Identity {
         guard given.hasPrefix(APIToken.prefix), let token = try await accounts.store.token(SecretToken(text: given)),
             let account = try await accounts.store.account(id: token.accountID)

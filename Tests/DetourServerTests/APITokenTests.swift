@@ -159,4 +159,20 @@ import Testing
             #expect(try await site.send(.get, "/trips/nordic", cookie: ana).status == .ok)
         }
     }
+
+    /// A feed token in the address counts before the session cookie, whether or not the session
+    /// was checked within the second: Bo's feed token opens Bo's calendars, never Ana's.
+    @Test func aFeedTokenCountsBeforeTheSessionCookie() async throws {
+        try await AccountSite.with { site in
+            let ana = try #require(try await site.register("ana@example.org"))
+            let bo = try #require(try await site.register("bo@example.org"))
+            let anas = try await site.tripsFolder("ana@example.org")
+            try Self.trip.write(to: anas.appendingPathComponent("nordic.json"), atomically: true, encoding: .utf8)
+            let feed = try #require(try await makeToken(site, cookie: bo, scope: "feed"))
+            #expect(try await site.send(.get, "/trips/nordic.ics?feed=\(feed)", cookie: ana).status == .notFound)
+            // Ana's session is now checked and kept; the feed token still counts first.
+            #expect(try await site.send(.get, "/trips/nordic.ics", cookie: ana).status == .ok)
+            #expect(try await site.send(.get, "/trips/nordic.ics?feed=\(feed)", cookie: ana).status == .notFound)
+        }
+    }
 }
