@@ -225,7 +225,7 @@ struct AccountPages {
     // MARK: the account's page
 
     func accountPage(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         return try await accountForm(identity, notice: nil, problems: [:], status: .ok)
     }
 
@@ -319,7 +319,7 @@ struct AccountPages {
     }
 
     func changePassword(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         let fields = try await Form.read(PasswordFields.self, from: request)
         let password = fields.password ?? ""
         guard let account = try await store.account(id: identity.accountID) else { return Self.redirect("/login") }
@@ -349,7 +349,7 @@ struct AccountPages {
     }
 
     func endSession(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         let fields = try await Form.read(SessionFields.self, from: request)
         if try await store.endSession(accountID: identity.accountID, handle: fields.session ?? "") {
             accounts.sessions.forget(accountID: identity.accountID, keeping: identity.sessionDigest)
@@ -359,7 +359,7 @@ struct AccountPages {
     }
 
     func makeInvite(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         guard accounts.registration == .invite else { throw Problem.notFound }
         let code = try await store.makeInvite(accountID: identity.accountID)
         try await store.record("invite-made", email: identity.email, client: context.client)
@@ -377,7 +377,7 @@ struct AccountPages {
     }
 
     func makeToken(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         let fields = try await Form.read(TokenFields.self, from: request)
         let name = (fields.name ?? "").trimmingCharacters(in: .whitespaces)
         var problems: [String: String] = [:]
@@ -411,10 +411,10 @@ struct AccountPages {
     /// The address the server is reached at, for a feed's link: the public URL's, else the
     /// request's `Host`.
     func base(_ request: Request) -> String {
-        if let publicURL = accounts.settings.publicURL { return publicURL.origin }
         // The Host middleware has refused a request without an authority.
         guard let authority = request.head.authority else { return "http://127.0.0.1" }
-        return "http://\(authority)"
+        let (scheme, reached) = PublicURL.reached(accounts.settings.publicURL, at: authority)
+        return "\(scheme)://\(reached)"
     }
 
     struct RevokeFields: Decodable {
@@ -422,7 +422,7 @@ struct AccountPages {
     }
 
     func revokeToken(_ request: Request, context: ServerContext) async throws -> Response {
-        guard let identity = context.identity else { return Self.redirect("/login") }
+        let identity = try context.requireIdentity()
         let fields = try await Form.read(RevokeFields.self, from: request)
         if try await store.revokeToken(accountID: identity.accountID, id: fields.id ?? "") {
             try await store.record("token-revoked", email: identity.email, client: context.client, detail: fields.id)

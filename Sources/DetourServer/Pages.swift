@@ -194,7 +194,7 @@ enum Pages {
                     format: .output(format), file: "trips/\(name).\(format.fileExtension)"))
         }
         // Behind a proxy, the address people reach it at; else the one the request came to.
-        let (scheme, base) = publicURL.map { ($0.scheme, $0.authority) } ?? ("http", authority)
+        let (scheme, base) = PublicURL.reached(publicURL, at: authority)
         reports.append(TripIndex.Entry.Report(format: .webcal, file: "webcal://\(base)/trips/\(name).ics"))
         reports.append(TripIndex.Entry.Report(format: .feed, file: "\(scheme)://\(base)/trips/\(name).ics"))
         return TripIndex.Entry(source: file.fileName, name: name, trip: trip, warnings: warnings, reports: reports)

@@ -34,6 +34,13 @@ public struct PublicURL: Sendable, Equatable {
     /// The URL's host, without the port.
     let host: String
 
+    /// The scheme and authority people reach the server at: the public URL's when there is one,
+    /// else HTTP at `authority`, the one the request came to.
+    static func reached(_ publicURL: PublicURL?, at authority: String) -> (scheme: String, authority: String) {
+        guard let publicURL else { return ("http", authority) }
+        return (publicURL.scheme, publicURL.authority)
+    }
+
     /// The origin a browser sends from a page of it: `https://trips.example.org`.
     var origin: String { "\(scheme)://\(authority)" }
 }

@@ -36,6 +36,13 @@ public struct ServerContext: RequestContext {
         return address
     }
 
+    /// Who the request comes from; without a session or token, ``Problem/signInRequired`` (a page
+    /// is sent to `/login`, the API answers 401).
+    func requireIdentity() throws(Problem) -> Identity {
+        guard let identity else { throw Problem.signInRequired }
+        return identity
+    }
+
     /// The request's workspace; without one, on a server with accounts the request must sign in
     /// (``Problem/signInRequired``), and on one without, there is no such page (404).
     func requireWorkspace() throws(Problem) -> Workspace {

@@ -18,7 +18,7 @@ struct ShareMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        guard let identity = context.identity else { throw Problem.signInRequired }
+        let identity = try context.requireIdentity()
         let owner = try context.parameters.require("owner")
         let (name, _) = try Pages.nameAndFormat(try context.parameters.require("name"))
         guard let role = try await accounts.store.role(ownerID: owner, trip: name.text, memberID: identity.accountID)
@@ -43,7 +43,7 @@ struct Sharing {
 
     /// The owner's trip the route names, which must exist; and the owner.
     func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {
-        guard let identity = context.identity else { throw Problem.signInRequired }
+        let identity = try context.requireIdentity()
         let name = try API.name(context)
         _ = try context.requireWorkspace().current(name)
         return (name, identity)
