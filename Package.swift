@@ -37,6 +37,10 @@ let package = Package(
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.2"),
         .package(url: "https://github.com/vapor/sqlite-kit", from: "4.5.2"),
         .package(url: "https://github.com/vapor/sql-kit", from: "3.36.0"),
+        // Or PostgreSQL (`--database postgres://…`), for several servers sharing one set of
+        // accounts: PostgresNIO's connection pool, with PostgresKit's SQLKit dialect over it.
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/vapor/postgres-kit", from: "2.17.0"),
     ],
     targets: [
         .systemLibrary(
@@ -129,6 +133,8 @@ let package = Package(
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
                 .product(name: "SQLKit", package: "sql-kit"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -169,7 +175,14 @@ let package = Package(
             ]
         ),
         .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
-        .target(name: "DetourTestSupport", path: "Tests/DetourTestSupport"),
+        .target(
+            name: "DetourTestSupport",
+            dependencies: [
+                // A database of its own for each test of the accounts on PostgreSQL.
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+            ],
+            path: "Tests/DetourTestSupport"),
         .testTarget(name: "DetourCoreTests", dependencies: ["DetourCore", "DetourTestSupport"], exclude: ["Data"]),
         .testTarget(name: "DetourIOTests", dependencies: ["DetourIO", "DetourJob", "DetourTestSupport"]),
         .testTarget(
@@ -216,7 +229,11 @@ let package = Package(
         ),
         .testTarget(
             name: "DetourAccountsTests",
-            dependencies: ["DetourAccounts", "DetourCore", "DetourTestSupport"]
+            dependencies: [
+                "DetourAccounts", "DetourCore", "DetourTestSupport",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "PostgresKit", package: "postgres-kit"),
+            ]
         ),
         .testTarget(
             name: "CLITests",

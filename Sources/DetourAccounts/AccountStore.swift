@@ -2,6 +2,8 @@ import DetourCore
 import Logging
 import NIOCore
 import NIOPosix
+import PostgresKit
+import PostgresNIO
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
@@ -73,26 +75,39 @@ public struct AuditEntry: Sendable, Equatable {
     }
 }
 
-/// The accounts, their sessions and the audit log, in a database reached through SQLKit.
+/// The accounts, their sessions and the audit log, in a database reached through SQLKit: SQLite,
+/// or PostgreSQL for several servers sharing one set of accounts.
 ///
 /// Every statement runs on the database driver's own threads (SwiftNIO's thread pool for
-/// SQLite), never on Swift's cooperative pool. The clock is given, so that tests can move it.
+/// SQLite, its event loops for PostgreSQL), never on Swift's cooperative pool. The clock is given,
+/// so that tests can move it.
 public final class AccountStore: Sendable {
     private let database: any SQLDatabase
     private let closeConnection: @Sendable () async throws -> Void
-    /// The statement that opens a transaction holding the write lock.
-    private let begin: String
     /// Now, in seconds since 1970.
     public let now: @Sendable () -> Int64
 
     private init(
-        database: any SQLDatabase, begin: String, now: @escaping @Sendable () -> Int64,
+        database: any SQLDatabase, now: @escaping @Sendable () -> Int64,
         close: @escaping @Sendable () async throws -> Void
     ) {
         self.database = database
-        self.begin = begin
         self.now = now
         closeConnection = close
+    }
+
+    /// The database `location` names (`--database`), with every migration applied.
+    ///
+    /// Without a location, the SQLite file of the folder `folder`. `password` is PostgreSQL's
+    /// when the address has none (the `PGPASSWORD` of the environment, never an argument).
+    public static func open(
+        _ location: DatabaseURL?, folder: String, password: String? = nil, now: @escaping @Sendable () -> Int64
+    ) async throws(AccountFailure) -> AccountStore {
+        switch location {
+        case nil: return try await sqlite(path: AccountsFolder.database(in: folder), now: now)
+        case .sqlite(let path): return try await sqlite(path: path, now: now)
+        case .postgres(let url): return try await postgres(url: url, password: password, now: now)
+        }
     }
 
     /// The SQLite database at `path`, made when missing, with every migration applied.
@@ -115,7 +130,7 @@ public final class AccountStore: Sendable {
             throw .database("cannot open \(path): \(error)")
         }
         let store = AccountStore(
-            database: connection.sql(), begin: "BEGIN IMMEDIATE", now: now,
+            database: connection.sql(), now: now,
             close: {
                 try? await connection.close()
                 try await thread.shutdownGracefully()
@@ -139,8 +154,77 @@ public final class AccountStore: Sendable {
             // finds it set.
             _ = try? await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
-            _ = try await Migrations.apply(to: database, begin: begin, now: now())
+            _ = try await Migrations.apply(to: database, begin: ["BEGIN IMMEDIATE"], now: now())
         }
+    }
+
+    /// The lock that makes two servers starting at once on one PostgreSQL database apply each
+    /// migration once: a transaction-scoped advisory lock, its key "detr" in ASCII.
+    static let postgresMigrationLock = "SELECT pg_advisory_xact_lock(1684370546)"
+
+    /// The PostgreSQL database at `url` (``DatabaseURL/postgres(url:)``), with every migration
+    /// applied; `password` when the address has none.
+    ///
+    /// The migrations run on a connection of their own, so that a server that cannot reach the
+    /// database says so at once; requests then share a pool of connections.
+    public static func postgres(url: String, password: String?, now: @escaping @Sendable () -> Int64)
+        async throws(AccountFailure) -> AccountStore
+    {
+        try await postgres(url: url, password: password, now: now, begin: ["BEGIN", postgresMigrationLock])
+    }
+
+    /// ``postgres(url:password:now:)``, its migrations' transaction opened by `begin` (tests leave
+    /// the lock out, to show what it is for).
+    static func postgres(url: String, password: String?, now: @escaping @Sendable () -> Int64, begin: [String])
+        async throws(AccountFailure) -> AccountStore
+    {
+        var configuration: SQLPostgresConfiguration
+        do {
+            configuration = try SQLPostgresConfiguration(url: url)
+        } catch {
+            throw .database("cannot read the PostgreSQL address (\(DatabaseURL.forms))")
+        }
+        if configuration.coreConfiguration.password == nil {
+            configuration.coreConfiguration.password = password
+        }
+        let logger = Logger(label: "detour-report.accounts")
+        let client = PostgresClient(
+            configuration: try PostgresClient.Configuration(configuration.coreConfiguration), backgroundLogger: logger)
+        // The pool runs from now on, while the migrations are applied: a request never finds it
+        // not yet running.
+        let running = Task { await client.run() }
+        let store = AccountStore(
+            database: PostgresPool(client: client, logger: logger), now: now,
+            close: {
+                running.cancel()
+                await running.value
+            })
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(
+                configuration: configuration.coreConfiguration, id: 1, logger: logger)
+        } catch {
+            await store.close()
+            throw .database("cannot connect to PostgreSQL: \(describe(error))")
+        }
+        do {
+            _ = try await Migrations.apply(to: connection.sql(queryLogLevel: nil), begin: begin, now: now())
+        } catch {
+            try? await connection.close()
+            await store.close()
+            throw .database(describe(error))
+        }
+        try? await connection.close()
+        return store
+    }
+
+    /// What a database error says: PostgreSQL's own message when it sent one (PostgresNIO's
+    /// plain description hides it).
+    static func describe(_ error: any Error) -> String {
+        guard let failure = error as? PSQLError else { return String(describing: error) }
+        if let message = failure.serverInfo?[.message] { return message }
+        if let underlying = failure.underlying { return String(describing: underlying) }
+        return "\(failure.code)"
     }
 
     /// Closes the connection.
@@ -155,7 +239,7 @@ public final class AccountStore: Sendable {
         } catch let failure as AccountFailure {
             throw failure
         } catch {
-            throw .database(String(describing: error))
+            throw .database(AccountStore.describe(error))
         }
     }
 
@@ -207,10 +291,13 @@ public final class AccountStore: Sendable {
     }
 
     /// Every account, by address.
+    ///
+    /// Lists of addresses are sorted here, not in SQL: PostgreSQL sorts text by the database's
+    /// locale, and the order must not depend on where the database was made.
     public func accounts() async throws(AccountFailure) -> [Account] {
         try await attempt {
-            try await database.raw("SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts ORDER BY email_key")
-                .all().map(AccountStore.account)
+            try await database.raw("SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts")
+                .all().map(AccountStore.account).sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
         }
     }
 
@@ -541,11 +628,11 @@ public final class AccountStore: Sendable {
                 """
                 SELECT accounts.email AS email, shares.role AS role FROM shares \
                 JOIN accounts ON accounts.id = shares.member_id \
-                WHERE shares.owner_id = \(bind: ownerID) AND shares.trip = \(bind: trip) ORDER BY accounts.email_key
+                WHERE shares.owner_id = \(bind: ownerID) AND shares.trip = \(bind: trip)
                 """
             ).all().map { row in
                 Member(email: try row.decode(column: "email", as: String.self), role: try AccountStore.role(row))
-            }
+            }.sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
         }
     }
 
@@ -568,14 +655,14 @@ public final class AccountStore: Sendable {
                 """
                 SELECT shares.owner_id AS owner_id, accounts.email AS email, shares.trip AS trip, shares.role AS role \
                 FROM shares JOIN accounts ON accounts.id = shares.owner_id \
-                WHERE shares.member_id = \(bind: memberID) ORDER BY accounts.email_key, shares.trip
+                WHERE shares.member_id = \(bind: memberID)
                 """
             ).all().map { row in
                 SharedTrip(
                     ownerID: try row.decode(column: "owner_id", as: String.self),
                     ownerEmail: try row.decode(column: "email", as: String.self),
                     trip: try row.decode(column: "trip", as: String.self), role: try AccountStore.role(row))
-            }
+            }.sorted { (AccountStore.key($0.ownerEmail), $0.trip) < (AccountStore.key($1.ownerEmail), $1.trip) }
         }
     }
 

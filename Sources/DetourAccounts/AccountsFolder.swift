@@ -21,16 +21,6 @@ public enum AccountsFolder {
         return path
     }
 
-    /// How `--database` names an SQLite file: `sqlite:PATH`.
-    public static let databaseScheme = "sqlite:"
-
-    /// The database's path: the SQLite file `url` names (`sqlite:PATH`, checked by the options),
-    /// else the folder's own (``database(in:)``).
-    public static func database(named url: String?, in folder: String) throws(AccountFailure) -> String {
-        guard let url else { return try database(in: folder) }
-        return String(url.dropFirst(databaseScheme.count))
-    }
-
     /// The folder of the account `id`'s trips: `folder/accounts/ID`.
     public static func trips(in folder: String, accountID: String) -> String {
         folder + "/accounts/" + accountID

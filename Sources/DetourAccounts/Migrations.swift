@@ -97,8 +97,9 @@ enum Migrations {
     /// Applies the steps `database` lacks; returns the versions applied.
     ///
     /// `begin` opens a transaction that holds the database's write lock (SQLite's
-    /// `BEGIN IMMEDIATE`), so two servers starting at once apply each step once.
-    static func apply(to database: any SQLDatabase, begin: String, now: Int64) async throws -> [Int] {
+    /// `BEGIN IMMEDIATE`; PostgreSQL's `BEGIN` and an advisory lock), so two servers starting at
+    /// once apply each step once.
+    static func apply(to database: any SQLDatabase, begin: [String], now: Int64) async throws -> [Int] {
         // One transaction for all of it, the table of versions included: a statement that writes
         // outside it could wait on a lock that another server's transaction waits on in turn.
         try await Migrations.transaction(database, begin: begin) { database in
@@ -120,12 +121,14 @@ enum Migrations {
         }
     }
 
-    /// Runs `body` between `begin` and `COMMIT`, rolled back when it throws.
+    /// Runs `body` between the statements `begin` and `COMMIT`, rolled back when it throws.
     static func transaction<Value: Sendable>(
-        _ database: any SQLDatabase, begin: String, _ body: @Sendable (any SQLDatabase) async throws -> Value
+        _ database: any SQLDatabase, begin: [String], _ body: @Sendable (any SQLDatabase) async throws -> Value
     ) async throws -> Value {
-        try await database.raw(SQLQueryString(begin)).run()
         do {
+            for statement in begin {
+                try await database.raw(SQLQueryString(statement)).run()
+            }
             let value = try await body(database)
             try await database.raw("COMMIT").run()
             return value

@@ -89,7 +89,7 @@ public struct ServeOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "With --accounts, the accounts' database: sqlite:PATH. Default: DIR/.detour/accounts.sqlite.",
+            "With --accounts, the accounts' database: sqlite:PATH, or postgres://USER@HOST/DATABASE for several servers sharing one set of accounts (the password from PGPASSWORD). Default: DIR/.detour/accounts.sqlite.",
             valueName: "url"))
     public var database: String?
 
@@ -143,8 +143,8 @@ public struct ServeOptions: ParsableArguments {
         if let registration, !["open", "invite", "closed"].contains(registration) {
             throw ValidationError("--registration takes open, invite or closed")
         }
-        if let database, !database.hasPrefix("sqlite:") {
-            throw ValidationError("--database takes sqlite:PATH")
+        if let database, DatabaseURL(database) == nil {
+            throw ValidationError("--database takes \(DatabaseURL.forms)")
         }
         if let minPasswordLength, !Self.passwordLengths.contains(minPasswordLength) {
             throw ValidationError("--min-password-length must be between 6 and 1024")

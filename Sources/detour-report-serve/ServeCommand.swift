@@ -92,8 +92,9 @@ struct ServeCommand: AsyncParsableCommand {
         let store: AccountStore
         let hasher: PasswordHasher
         do throws(AccountFailure) {
-            let path = try AccountsFolder.database(named: options.database, in: options.folder)
-            store = try await AccountStore.sqlite(path: path, now: UTCTime.now)
+            store = try await AccountStore.open(
+                options.database.flatMap(DatabaseURL.init), folder: options.folder,
+                password: ProcessInfo.processInfo.environment[DatabaseURL.passwordVariable], now: UTCTime.now)
             hasher = try PasswordHasher(width: ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             options.printer.report(error.code, error.message, file: "detour-report")

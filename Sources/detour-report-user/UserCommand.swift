@@ -2,6 +2,7 @@ import ArgumentParser
 import DetourAccounts
 import DetourCommandLine
 import DetourCore
+import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -27,7 +28,8 @@ struct UserOptions: ParsableArguments {
     @Option(
         name: .customLong("database"),
         help: ArgumentHelp(
-            "The accounts' database: sqlite:PATH. Default: DIR/.detour/accounts.sqlite.", valueName: "url"))
+            "The accounts' database: sqlite:PATH or postgres://USER@HOST/DATABASE (the password from PGPASSWORD). Default: DIR/.detour/accounts.sqlite.",
+            valueName: "url"))
     var database: String?
 
     @Option(
@@ -44,8 +46,8 @@ struct UserOptions: ParsableArguments {
             throw ValidationError(
                 "--min-password-length must be between \(PasswordRule.lowestMinimum) and \(PasswordRule.maximum)")
         }
-        if let database, !database.hasPrefix(AccountsFolder.databaseScheme) {
-            throw ValidationError("--database takes sqlite:PATH")
+        if let database, DatabaseURL(database) == nil {
+            throw ValidationError("--database takes \(DatabaseURL.forms)")
         }
     }
 
@@ -54,8 +56,9 @@ struct UserOptions: ParsableArguments {
     func withStore(folder: String, _ body: (AccountStore) async throws(AccountFailure) -> Void) async throws {
         let store: AccountStore
         do throws(AccountFailure) {
-            let path = try AccountsFolder.database(named: database, in: folder)
-            store = try await AccountStore.sqlite(path: path, now: UTCTime.now)
+            store = try await AccountStore.open(
+                database.flatMap(DatabaseURL.init), folder: folder,
+                password: ProcessInfo.processInfo.environment[DatabaseURL.passwordVariable], now: UTCTime.now)
         } catch {
             throw fail(error)
         }

@@ -99,6 +99,6 @@ import Testing
     @Test func anotherDatabaseIsNamedAsAURL() throws {
         let result = try user(["list", "--database", "mysql://localhost/x"])
         #expect(result.status == 64)
-        #expect(result.stderr.contains("--database takes sqlite:PATH"))
+        #expect(result.stderr.contains("--database takes sqlite:PATH or postgres://USER@HOST/DATABASE"))
     }
 }

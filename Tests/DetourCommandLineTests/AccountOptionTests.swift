@@ -19,7 +19,11 @@ import Testing
             (["--accounts", "--min-password-length", "5"], "--min-password-length must be between 6 and 1024"),
             (["--accounts", "--min-password-length", "1025"], "--min-password-length must be between 6 and 1024"),
             (["--accounts", "--registration", "anyone"], "--registration takes open, invite or closed"),
-            (["--accounts", "--database", "postgres://x"], "--database takes sqlite:PATH"),
+            (["--accounts", "--database", "postgres://detour@db/trips"], nil),
+            (
+                ["--accounts", "--database", "mysql://x"],
+                "--database takes sqlite:PATH or postgres://USER@HOST/DATABASE"
+            ),
             (["--registration", "open"], "--registration needs --accounts"),
             (["--database", "sqlite:x"], "--database needs --accounts"),
             (["--min-password-length", "8"], "--min-password-length needs --accounts"),

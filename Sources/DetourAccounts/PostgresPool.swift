@@ -1,0 +1,67 @@
+import Logging
+import NIOCore
+import NIOPosix
+import PostgresKit
+import PostgresNIO
+import SQLKit
+
+/// PostgresNIO's connection pool as one SQLKit database: each statement leases a connection for
+/// as long as it runs, and ``withSession(_:)`` keeps one for a transaction.
+///
+/// PostgresKit puts SQLKit over one connection; the store's statements come from many requests at
+/// once, so they share a pool instead.
+struct PostgresPool: SQLDatabase {
+    let client: PostgresClient
+    let logger: Logger
+
+    var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
+
+    var dialect: any SQLDialect { PostgresDialect() }
+
+    /// Statements are not logged: their binds hold digests and addresses.
+    var queryLogLevel: Logger.Level? { nil }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void)
+        -> EventLoopFuture<Void>
+    {
+        eventLoop.makeFutureWithTask { try await self.execute(sql: query, onRow) }
+    }
+
+    func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
+        try await client.withConnection { connection in
+            try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+        }
+    }
+
+    func withSession<Result>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+        -> Result
+    {
+        try await client.withConnection { connection in
+            try await closure(connection.sql(queryLogLevel: nil))
+        }
+    }
+}
+
+extension PostgresClient.Configuration {
+    /// The pool's settings for the server `connection` names.
+    init(_ connection: PostgresConnection.Configuration) throws(AccountFailure) {
+        let tls: PostgresClient.Configuration.TLS
+        if let context = connection.tls.sslContext {
+            // SQLPostgresConfiguration verifies the server's certificate in both modes.
+            tls = connection.tls.isEnforced ? .require(context.configuration) : .prefer(context.configuration)
+        } else {
+            tls = .disable
+        }
+        if let host = connection.host, let port = connection.port {
+            self.init(
+                host: host, port: port, username: connection.username, password: connection.password,
+                database: connection.database, tls: tls)
+        } else if let socket = connection.unixSocketPath {
+            self.init(
+                unixSocketPath: socket, username: connection.username, password: connection.password,
+                database: connection.database)
+        } else {
+            throw .database("the PostgreSQL address names neither a host nor a socket")
+        }
+    }
+}
