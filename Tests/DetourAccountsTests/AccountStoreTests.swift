@@ -1,10 +1,13 @@
+import DetourCore
 import DetourTestSupport
 import Foundation
+import PostgresKit
+import PostgresNIO
 import Testing
 
 @testable import DetourAccounts
 
-/// The accounts, sessions and audit log in SQLite, with the clock moved by hand.
+/// The accounts, sessions and audit log, in SQLite and in PostgreSQL, with the clock moved by hand.
 @Suite struct AccountStoreTests {
     let folder: ScratchFolder
     let clock = TestClock()
@@ -13,21 +16,28 @@ import Testing
         folder = try ScratchFolder("detour-accounts")
     }
 
-    /// A store on a database file in the scratch folder, open for `body`.
-    func withStore(_ body: (AccountStore) async throws -> Void) async throws {
-        let path = try AccountsFolder.database(in: folder.url.path)
-        let store = try await AccountStore.sqlite(path: path, now: clock.now)
-        do {
-            try await body(store)
-        } catch {
+    /// A store on a new database of the kind `database`, open for `body`.
+    func withStore(_ database: TestDatabase, _ body: (AccountStore) async throws -> Void) async throws {
+        try await database.withURL { url in
+            let store = try await open(url)
+            do {
+                try await body(store)
+            } catch {
+                await store.close()
+                throw error
+            }
             await store.close()
-            throw error
         }
-        await store.close()
     }
 
-    @Test func anAddressHasOneAccountWhateverItsCase() async throws {
-        try await withStore { store in
+    /// The store on the database `url` names (`--database`), or on the folder's SQLite file.
+    func open(_ url: String?) async throws -> AccountStore {
+        try await AccountStore.open(url.flatMap(DatabaseURL.init), folder: folder.url.path, now: clock.now)
+    }
+
+    @Test(arguments: TestDatabase.all) func anAddressHasOneAccountWhateverItsCase(_ database: TestDatabase) async throws
+    {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "Ana@Example.org", passwordHash: "h1")
             #expect(ana.id.count == 32)
             await #expect(throws: AccountFailure.emailTaken("ana@example.ORG")) {
@@ -39,8 +49,10 @@ import Testing
         }
     }
 
-    @Test func accountsAreListedByAddressAndRemovedWithTheirSessions() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func accountsAreListedByAddressAndRemovedWithTheirSessions(
+        _ database: TestDatabase
+    ) async throws {
+        try await withStore(database) { store in
             let zoe = try await store.addAccount(email: "zoe@example.org", passwordHash: "h")
             _ = try await store.addAccount(email: "Ana@example.org", passwordHash: "h")
             #expect(try await store.accounts().map(\.email) == ["Ana@example.org", "zoe@example.org"])
@@ -52,14 +64,17 @@ import Testing
         }
     }
 
-    @Test func aSessionIsFoundByItsIdAndOnlyItsDigestIsStored() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func aSessionIsFoundByItsIdAndOnlyItsDigestIsStored(_ database: TestDatabase)
+        async throws
+    {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "ana@example.org", passwordHash: "h")
             let (token, session) = try await store.beginSession(accountID: ana.id, client: nil)
             #expect(session.digest == token.digest)
             #expect(try await store.session(token)?.accountID == ana.id)
             #expect(try await store.session(SecretToken(text: token.digest)) == nil)
             #expect(try await store.session(SecretToken.random()) == nil)
+            guard database == .sqlite else { return }
             let bytes = try Data(contentsOf: URL(fileURLWithPath: folder.url.path + "/.detour/accounts.sqlite"))
             let wal = (try? Data(contentsOf: URL(fileURLWithPath: folder.url.path + "/.detour/accounts.sqlite-wal")))
             #expect(!(bytes + (wal ?? Data())).contains(Data(token.text.utf8)))
@@ -68,8 +83,8 @@ import Testing
 
     /// 12 hours idle ends a session: at 12 h less a second it is live (and used again), at 12 h
     /// it is not.
-    @Test func aSessionEndsAfterTwelveHoursIdle() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func aSessionEndsAfterTwelveHoursIdle(_ database: TestDatabase) async throws {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "ana@example.org", passwordHash: "h")
             let (token, _) = try await store.beginSession(accountID: ana.id, client: nil)
             clock.advance(SessionLifetime.idle - 1)
@@ -83,8 +98,10 @@ import Testing
     }
 
     /// A session used every 11 hours still ends 30 days after it began.
-    @Test func aSessionEndsThirtyDaysAfterItBeganHoweverOftenUsed() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func aSessionEndsThirtyDaysAfterItBeganHoweverOftenUsed(_ database: TestDatabase)
+        async throws
+    {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "ana@example.org", passwordHash: "h")
             let (token, _) = try await store.beginSession(accountID: ana.id, client: nil)
             var elapsed: Int64 = 0
@@ -100,8 +117,8 @@ import Testing
         }
     }
 
-    @Test func endingSessionsKeepsTheOneAsked() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func endingSessionsKeepsTheOneAsked(_ database: TestDatabase) async throws {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "ana@example.org", passwordHash: "h")
             let bo = try await store.addAccount(email: "bo@example.org", passwordHash: "h")
             let (kept, session) = try await store.beginSession(accountID: ana.id, client: nil)
@@ -118,8 +135,8 @@ import Testing
         }
     }
 
-    @Test func theAuditLogOutlivesTheAccount() async throws {
-        try await withStore { store in
+    @Test(arguments: TestDatabase.all) func theAuditLogOutlivesTheAccount(_ database: TestDatabase) async throws {
+        try await withStore(database) { store in
             let ana = try await store.addAccount(email: "Ana@example.org", passwordHash: "h")
             try await store.record("register", email: "Ana@example.org", client: "127.0.0.1")
             clock.advance(60)
@@ -140,42 +157,100 @@ import Testing
     }
 
     /// Opening the database again applies no step twice; the version is recorded.
-    @Test func migrationsAreAppliedOnce() async throws {
-        let path = try AccountsFolder.database(in: folder.url.path)
-        let first = try await AccountStore.sqlite(path: path, now: clock.now)
-        _ = try await first.addAccount(email: "ana@example.org", passwordHash: "h")
-        await first.close()
-        let second = try await AccountStore.sqlite(path: path, now: clock.now)
-        #expect(try await second.accounts().count == 1)
-        await second.close()
+    @Test(arguments: TestDatabase.all) func migrationsAreAppliedOnce(_ database: TestDatabase) async throws {
+        try await database.withURL { url in
+            let first = try await open(url)
+            _ = try await first.addAccount(email: "ana@example.org", passwordHash: "h")
+            await first.close()
+            let second = try await open(url)
+            #expect(try await second.accounts().count == 1)
+            await second.close()
+        }
         #expect(Migrations.latest == 4)
     }
 
-    /// Two servers opening one new database at once: both start, and the schema is made once.
-    @Test func twoStoresOpeningOneNewDatabaseAtOnceBothStart() async throws {
-        let path = try AccountsFolder.database(in: folder.url.path)
-        let now = clock.now
-        let opened = await withTaskGroup(of: Result<AccountStore, AccountFailure>.self) { group in
-            for _ in 0..<4 {
-                group.addTask {
-                    do throws(AccountFailure) {
-                        return .success(try await AccountStore.sqlite(path: path, now: now))
-                    } catch {
-                        return .failure(error)
+    /// Four servers opening one new database at once: all start, and the schema is made once
+    /// (SQLite's `BEGIN IMMEDIATE`, PostgreSQL's advisory lock).
+    @Test(arguments: TestDatabase.all) func fourStoresOpeningOneNewDatabaseAtOnceAllStart(_ database: TestDatabase)
+        async throws
+    {
+        try await database.withURL { url in
+            let location = url.flatMap(DatabaseURL.init)
+            let (path, now) = (folder.url.path, clock.now)
+            let opened = await withTaskGroup(of: Result<AccountStore, AccountFailure>.self) { group in
+                for _ in 0..<4 {
+                    group.addTask {
+                        do throws(AccountFailure) {
+                            return .success(try await AccountStore.open(location, folder: path, now: now))
+                        } catch {
+                            return .failure(error)
+                        }
                     }
                 }
+                return await group.reduce(into: []) { $0.append($1) }
             }
-            return await group.reduce(into: []) { $0.append($1) }
+            for result in opened {
+                switch result {
+                case .success(let store):
+                    let accounts = try await store.accounts()
+                    #expect(accounts.isEmpty)
+                    await store.close()
+                case .failure(let failure):
+                    Issue.record("a store did not open: \(failure.message)")
+                }
+            }
         }
-        for result in opened {
-            switch result {
-            case .success(let store):
-                #expect(try await store.accounts().isEmpty)
+    }
+
+    /// A PostgreSQL server that starts while another is applying the same steps (two servers of a
+    /// new release starting at once) waits for it with the advisory lock, and fails without it:
+    /// what the test above relies on is the lock, not luck.
+    @Test(
+        .enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"),
+        arguments: [true, false])
+    func aServerStartingDuringAnothersMigrationWaitsForIt(locked: Bool) async throws {
+        let made = try await TestDatabase.makePostgres()
+        let begin = locked ? ["BEGIN", AccountStore.postgresMigrationLock] : ["BEGIN"]
+        let now = clock.now
+        try await TestDatabase.administer(made.url) { first in
+            // A database with a table of versions, and steps to apply: what a new release meets.
+            _ = try await first.query(
+                "CREATE TABLE detour_schema (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+                logger: first.logger)
+            // The first server, half-way: its transaction open, the first step applied and recorded.
+            for statement in begin {
+                _ = try await first.query(PostgresQuery(unsafeSQL: statement), logger: first.logger)
+            }
+            try await Migrations.steps[0].apply(first.sql())
+            _ = try await first.query("INSERT INTO detour_schema VALUES (1, 0)", logger: first.logger)
+            let second = Task {
+                let store = try await AccountStore.postgres(url: made.url, password: nil, now: now, begin: begin)
                 await store.close()
-            case .failure(let failure):
-                Issue.record("a store did not open: \(failure.message)")
+            }
+            // Until the second waits for a lock the first holds (on this database: other tests run
+            // beside this one on the same server).
+            var (waiting, asked) = (0, 0)
+            while waiting == 0 {
+                asked += 1
+                try #require(asked <= 100_000, "the second server never waited for a lock")
+                // A transaction sees the server's activity as it first read it, unless told not to.
+                _ = try await first.query("SELECT pg_stat_clear_snapshot()", logger: first.logger)
+                let rows = try await first.query(
+                    """
+                    SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid) \
+                    WHERE NOT granted AND datname = current_database()
+                    """, logger: first.logger)
+                for try await count in rows.decode(Int.self) { waiting = count }
+            }
+            _ = try await first.query("COMMIT", logger: first.logger)
+            let result = await second.result
+            if locked {
+                #expect(throws: Never.self) { try result.get() }
+            } else {
+                #expect(throws: AccountFailure.self) { try result.get() }
             }
         }
+        try await TestDatabase.dropPostgres(made.name)
     }
 
     @Test func theDatabaseIsReadableByItsOwnerAlone() throws {
@@ -193,6 +268,32 @@ import Testing
             try await AccountStore.sqlite(path: path, now: clock.now)
         } throws: { error in
             (error as? AccountFailure)?.code == .accountsFailed
+        }
+    }
+
+    @Test func aPostgresAddressThatCannotBeReadIsAnAccountsFailure() async throws {
+        for url in [
+            "postgres://", "postgres+uds://ana@example.org:5432/socket", "postgres://ana@host/db?sslmode=sometimes",
+        ] {
+            await #expect {
+                try await AccountStore.postgres(url: url, password: nil, now: clock.now)
+            } throws: { error in
+                (error as? AccountFailure)?.message
+                    == "the accounts' database failed: cannot read the PostgreSQL address (\(DatabaseURL.forms))"
+            }
+        }
+    }
+
+    /// A server that is not there is said at once, and the password is not in what is said.
+    @Test func aPostgresServerThatIsNotThereIsAnAccountsFailureAtOnce() async throws {
+        let socket = folder.url.path + "/.s.PGSQL.5432"
+        await #expect {
+            try await AccountStore.postgres(
+                url: "postgres+uds://ana:secret-word@localhost\(socket)#trips", password: nil, now: clock.now)
+        } throws: { error in
+            guard let failure = error as? AccountFailure else { return false }
+            return failure.code == .accountsFailed && failure.message.contains("cannot connect to PostgreSQL")
+                && !failure.message.contains("secret-word")
         }
     }
 }

@@ -51,8 +51,8 @@ import Testing
             ?? ""
     }
 
-    @Test func aReadTokenReadsAndWritesNothing() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aReadTokenReadsAndWritesNothing(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "read"))
             #expect(try await bearer(site, .get, "/api/v1/trips", token: token).status == .ok)
@@ -70,8 +70,8 @@ import Testing
     }
 
     /// A write token saves through the API without a form token: no browser sends it by itself.
-    @Test func aWriteTokenSavesWithoutAFormToken() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aWriteTokenSavesWithoutAFormToken(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "write"))
             let put = try await bearer(
@@ -84,8 +84,10 @@ import Testing
         }
     }
 
-    @Test func aFeedTokenOpensTheCalendarsAndNothingElse() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aFeedTokenOpensTheCalendarsAndNothingElse(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "feed"))
             let folder = try await site.tripsFolder("ana@example.org")
@@ -100,8 +102,10 @@ import Testing
         }
     }
 
-    @Test func aRevokedTokenAndAnExpiredOneAreRefused() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aRevokedTokenAndAnExpiredOneAreRefused(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let revoked = try #require(try await makeToken(site, cookie: cookie, scope: "read", name: "old"))
             let expiring = try #require(try await makeToken(site, cookie: cookie, scope: "read", days: "1"))
@@ -127,8 +131,10 @@ import Testing
         }
     }
 
-    @Test func aTokensLastUseIsRecordedAndItsFormIsChecked() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aTokensLastUseIsRecordedAndItsFormIsChecked(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "read"))
             _ = try await bearer(site, .get, "/api/v1/trips", token: token)
@@ -146,8 +152,9 @@ import Testing
     }
 
     /// One account's token reaches that account's trips only.
-    @Test func aTokenReachesItsOwnAccountsTripsOnly() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aTokenReachesItsOwnAccountsTripsOnly(_ database: TestDatabase) async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let ana = try #require(try await site.register("ana@example.org"))
             let bo = try #require(try await site.register("bo@example.org"))
             let anas = try await site.tripsFolder("ana@example.org")
@@ -162,8 +169,10 @@ import Testing
 
     /// A feed token in the address counts before the session cookie, whether or not the session
     /// was checked within the second: Bo's feed token opens Bo's calendars, never Ana's.
-    @Test func aFeedTokenCountsBeforeTheSessionCookie() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aFeedTokenCountsBeforeTheSessionCookie(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let ana = try #require(try await site.register("ana@example.org"))
             let bo = try #require(try await site.register("bo@example.org"))
             let anas = try await site.tripsFolder("ana@example.org")

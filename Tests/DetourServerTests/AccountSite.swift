@@ -12,8 +12,8 @@ import SystemPackage
 
 @testable import DetourServer
 
-/// A server with accounts, driven in process: a real SQLite database and real account folders in
-/// a scratch folder, and a clock the test moves.
+/// A server with accounts, driven in process: a real database (SQLite, or PostgreSQL where the
+/// test asks for it) and real account folders in a scratch folder, and a clock the test moves.
 struct AccountSite: SiteDriving {
     let folder: ScratchFolder
     let clock: TestClock
@@ -23,37 +23,52 @@ struct AccountSite: SiteDriving {
     let service: AccountService
     let site: DrivenSite
 
-    /// Runs `body` with a new site, and closes its database however `body` ends.
+    /// Runs `body` with a new site on a new database of the kind `database`, and closes the
+    /// database however `body` ends.
     static func with(
-        registration: Registration = .open, publicURL: String? = nil, cost: HashCost = .owasp, minimum: Int = 8,
-        _ body: (AccountSite) async throws -> Void
+        database: TestDatabase = .sqlite, registration: Registration = .open, publicURL: String? = nil,
+        cost: HashCost = .owasp, minimum: Int = 8, _ body: (AccountSite) async throws -> Void
     ) async throws {
         let folder = try ScratchFolder("detour-account-site")
-        let clock = TestClock()
-        let monotonic = MonotonicClock()
-        let store = try await AccountStore.sqlite(
-            path: try AccountsFolder.database(in: folder.url.path), now: clock.now)
-        do {
-            let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
-            let today = Self.today
-            var problem = ""
-            var settings = ServerSettings(today: { today }, templates: templates, maxInputBytes: 1 << 20)
-            settings.publicURL = publicURL.flatMap { PublicURL($0, problem: &problem) }
-            let service = AccountService(
-                store: store, hasher: try PasswordHasher(cost: cost, width: 2), registration: registration,
-                rule: PasswordRule(minimum: minimum) ?? .standard, folder: FilePath(folder.url.path),
-                settings: settings,
-                makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: LocalFileStore()) },
-                monotonic: monotonic.now)
-            let site = AccountSite(
-                folder: folder, clock: clock, monotonic: monotonic, store: store, service: service,
-                site: DrivenSite(settings: settings, store: FakeTripStore(), accounts: service))
-            try await body(site)
-        } catch {
+        try await database.withURL { url in
+            let clock = TestClock()
+            let store = try await AccountStore.open(
+                url.flatMap(DatabaseURL.init), folder: folder.url.path, now: clock.now)
+            do {
+                let site = try AccountSite(
+                    folder: folder, clock: clock, store: store, registration: registration, publicURL: publicURL,
+                    cost: cost, minimum: minimum)
+                try await body(site)
+            } catch {
+                await store.close()
+                throw error
+            }
             await store.close()
-            throw error
         }
-        await store.close()
+    }
+
+    private init(
+        folder: ScratchFolder, clock: TestClock, store: AccountStore, registration: Registration, publicURL: String?,
+        cost: HashCost, minimum: Int
+    ) throws {
+        let monotonic = MonotonicClock()
+        let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
+        let today = Self.today
+        var problem = ""
+        var settings = ServerSettings(today: { today }, templates: templates, maxInputBytes: 1 << 20)
+        settings.publicURL = publicURL.flatMap { PublicURL($0, problem: &problem) }
+        let service = AccountService(
+            store: store, hasher: try PasswordHasher(cost: cost, width: 2), registration: registration,
+            rule: PasswordRule(minimum: minimum) ?? .standard, folder: FilePath(folder.url.path),
+            settings: settings,
+            makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: LocalFileStore()) },
+            monotonic: monotonic.now)
+        self.folder = folder
+        self.clock = clock
+        self.monotonic = monotonic
+        self.store = store
+        self.service = service
+        site = DrivenSite(settings: settings, store: FakeTripStore(), accounts: service)
     }
 
     /// The answer to one request: `cookie` (a session id) sent as the session cookie, `form` as

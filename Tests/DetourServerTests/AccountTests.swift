@@ -10,8 +10,10 @@ import Testing
 /// `serve --accounts`, in process: the original app's launch rule, registration and login, the
 /// session cookie, CSRF, throttling and each account's own trips.
 @Suite struct AccountTests: SiteDriving {
-    @Test func withoutASessionPagesGoToTheLoginPageAndTheAPIAsksForOne() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func withoutASessionPagesGoToTheLoginPageAndTheAPIAsksForOne(
+        _ database: TestDatabase
+    ) async throws {
+        try await AccountSite.with(database: database) { site in
             for path in ["/", "/trips/lisbon", "/trips/lisbon.html", "/calendar.ics", "/account"] {
                 let response = try await site.send(.get, path)
                 #expect(response.status == .seeOther, "\(path)")
@@ -28,8 +30,10 @@ import Testing
         }
     }
 
-    @Test func registeringSignsInAndEveryPageShowsTheAddress() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func registeringSignsInAndEveryPageShowsTheAddress(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let register = try await site.send(.get, "/register")
             #expect(body(register).contains("<a href=\"/login\">Log in</a>"))
             let response = try await site.send(
@@ -56,8 +60,8 @@ import Testing
         }
     }
 
-    @Test func eachBrokenRuleIsShownNextToItsField() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func eachBrokenRuleIsShownNextToItsField(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let response = try await site.send(
                 .post, "/register", form: [("email", "ab@.c"), ("password", "1234567"), ("confirm", "1234568")])
             #expect(response.status == .unprocessableContent)
@@ -78,8 +82,10 @@ import Testing
         }
     }
 
-    @Test func aPasswordOfTheMinimumIsTakenAndOneShorterIsNot() async throws {
-        try await AccountSite.with(minimum: 10) { site in
+    @Test(arguments: TestDatabase.all) func aPasswordOfTheMinimumIsTakenAndOneShorterIsNot(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database, minimum: 10) { site in
             let short = try await site.register("a@b.c", password: "q7#q7#q7#")
             let enough = try await site.register("a@b.c", password: "q7#q7#q7#q")
             #expect(short == nil)
@@ -87,8 +93,8 @@ import Testing
         }
     }
 
-    @Test func anAddressRegisteredAlreadyIsRefused() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func anAddressRegisteredAlreadyIsRefused(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             #expect(try await site.register("ana@example.org") != nil)
             let again = try await site.send(
                 .post, "/register",
@@ -98,8 +104,8 @@ import Testing
         }
     }
 
-    @Test func closedRegistrationShowsNoForm() async throws {
-        try await AccountSite.with(registration: .closed) { site in
+    @Test(arguments: TestDatabase.all) func closedRegistrationShowsNoForm(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database, registration: .closed) { site in
             let page = try await site.send(.get, "/register")
             #expect(page.status == .forbidden)
             #expect(!body(page).contains("<form"))
@@ -109,8 +115,9 @@ import Testing
         }
     }
 
-    @Test func anInvitationCodeOpensRegistrationOnce() async throws {
-        try await AccountSite.with(registration: .invite) { site in
+    @Test(arguments: TestDatabase.all) func anInvitationCodeOpensRegistrationOnce(_ database: TestDatabase) async throws
+    {
+        try await AccountSite.with(database: database, registration: .invite) { site in
             let hash = try await site.service.hasher.hash("correct horse battery")
             let ana = try await site.store.addAccount(email: "ana@example.org", passwordHash: hash)
             let code = try await site.store.makeInvite(accountID: ana.id).text
@@ -139,8 +146,10 @@ import Testing
 
     /// An unknown address and a wrong password get the same answer, and a login always begins a
     /// new session (the id the browser had is ended: no session fixation).
-    @Test func loginFailuresSayOneThingAndALoginIsANewSession() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func loginFailuresSayOneThingAndALoginIsANewSession(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let first = try #require(try await site.register("ana@example.org"))
             let unknown = try await site.login("nobody@example.org")
             let wrong = try await site.login("ana@example.org", password: "wrong password!")
@@ -162,8 +171,10 @@ import Testing
 
     /// Ten failures are answered; the eleventh attempt waits a minute, even with the right
     /// password; one more failure after the wait doubles it; after 15 minutes nothing is left.
-    @Test func theEleventhAttemptWaitsAndTheWaitDoubles() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func theEleventhAttemptWaitsAndTheWaitDoubles(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             _ = try await site.register("ana@example.org")
             for attempt in 1...10 {
                 #expect(try await site.login("ana@example.org", password: "wrong \(attempt)").status == .unauthorized)
@@ -192,8 +203,10 @@ import Testing
         #expect(LoginThrottle.wait(failures: nine + [now - 100], now: now + 60) == nil)
     }
 
-    @Test func aChangeSignedInByCookieNeedsTheFormTokenAndTheServersOrigin() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aChangeSignedInByCookieNeedsTheFormTokenAndTheServersOrigin(
+        _ database: TestDatabase
+    ) async throws {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try await site.formToken(cookie)
             #expect(token.count == 43)
@@ -218,8 +231,8 @@ import Testing
         }
     }
 
-    @Test func aSessionEndsAfterTwelveHoursIdle() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aSessionEndsAfterTwelveHoursIdle(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             site.clock.advance(SessionLifetime.idle - 1)
             #expect(try await site.send(.get, "/", cookie: cookie).status == .ok)
@@ -231,8 +244,8 @@ import Testing
     }
 
     /// Another account's trip is not found: 404, as a name no one has, never 403.
-    @Test func anotherAccountsTripsAreNotFound() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func anotherAccountsTripsAreNotFound(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let ana = try #require(try await site.register("ana@example.org"))
             let bo = try #require(try await site.register("bo@example.org"))
             let anas = try await site.tripsFolder("ana@example.org")
@@ -250,8 +263,9 @@ import Testing
         }
     }
 
-    @Test func aPasswordChangeEndsEveryOtherSession() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aPasswordChangeEndsEveryOtherSession(_ database: TestDatabase) async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let first = try #require(try await site.register("ana@example.org"))
             let second = try #require(site.sessionSet(by: try await site.login("ana@example.org")))
             let token = try await site.formToken(first)
@@ -278,8 +292,10 @@ import Testing
         }
     }
 
-    @Test func anotherSessionIsEndedFromTheAccountPage() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func anotherSessionIsEndedFromTheAccountPage(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let first = try #require(try await site.register("ana@example.org"))
             let second = try #require(site.sessionSet(by: try await site.login("ana@example.org")))
             let page = body(try await site.send(.get, "/account", cookie: first))
@@ -295,8 +311,10 @@ import Testing
         }
     }
 
-    @Test func overHTTPSTheCookieIsSecureAndHostPrefixed() async throws {
-        try await AccountSite.with(publicURL: "https://trips.example.org") { site in
+    @Test(arguments: TestDatabase.all) func overHTTPSTheCookieIsSecureAndHostPrefixed(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database, publicURL: "https://trips.example.org") { site in
             let response = try await site.send(
                 .post, "/register",
                 form: [
@@ -309,9 +327,9 @@ import Testing
         }
     }
 
-    @Test func aHashOfALowerCostIsMadeAgainAtLogin() async throws {
+    @Test(arguments: TestDatabase.all) func aHashOfALowerCostIsMadeAgainAtLogin(_ database: TestDatabase) async throws {
         let raised = try #require(HashCost(passes: 3, memoryBytes: 19 << 20))
-        try await AccountSite.with(cost: raised) { site in
+        try await AccountSite.with(database: database, cost: raised) { site in
             let old = try await PasswordHasher(width: 1).hash("correct horse battery")
             _ = try await site.store.addAccount(email: "ana@example.org", passwordHash: old)
             #expect(try await site.login("ana@example.org").status == .seeOther)
@@ -322,8 +340,10 @@ import Testing
 
     /// A session ended elsewhere (another server, `detour-report user end-sessions`) is still
     /// taken within the second after it was last checked, and refused after it.
-    @Test func aSessionIsCheckedAgainstTheDatabaseAtMostOnceASecond() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aSessionIsCheckedAgainstTheDatabaseAtMostOnceASecond(
+        _ database: TestDatabase
+    ) async throws {
+        try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             #expect(try await site.send(.get, "/", cookie: cookie).status == .ok)
             let account = try #require(try await site.store.account(email: "ana@example.org"))
@@ -336,8 +356,9 @@ import Testing
     }
 
     /// Past its capacity, the cache drops the sessions not checked within the second.
-    @Test func theSessionCacheKeepsAtMostItsCapacity() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func theSessionCacheKeepsAtMostItsCapacity(_ database: TestDatabase) async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let account = try await site.store.addAccount(email: "ana@example.org", passwordHash: "h")
             let cache = SessionCache(store: site.store, monotonic: site.monotonic.now, capacity: 2)
             var tokens: [SecretToken] = []

@@ -76,8 +76,10 @@ import Testing
         ]
     }()
 
-    @Test func everyRouteAnswersEveryAskerAsTheTableSays() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func everyRouteAnswersEveryAskerAsTheTableSays(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let fixture = try await Fixture.make(site)
             var mismatches: [String] = []
             for row in Self.rows {
@@ -96,8 +98,8 @@ import Testing
     }
 
     /// A route the router has is in the table, or answers its owner 405: it takes no such method.
-    @Test func everyRouteOfTheRouterHasARow() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func everyRouteOfTheRouterHasARow(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let fixture = try await Fixture.make(site)
             let router = Routes.router(
                 workspace: site.site.workspace, settings: site.site.settings, boundHost: "127.0.0.1",

@@ -40,8 +40,10 @@ import Testing
                 ], body: Array("{\"role\": \"\(role)\"}".utf8)))
     }
 
-    @Test func aViewerReadsEveryFormatAndWritesNothing() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func aViewerReadsEveryFormatAndWritesNothing(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let (ana, bo, _, anaID) = try await people(site)
             let shared = try await share(site, ana, "bo@example.org", "viewer")
             #expect(shared.status == .ok, "\(body(shared))")
@@ -75,8 +77,10 @@ import Testing
         }
     }
 
-    @Test func anEditorSavesTheOwnersFileAndNobodyButTheOwnerDeletes() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func anEditorSavesTheOwnersFileAndNobodyButTheOwnerDeletes(
+        _ database: TestDatabase
+    ) async throws {
+        try await AccountSite.with(database: database) { site in
             let (ana, _, cy, anaID) = try await people(site)
             #expect(try await share(site, ana, "cy@example.org", "editor").status == .ok)
             let read = try await site.send(.get, "/api/v1/shared/\(anaID)/trips/nordic", cookie: cy)
@@ -100,8 +104,8 @@ import Testing
         }
     }
 
-    @Test func theOwnerListsChangesAndEndsSharing() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func theOwnerListsChangesAndEndsSharing(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
             let (ana, bo, cy, anaID) = try await people(site)
             #expect(try await share(site, ana, "bo@example.org", "viewer").status == .ok)
             #expect(try await share(site, ana, "cy@example.org", "viewer").status == .ok)
@@ -128,8 +132,10 @@ import Testing
         }
     }
 
-    @Test func sharingIsRefusedForNoAccountTheOwnerAndABadRole() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func sharingIsRefusedForNoAccountTheOwnerAndABadRole(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let (ana, bo, _, _) = try await people(site)
             let unknown = try await share(site, ana, "zed@example.org", "viewer")
             #expect(unknown.status == .unprocessableContent)
@@ -143,8 +149,9 @@ import Testing
     }
 
     /// The owner's preview has the form; sharing and ending it through it lands back on the preview.
-    @Test func thePreviewsFormSharesAndStopsSharing() async throws {
-        try await AccountSite.with { site in
+    @Test(arguments: TestDatabase.all) func thePreviewsFormSharesAndStopsSharing(_ database: TestDatabase) async throws
+    {
+        try await AccountSite.with(database: database) { site in
             let (ana, bo, _, anaID) = try await people(site)
             let preview = body(try await site.send(.get, "/trips/nordic", cookie: ana))
             #expect(preview.contains("Shared with: no one"))
