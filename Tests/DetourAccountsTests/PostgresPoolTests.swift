@@ -1,0 +1,75 @@
+import DetourCore
+import DetourTestSupport
+import Logging
+import PostgresKit
+import PostgresNIO
+import SQLKit
+import Synchronization
+import Testing
+
+@testable import DetourAccounts
+
+/// The pool of PostgreSQL connections as one SQLKit database, and the settings it is made with.
+@Suite struct PostgresPoolTests {
+    /// A TCP address keeps its host, port, database and TLS mode, and a password given apart.
+    @Test(arguments: [("disable", false, false), ("prefer", true, false), ("require", true, true)])
+    func aTCPAddressBecomesThePoolsSettings(mode: String, tls: Bool, enforced: Bool) throws {
+        let url = "postgres://detour:in-the-url@db.example.org:5433/trips?sslmode=\(mode)"
+        let settings = try PostgresClient.Configuration(try SQLPostgresConfiguration(url: url).coreConfiguration)
+        #expect(settings.host == "db.example.org")
+        #expect(settings.port == 5433)
+        #expect(settings.unixSocketPath == nil)
+        #expect(settings.username == "detour")
+        #expect(settings.password == "in-the-url")
+        #expect(settings.database == "trips")
+        let described = "\(settings.tls)"
+        #expect(described.contains("disable") == !tls, "\(described)")
+        #expect(described.contains("require") == enforced, "\(described)")
+    }
+
+    @Test func aSocketAddressBecomesThePoolsSettings() throws {
+        let url = "postgres+uds://detour@localhost/run/postgresql/.s.PGSQL.5432#trips"
+        let settings = try PostgresClient.Configuration(try SQLPostgresConfiguration(url: url).coreConfiguration)
+        #expect(settings.unixSocketPath == "/run/postgresql/.s.PGSQL.5432")
+        #expect(settings.host == nil)
+        #expect(settings.database == "trips")
+    }
+
+    /// Both ways SQLKit runs a statement reach the server: the future SQLKit's older builders
+    /// use, and the one async call; a session keeps one connection.
+    @Test(.enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"))
+    func aStatementRunsEitherWayAndASessionKeepsItsConnection() async throws {
+        let made = try await TestDatabase.makePostgres()
+        let configuration = try SQLPostgresConfiguration(url: made.url).coreConfiguration
+        let client = PostgresClient(configuration: try PostgresClient.Configuration(configuration))
+        let running = Task { await client.run() }
+        let pool = PostgresPool(client: client, logger: Logger(label: "test"))
+        #expect(pool.queryLogLevel == nil)
+        #expect(pool.dialect.name == "postgresql")
+        let future = try await pool.raw("SELECT 41 + 1 AS answer").all().first?.decode(column: "answer", as: Int.self)
+        #expect(future == 42)
+        let rows = LockedRows()
+        try await pool.execute(sql: SQLRaw("SELECT 7 AS seven")) { rows.add($0) }.get()
+        #expect(try rows.first?.decode(column: "seven", as: Int.self) == 7)
+        let (one, two) = try await pool.withSession { session in
+            let first = try await session.raw("SELECT pg_backend_pid() AS pid").first()?.decode(
+                column: "pid", as: Int.self)
+            let second = try await session.raw("SELECT pg_backend_pid() AS pid").first()?.decode(
+                column: "pid", as: Int.self)
+            return (first, second)
+        }
+        #expect(one != nil && one == two)
+        running.cancel()
+        await running.value
+        try await TestDatabase.dropPostgres(made.name)
+    }
+}
+
+/// Rows collected from a callback that may run on another thread.
+final class LockedRows: Sendable {
+    private let rows = Mutex<[any SQLRow]>([])
+
+    func add(_ row: any SQLRow) { rows.withLock { $0.append(row) } }
+
+    var first: (any SQLRow)? { rows.withLock { $0.first } }
+}
