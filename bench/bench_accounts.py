@@ -22,6 +22,10 @@ builds detour-report-serve and detour-report-user beside it). wrk comes from Deb
 when missing). All traffic stays on 127.0.0.1. The script exits with 1 when a target is missed.
 
     python3 bench/bench_accounts.py        # about 1.5 minutes on 2 cores
+
+With BENCH_DATABASE set to a PostgreSQL address (`--database postgres://…`; `.ci/postgres start`
+prints one as DETOUR_TEST_POSTGRES), the accounts live there instead of in the folder's SQLite
+file, and (b) includes PostgreSQL's round trips.
 """
 import http.client
 import os
@@ -100,13 +104,16 @@ def main():
         os.makedirs(plain)
         os.makedirs(accounts)
         shutil.copy(sample, plain)
-        user = subprocess.run([binary, "user", "add", EMAIL, accounts], input=PASSWORD + "\n", text=True,
+        database = os.environ.get("BENCH_DATABASE")
+        database_options = ["--database", database] if database else []
+        print(f"accounts in {'PostgreSQL, ' + database if database else 'SQLite, in the folder'}")
+        user = subprocess.run([binary, "user", "add", EMAIL, accounts, *database_options], input=PASSWORD + "\n", text=True,
                               capture_output=True, check=True).stdout
         account_folder = user.split("its trips go in ", 1)[1].strip().rstrip("/")
         shutil.copy(sample, account_folder)
 
         plain_server = Server(binary, plain, work)
-        account_server = Server(binary, accounts, work, extra=["--accounts"])
+        account_server = Server(binary, accounts, work, extra=["--accounts", *database_options])
         try:
             status, set_cookie, _ = post(account_server.port, "/login", {"email": EMAIL, "password": PASSWORD})
             cookie = session_of(set_cookie)

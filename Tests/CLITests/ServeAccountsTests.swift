@@ -114,6 +114,21 @@ struct ServeAccountsTests {
         #expect(alone.stderr.contains("--registration needs --accounts"))
     }
 
+    /// A server whose PostgreSQL is not there says so and exits before it listens, without the
+    /// password the address holds.
+    @Test func aServerWhosePostgresIsNotThereSaysSoAndExits() throws {
+        let socket = folder.path + "/.s.PGSQL.5432"
+        let result = try CommandRunner.built().run([
+            "serve", folder.path, "--accounts", "--port", "0", "--database",
+            "postgres+uds://ana:secret-word@localhost\(socket)#trips",
+        ])
+        #expect(result.status == 74)
+        #expect(result.stderr.contains("cannot connect to PostgreSQL"), "\(result.stderr)")
+        #expect(result.stderr.contains("[accounts-failed]"))
+        #expect(!result.stderr.contains("secret-word"))
+        #expect(!result.output.contains("serving"))
+    }
+
     /// Behind a trusted proxy, the client is the address the proxy added last to
     /// `X-Forwarded-For`; from anywhere else the header is not believed.
     @Test(arguments: [(["--trusted-proxy", "127.0.0.1"], "203.0.113.9"), ([], "127.0.0.1")] as [([String], String)])
