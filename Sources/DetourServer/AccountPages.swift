@@ -68,15 +68,12 @@ struct AccountPages {
         let email = (fields.email ?? "").trimmingCharacters(in: .whitespaces)
         let password = fields.password ?? ""
         let client = context.client
-        let keys = ["account:" + AccountStore.key(email), "client:" + client]
-        var wait: Int64 = 0
-        for key in keys {
-            wait = max(wait, LoginThrottle.wait(failures: try await store.failures(key: key), now: store.now()) ?? 0)
-        }
+        let keys = Self.throttleKeys(email: email, client: client)
+        let wait = try await throttleWait(keys)
         if wait > 0 {
             return loginForm(
-                email: email, problem: "Too many failed attempts. Try again in \(Self.duration(wait)).",
-                status: .tooManyRequests, fields: [(.retryAfter, String(wait))])
+                email: email, problem: Self.tooMany(wait), status: .tooManyRequests,
+                fields: [(.retryAfter, String(wait))])
         }
         let account = try await store.account(email: email)
         guard case .valid(let rehash) = await accounts.hasher.verify(password, against: account?.passwordHash),
@@ -93,6 +90,25 @@ struct AccountPages {
         try await store.clearFailures(key: keys[0])
         try await store.record("login", email: account.email, client: client)
         return try await signIn(account, request: request, client: client)
+    }
+
+    /// What failed password checks count against: the address and the client.
+    static func throttleKeys(email: String, client: String) -> [String] {
+        ["account:" + AccountStore.key(email), "client:" + client]
+    }
+
+    /// How many seconds the next password check against `keys` must wait (0: none).
+    func throttleWait(_ keys: [String]) async throws -> Int64 {
+        var wait: Int64 = 0
+        for key in keys {
+            wait = max(wait, LoginThrottle.wait(failures: try await store.failures(key: key), now: store.now()) ?? 0)
+        }
+        return wait
+    }
+
+    /// What a refused attempt is told.
+    static func tooMany(_ wait: Int64) -> String {
+        "Too many failed attempts. Try again in \(duration(wait))."
     }
 
     /// Begins a session for `account` (a new id, whatever the request carried) and sends the
@@ -323,9 +339,23 @@ struct AccountPages {
         let fields = try await Form.read(PasswordFields.self, from: request)
         let password = fields.password ?? ""
         guard let account = try await store.account(id: identity.accountID) else { return Self.redirect("/login") }
+        // The current password is guessed no faster here than at the login form, whoever holds
+        // the session: failures count against the same address and client.
+        let keys = Self.throttleKeys(email: account.email, client: context.client)
+        let wait = try await throttleWait(keys)
+        if wait > 0 {
+            var response = try await accountForm(
+                identity, notice: nil, problems: ["current": Self.tooMany(wait)], status: .tooManyRequests)
+            response.headers[.retryAfter] = String(wait)
+            return response
+        }
         var problems: [String: String] = [:]
         if case .invalid = await accounts.hasher.verify(fields.current ?? "", against: account.passwordHash) {
             problems["current"] = "This is not your current password."
+            try await store.recordFailure(keys: keys)
+            try await store.record("password-change-failed", email: account.email, client: context.client)
+        } else {
+            try await store.clearFailures(key: keys[0])
         }
         for problem in accounts.rule.problems(password: password, confirm: fields.confirm ?? "")
         where problems[problem.field] == nil {

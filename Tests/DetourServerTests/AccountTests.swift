@@ -191,6 +191,38 @@ import Testing
         }
     }
 
+    /// The current password asked by the account page is throttled as the login is, against the
+    /// same address: a stolen session guesses it no faster, and its failures slow logins too.
+    @Test(arguments: TestDatabase.all) func theCurrentPasswordIsThrottledAsTheLoginIs(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
+            let cookie = try #require(try await site.register("ana@example.org"))
+            let token = try await site.formToken(cookie)
+            func change(current: String) async throws -> TestResponse {
+                try await site.send(
+                    .post, "/account/password", cookie: cookie,
+                    form: [
+                        ("csrf", token), ("current", current), ("password", "a new long passphrase"),
+                        ("confirm", "a new long passphrase"),
+                    ])
+            }
+            for attempt in 1...10 {
+                #expect(try await change(current: "wrong \(attempt)").status == .unprocessableContent)
+            }
+            let refused = try await change(current: "correct horse battery")
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "60")
+            #expect(body(refused).contains("Too many failed attempts. Try again in 1 minute."))
+            #expect(try await site.login("ana@example.org").status == .tooManyRequests)
+            site.clock.advance(60)
+            #expect(try await change(current: "correct horse battery").status == .ok)
+            let events = try await site.store.audit(email: "ana@example.org").map(\.event)
+            #expect(events.filter { $0 == "password-change-failed" }.count == 10)
+            #expect(events.last == "password-changed")
+        }
+    }
+
     @Test func theThrottleRuleAtItsEdges() {
         let now: Int64 = 10_000
         let nine = (0..<9).map { now - Int64($0) }
