@@ -13,6 +13,9 @@ import SQLKit
 struct PostgresPool: SQLDatabase {
     let client: PostgresClient
     let logger: Logger
+    /// How long a statement may wait for a connection and run, as SQLite waits for a lock: the
+    /// pool waits for a server that is down as long as it takes, and a request must not.
+    var deadline: Duration = .seconds(10)
 
     var eventLoop: any EventLoop { MultiThreadedEventLoopGroup.singleton.any() }
 
@@ -28,16 +31,38 @@ struct PostgresPool: SQLDatabase {
     }
 
     func execute(sql query: any SQLExpression, _ onRow: @escaping @Sendable (any SQLRow) -> Void) async throws {
-        try await client.withConnection { connection in
-            try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+        try await bounded {
+            try await client.withConnection { connection in
+                try await connection.sql(queryLogLevel: nil).execute(sql: query, onRow)
+            }
         }
     }
 
-    func withSession<Result>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+    func withSession<Result: Sendable>(
+        _ closure: @escaping @Sendable (any SQLDatabase) async throws -> Result
+    ) async throws -> Result {
+        try await bounded {
+            try await client.withConnection { connection in
+                try await closure(connection.sql(queryLogLevel: nil))
+            }
+        }
+    }
+
+    /// `body`'s result, or ``AccountFailure/database(_:)`` when it takes longer than the
+    /// deadline (and `body` is cancelled).
+    private func bounded<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
         -> Result
     {
-        try await client.withConnection { connection in
-            try await closure(connection.sql(queryLogLevel: nil))
+        let deadline = deadline
+        return try await withThrowingTaskGroup(of: Result.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: deadline)
+                throw AccountFailure.database("PostgreSQL did not answer within \(deadline)")
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw CancellationError() }
+            return first
         }
     }
 }

@@ -35,6 +35,25 @@ import Testing
         #expect(settings.database == "trips")
     }
 
+    /// A server that is down makes a statement fail at the deadline, instead of waiting for as
+    /// long as the pool tries to connect (a request to the server must end).
+    @Test func aStatementToAServerThatIsDownFailsAtTheDeadline() async throws {
+        let folder = try ScratchFolder("detour-postgres-down")
+        let configuration = PostgresClient.Configuration(
+            unixSocketPath: folder.url.path + "/.s.PGSQL.5432", username: "detour", password: nil, database: "trips")
+        let client = PostgresClient(configuration: configuration)
+        let running = Task { await client.run() }
+        let pool = PostgresPool(client: client, logger: Logger(label: "test"), deadline: .milliseconds(200))
+        await #expect(throws: AccountFailure.database("PostgreSQL did not answer within 0.2 seconds")) {
+            try await pool.raw("SELECT 1").run()
+        }
+        await #expect(throws: AccountFailure.database("PostgreSQL did not answer within 0.2 seconds")) {
+            try await pool.withSession { try await $0.raw("SELECT 1").run() }
+        }
+        running.cancel()
+        await running.value
+    }
+
     /// Both ways SQLKit runs a statement reach the server: the future SQLKit's older builders
     /// use, and the one async call; a session keeps one connection.
     @Test(.enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"))
