@@ -4,6 +4,7 @@ import NIOPosix
 import PostgresKit
 import PostgresNIO
 import SQLKit
+import Synchronization
 
 /// PostgresNIO's connection pool as one SQLKit database: each statement leases a connection for
 /// as long as it runs, and ``withSession(_:)`` keeps one for a transaction.
@@ -38,32 +39,51 @@ struct PostgresPool: SQLDatabase {
         }
     }
 
-    func withSession<Result: Sendable>(
-        _ closure: @escaping @Sendable (any SQLDatabase) async throws -> Result
-    ) async throws -> Result {
-        try await bounded {
-            try await client.withConnection { connection in
-                try await closure(connection.sql(queryLogLevel: nil))
-            }
+    /// A session on one connection, for as long as `closure` runs (a transaction); not bounded
+    /// by the deadline, since a transaction may wait on locks for as long as it must.
+    func withSession<Result>(_ closure: @escaping @Sendable (any SQLDatabase) async throws -> Result) async throws
+        -> Result
+    {
+        try await client.withConnection { connection in
+            try await closure(connection.sql(queryLogLevel: nil))
         }
     }
 
-    /// `body`'s result, or ``AccountFailure/database(_:)`` when it takes longer than the
-    /// deadline (and `body` is cancelled).
-    private func bounded<Result: Sendable>(_ body: @escaping @Sendable () async throws -> Result) async throws
-        -> Result
-    {
+    /// Runs `body`, and answers when it ends or at the deadline, whichever comes first: at the
+    /// deadline with ``AccountFailure/database(_:)``, while `body` (which PostgresKit does not let
+    /// cancel) goes on alone until the server answers or the connection fails.
+    private func bounded(_ body: @escaping @Sendable () async throws -> Void) async throws {
         let deadline = deadline
-        return try await withThrowingTaskGroup(of: Result.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: deadline)
-                throw AccountFailure.database("PostgreSQL did not answer within \(deadline)")
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let waiter = Waiter(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: deadline)
+                guard !Task.isCancelled else { return }
+                waiter.resume(.failure(AccountFailure.database("PostgreSQL did not answer within \(deadline)")))
             }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw CancellationError() }
-            return first
+            Task {
+                do {
+                    try await body()
+                    waiter.resume(.success(()))
+                } catch {
+                    waiter.resume(.failure(error))
+                }
+                timer.cancel()
+            }
         }
+    }
+}
+
+/// A request waiting for a statement, resumed once: by the statement or by the deadline.
+private final class Waiter: Sendable {
+    private let continuation: Mutex<CheckedContinuation<Void, any Error>?>
+
+    init(_ continuation: CheckedContinuation<Void, any Error>) {
+        self.continuation = Mutex(continuation)
+    }
+
+    func resume(_ result: Result<Void, any Error>) {
+        continuation.withLock { $0.take() }?.resume(with: result)
     }
 }
 

@@ -47,41 +47,87 @@ import Testing
         await #expect(throws: AccountFailure.database("PostgreSQL did not answer within 0.2 seconds")) {
             try await pool.raw("SELECT 1").run()
         }
-        await #expect(throws: AccountFailure.database("PostgreSQL did not answer within 0.2 seconds")) {
-            try await pool.withSession { try await $0.raw("SELECT 1").run() }
-        }
         running.cancel()
         await running.value
     }
 
+    /// A statement that has reached the server and waits there (on a lock another connection
+    /// holds) is answered at the deadline too, while the lock is still held.
+    @Test(.enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"))
+    func aStatementWaitingOnTheServerFailsAtTheDeadline() async throws {
+        try await TestDatabase.withPostgres { made in
+            try await withPool(made.url, deadline: .milliseconds(200)) { pool in
+                try await TestDatabase.administer(made.url) { holder in
+                    _ = try await holder.query("SELECT pg_advisory_lock(42)", logger: holder.logger)
+                    let released = Flag()
+                    // Released in a minute at the latest, so that a deadline that waited for the
+                    // statement would fail below rather than hang.
+                    let releaser = Task {
+                        try? await Task.sleep(for: .seconds(60))
+                        released.set()
+                        _ = try? await holder.query("SELECT pg_advisory_unlock(42)", logger: holder.logger)
+                    }
+                    await #expect(throws: AccountFailure.database("PostgreSQL did not answer within 0.2 seconds")) {
+                        try await pool.raw("SELECT pg_advisory_lock(42)").run()
+                    }
+                    #expect(!released.isSet)
+                    releaser.cancel()
+                    await releaser.value
+                }
+            }
+        }
+    }
+
     /// Both ways SQLKit runs a statement reach the server: the future SQLKit's older builders
-    /// use, and the one async call; a session keeps one connection.
+    /// use, and the one async call; a session, asked of the store's `any SQLDatabase`, keeps one
+    /// connection.
     @Test(.enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"))
     func aStatementRunsEitherWayAndASessionKeepsItsConnection() async throws {
-        let made = try await TestDatabase.makePostgres()
-        let configuration = try SQLPostgresConfiguration(url: made.url).coreConfiguration
+        try await TestDatabase.withPostgres { made in
+            try await withPool(made.url) { pool in
+                #expect(pool.queryLogLevel == nil)
+                #expect(pool.dialect.name == "postgresql")
+                let answer = try await pool.raw("SELECT 41 + 1 AS answer").all().first?.decode(
+                    column: "answer", as: Int.self)
+                #expect(answer == 42)
+                let rows = LockedRows()
+                try await pool.execute(sql: SQLRaw("SELECT 7 AS seven")) { rows.add($0) }.get()
+                #expect(try rows.first?.decode(column: "seven", as: Int.self) == 7)
+                let database: any SQLDatabase = pool
+                let pids = try await database.withSession { session in
+                    // One connection of the pool, not the pool again (SQLKit's default session).
+                    #expect(!(session is PostgresPool))
+                    var pids: [Int] = []
+                    for _ in 0..<3 {
+                        let row = try await session.raw("SELECT pg_backend_pid() AS pid").first()
+                        pids.append(try row?.decode(column: "pid", as: Int.self) ?? 0)
+                    }
+                    return pids
+                }
+                #expect(Set(pids).count == 1 && pids[0] != 0)
+            }
+        }
+    }
+
+    /// Runs `body` with a pool on the database `url`, stopped however `body` ends.
+    func withPool(_ url: String, deadline: Duration = .seconds(10), _ body: (PostgresPool) async throws -> Void)
+        async throws
+    {
+        let configuration = try SQLPostgresConfiguration(url: url).coreConfiguration
         let client = PostgresClient(configuration: try PostgresClient.Configuration(configuration))
         let running = Task { await client.run() }
-        let pool = PostgresPool(client: client, logger: Logger(label: "test"))
-        #expect(pool.queryLogLevel == nil)
-        #expect(pool.dialect.name == "postgresql")
-        let future = try await pool.raw("SELECT 41 + 1 AS answer").all().first?.decode(column: "answer", as: Int.self)
-        #expect(future == 42)
-        let rows = LockedRows()
-        try await pool.execute(sql: SQLRaw("SELECT 7 AS seven")) { rows.add($0) }.get()
-        #expect(try rows.first?.decode(column: "seven", as: Int.self) == 7)
-        let (one, two) = try await pool.withSession { session in
-            let first = try await session.raw("SELECT pg_backend_pid() AS pid").first()?.decode(
-                column: "pid", as: Int.self)
-            let second = try await session.raw("SELECT pg_backend_pid() AS pid").first()?.decode(
-                column: "pid", as: Int.self)
-            return (first, second)
-        }
-        #expect(one != nil && one == two)
-        running.cancel()
-        await running.value
-        try await TestDatabase.dropPostgres(made.name)
+        defer { running.cancel() }
+        try await body(PostgresPool(client: client, logger: Logger(label: "test"), deadline: deadline))
     }
+}
+
+/// Whether something happened, set from another task.
+final class Flag: Sendable {
+    private let value = Mutex(false)
+
+    func set() { value.withLock { $0 = true } }
+
+    var isSet: Bool { value.withLock { $0 } }
 }
 
 /// Rows collected from a callback that may run on another thread.
