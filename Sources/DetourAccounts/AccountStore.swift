@@ -122,7 +122,7 @@ public final class AccountStore: Sendable {
         let connection: SQLiteConnection
         do {
             connection = try await SQLiteConnection.open(
-                storage: .file(path: path), threadPool: thread, logger: Logger(label: "detour-report.accounts"),
+                storage: .file(path: path), threadPool: thread, logger: AccountStore.logger,
                 on: MultiThreadedEventLoopGroup.singleton.any()
             ).get()
         } catch {
@@ -158,6 +158,10 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// What the database drivers say (PostgreSQL's pool, when it cannot connect): on standard
+    /// error, with the server's other messages, never mixed into what a command prints.
+    static let logger = Logger(label: "detour-report.accounts") { StreamLogHandler.standardError(label: $0) }
+
     /// The lock that makes two servers starting at once on one PostgreSQL database apply each
     /// migration once: a transaction-scoped advisory lock, its key "detr" in ASCII.
     static let postgresMigrationLock = "SELECT pg_advisory_xact_lock(1684370546)"
@@ -187,7 +191,7 @@ public final class AccountStore: Sendable {
         if configuration.coreConfiguration.password == nil {
             configuration.coreConfiguration.password = password
         }
-        let logger = Logger(label: "detour-report.accounts")
+        let logger = AccountStore.logger
         let client = PostgresClient(
             configuration: try PostgresClient.Configuration(configuration.coreConfiguration), backgroundLogger: logger)
         // The pool runs from now on, while the migrations are applied: a request never finds it

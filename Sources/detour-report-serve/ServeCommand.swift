@@ -94,7 +94,7 @@ struct ServeCommand: AsyncParsableCommand {
         do throws(AccountFailure) {
             store = try await AccountStore.open(
                 options.database.flatMap(DatabaseURL.init), folder: options.folder,
-                password: ProcessInfo.processInfo.environment[DatabaseURL.passwordVariable], now: UTCTime.now)
+                password: DatabasePassword.take(), now: UTCTime.now)
             hasher = try PasswordHasher(width: ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             options.printer.report(error.code, error.message, file: "detour-report")

@@ -2,7 +2,6 @@ import ArgumentParser
 import DetourAccounts
 import DetourCommandLine
 import DetourCore
-import Foundation
 
 #if canImport(Glibc)
 import Glibc
@@ -58,7 +57,7 @@ struct UserOptions: ParsableArguments {
         do throws(AccountFailure) {
             store = try await AccountStore.open(
                 database.flatMap(DatabaseURL.init), folder: folder,
-                password: ProcessInfo.processInfo.environment[DatabaseURL.passwordVariable], now: UTCTime.now)
+                password: DatabasePassword.take(), now: UTCTime.now)
         } catch {
             throw fail(error)
         }
