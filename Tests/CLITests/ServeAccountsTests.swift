@@ -189,51 +189,54 @@ struct ServeAccountsTests {
     /// one is valid on the other, and a trip saved through one reloads a preview open on the other.
     @Test(.enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"))
     func twoServersOnOnePostgresShareSessionsAndSaves() async throws {
-        let made = try await TestDatabase.makePostgres()
-        let arguments = ["--accounts", "--database", made.url]
-        let first = try ServerProcess(folder: folder, arguments: arguments)
-        let second = try ServerProcess(folder: folder, arguments: arguments)
-        let registered = try post(
-            first, "/register",
-            [("email", "ana@example.org"), ("password", "correct horse battery"), ("confirm", "correct horse battery")])
-        let cookie = try Self.session(registered).orThrow("no session cookie")
-        let page = try get(second, "/", cookie: cookie)
-        #expect(page.status == 200)
-        #expect(page.text.contains("Signed in as <strong>ana@example.org</strong>"))
-        // The database is the only one: no SQLite file was made beside the trips.
-        #expect(!FileManager.default.fileExists(atPath: folder.path + "/.detour/accounts.sqlite"))
-        let account = try get(first, "/account", cookie: cookie).text
-        let token = try #require(
-            account.range(of: "name=\"csrf\" value=\"").map { String(account[$0.upperBound...].prefix(43)) })
-        let trip = try Data(contentsOf: Fixtures.sampleURL("nordic-budget.json"))
-        func save(_ bytes: Data, _ precondition: [String: String]) throws -> Curl.Reply {
-            try Curl.request(
-                first.base + "/api/v1/trips/nordic-budget", method: "PUT",
-                headers: [
-                    "Content-Type": "application/json", "Origin": first.base, "X-CSRF-Token": token,
-                    "Cookie": "detour_session=\(cookie)",
-                ].merging(precondition) { $1 }, body: bytes)
+        try await TestDatabase.withPostgres { made in
+            let arguments = ["--accounts", "--database", made.url]
+            let first = try ServerProcess(folder: folder, arguments: arguments)
+            let second = try ServerProcess(folder: folder, arguments: arguments)
+            let registered = try post(
+                first, "/register",
+                [
+                    ("email", "ana@example.org"), ("password", "correct horse battery"),
+                    ("confirm", "correct horse battery"),
+                ])
+            let cookie = try Self.session(registered).orThrow("no session cookie")
+            let page = try get(second, "/", cookie: cookie)
+            #expect(page.status == 200)
+            #expect(page.text.contains("Signed in as <strong>ana@example.org</strong>"))
+            // The database is the only one: no SQLite file was made beside the trips.
+            #expect(!FileManager.default.fileExists(atPath: folder.path + "/.detour/accounts.sqlite"))
+            let account = try get(first, "/account", cookie: cookie).text
+            let token = try #require(
+                account.range(of: "name=\"csrf\" value=\"").map { String(account[$0.upperBound...].prefix(43)) })
+            let trip = try Data(contentsOf: Fixtures.sampleURL("nordic-budget.json"))
+            func save(_ bytes: Data, _ precondition: [String: String]) throws -> Curl.Reply {
+                try Curl.request(
+                    first.base + "/api/v1/trips/nordic-budget", method: "PUT",
+                    headers: [
+                        "Content-Type": "application/json", "Origin": first.base, "X-CSRF-Token": token,
+                        "Cookie": "detour_session=\(cookie)",
+                    ].merging(precondition) { $1 }, body: bytes)
+            }
+            let created = try save(trip, ["If-None-Match": "*"])
+            #expect(created.status == 201, "\(created.text)")
+            let tag = try created.header("etag").orThrow("no ETag")
+            let listener = try RawConnection(port: second.port)
+            try listener.send(
+                Data(
+                    "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n"
+                        .utf8))
+            #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+            let replaced = try save(trip + Data(" \n".utf8), ["If-Match": tag])
+            #expect(replaced.status == 200, "\(replaced.text)")
+            #expect(listener.receive(until: "data: ", count: 2).components(separatedBy: "data: ").count == 3)
+            listener.close()
+            // The command line works on the same database.
+            let cli = try CommandRunner.built()
+            let listed = try cli.run(["user", "list", "--database", made.url, folder.path])
+            #expect(listed.output.hasPrefix("ana@example.org\t"), "\(listed.stderr)")
+            #expect(listed.output.contains("\t1 session\t"), "\(listed.output)")
+            #expect(first.stop() == 0)
+            #expect(second.stop() == 0)
         }
-        let created = try save(trip, ["If-None-Match": "*"])
-        #expect(created.status == 201, "\(created.text)")
-        let tag = try created.header("etag").orThrow("no ETag")
-        let listener = try RawConnection(port: second.port)
-        try listener.send(
-            Data(
-                "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n"
-                    .utf8))
-        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
-        let replaced = try save(trip + Data(" \n".utf8), ["If-Match": tag])
-        #expect(replaced.status == 200, "\(replaced.text)")
-        #expect(listener.receive(until: "data: ", count: 2).components(separatedBy: "data: ").count == 3)
-        listener.close()
-        // The command line works on the same database.
-        let cli = try CommandRunner.built()
-        let listed = try cli.run(["user", "list", "--database", made.url, folder.path])
-        #expect(listed.output.hasPrefix("ana@example.org\t"), "\(listed.stderr)")
-        #expect(listed.output.contains("\t1 session\t"), "\(listed.output)")
-        #expect(first.stop() == 0)
-        #expect(second.stop() == 0)
-        try await TestDatabase.dropPostgres(made.name)
     }
 }

@@ -55,12 +55,46 @@ import Testing
         try await withStore(database) { store in
             let zoe = try await store.addAccount(email: "zoe@example.org", passwordHash: "h")
             _ = try await store.addAccount(email: "Ana@example.org", passwordHash: "h")
-            #expect(try await store.accounts().map(\.email) == ["Ana@example.org", "zoe@example.org"])
+            // By code point, wherever the database sorts text otherwise (PostgreSQL by its locale
+            // would put é before f).
+            _ = try await store.addAccount(email: "émile@example.org", passwordHash: "h")
+            _ = try await store.addAccount(email: "fred@example.org", passwordHash: "h")
+            #expect(
+                try await store.accounts().map(\.email) == [
+                    "Ana@example.org", "fred@example.org", "zoe@example.org", "émile@example.org",
+                ])
             let (token, _) = try await store.beginSession(accountID: zoe.id, client: "127.0.0.1")
             #expect(try await store.removeAccount(id: zoe.id))
             #expect(try await store.removeAccount(id: zoe.id) == false)
             #expect(try await store.session(token) == nil)
-            #expect(try await store.accounts().map(\.email) == ["Ana@example.org"])
+            #expect(
+                try await store.accounts().map(\.email) == ["Ana@example.org", "fred@example.org", "émile@example.org"])
+        }
+    }
+
+    /// A trip's members and the trips shared with an account are listed by code point too.
+    @Test(arguments: TestDatabase.all) func membersAndSharedTripsAreListedByCodePoint(_ database: TestDatabase)
+        async throws
+    {
+        try await withStore(database) { store in
+            let owner = try await store.addAccount(email: "owner@example.org", passwordHash: "h")
+            let eva = try await store.addAccount(email: "éva@example.org", passwordHash: "h")
+            let emile = try await store.addAccount(email: "émile@example.org", passwordHash: "h")
+            let fred = try await store.addAccount(email: "fred@example.org", passwordHash: "h")
+            try await store.share(ownerID: owner.id, trip: "lisbon", memberID: emile.id, role: .viewer)
+            try await store.share(ownerID: owner.id, trip: "lisbon", memberID: fred.id, role: .editor)
+            #expect(
+                try await store.members(ownerID: owner.id, trip: "lisbon").map(\.email) == [
+                    "fred@example.org", "émile@example.org",
+                ])
+            for (from, trip) in [(eva, "alps"), (owner, "été"), (owner, "fjords")] {
+                try await store.share(ownerID: from.id, trip: trip, memberID: fred.id, role: .viewer)
+            }
+            #expect(
+                try await store.sharedTrips(memberID: fred.id).map { "\($0.ownerEmail) \($0.trip)" } == [
+                    "owner@example.org fjords", "owner@example.org lisbon", "owner@example.org été",
+                    "éva@example.org alps",
+                ])
         }
     }
 
@@ -209,48 +243,48 @@ import Testing
         .enabled(if: TestDatabase.all.contains(.postgres), "needs PostgreSQL (\(TestDatabase.variable))"),
         arguments: [true, false])
     func aServerStartingDuringAnothersMigrationWaitsForIt(locked: Bool) async throws {
-        let made = try await TestDatabase.makePostgres()
-        let begin = locked ? ["BEGIN", AccountStore.postgresMigrationLock] : ["BEGIN"]
-        let now = clock.now
-        try await TestDatabase.administer(made.url) { first in
-            // A database with a table of versions, and steps to apply: what a new release meets.
-            _ = try await first.query(
-                "CREATE TABLE detour_schema (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
-                logger: first.logger)
-            // The first server, half-way: its transaction open, the first step applied and recorded.
-            for statement in begin {
-                _ = try await first.query(PostgresQuery(unsafeSQL: statement), logger: first.logger)
-            }
-            try await Migrations.steps[0].apply(first.sql())
-            _ = try await first.query("INSERT INTO detour_schema VALUES (1, 0)", logger: first.logger)
-            let second = Task {
-                let store = try await AccountStore.postgres(url: made.url, password: nil, now: now, begin: begin)
-                await store.close()
-            }
-            // Until the second waits for a lock the first holds (on this database: other tests run
-            // beside this one on the same server).
-            var (waiting, asked) = (0, 0)
-            while waiting == 0 {
-                asked += 1
-                try #require(asked <= 100_000, "the second server never waited for a lock")
-                // A transaction sees the server's activity as it first read it, unless told not to.
-                _ = try await first.query("SELECT pg_stat_clear_snapshot()", logger: first.logger)
-                let rows = try await first.query(
-                    """
-                    SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid) \
-                    WHERE NOT granted AND datname = current_database()
-                    """, logger: first.logger)
-                for try await count in rows.decode(Int.self) { waiting = count }
-            }
-            _ = try await first.query("COMMIT", logger: first.logger)
-            let result = await second.result
-            if locked {
-                #expect(throws: Never.self) { try result.get() }
-            } else {
-                #expect(throws: AccountFailure.self) { try result.get() }
+        try await TestDatabase.withPostgres { made in
+            let begin = locked ? ["BEGIN", AccountStore.postgresMigrationLock] : ["BEGIN"]
+            let now = clock.now
+            try await TestDatabase.administer(made.url) { first in
+                // A database with a table of versions, and steps to apply: what a new release meets.
+                _ = try await first.query(
+                    "CREATE TABLE detour_schema (version BIGINT PRIMARY KEY, applied_at BIGINT NOT NULL)",
+                    logger: first.logger)
+                // The first server, half-way: its transaction open, the first step applied and recorded.
+                for statement in begin {
+                    _ = try await first.query(PostgresQuery(unsafeSQL: statement), logger: first.logger)
+                }
+                try await Migrations.steps[0].apply(first.sql())
+                _ = try await first.query("INSERT INTO detour_schema VALUES (1, 0)", logger: first.logger)
+                let second = Task {
+                    let store = try await AccountStore.postgres(url: made.url, password: nil, now: now, begin: begin)
+                    await store.close()
+                }
+                // Until the second waits for a lock the first holds (on this database: other tests run
+                // beside this one on the same server).
+                var (waiting, asked) = (0, 0)
+                while waiting == 0 {
+                    asked += 1
+                    try #require(asked <= 100_000, "the second server never waited for a lock")
+                    // A transaction sees the server's activity as it first read it, unless told not to.
+                    _ = try await first.query("SELECT pg_stat_clear_snapshot()", logger: first.logger)
+                    let rows = try await first.query(
+                        """
+                        SELECT count(*) FROM pg_locks JOIN pg_stat_activity USING (pid) \
+                        WHERE NOT granted AND datname = current_database()
+                        """, logger: first.logger)
+                    for try await count in rows.decode(Int.self) { waiting = count }
+                }
+                _ = try await first.query("COMMIT", logger: first.logger)
+                let result = await second.result
+                if locked {
+                    #expect(throws: Never.self) { try result.get() }
+                } else {
+                    #expect(throws: AccountFailure.self) { try result.get() }
+                }
             }
         }
-        try await TestDatabase.dropPostgres(made.name)
     }
 
     @Test func theDatabaseIsReadableByItsOwnerAlone() throws {

@@ -36,13 +36,21 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
     /// default). A PostgreSQL database is dropped after.
     public func withURL<Value>(_ body: (String?) async throws -> Value) async throws -> Value {
         guard self == .postgres else { return try await body(nil) }
-        let made = try await TestDatabase.makePostgres()
+        return try await TestDatabase.withPostgres { try await body($0.url) }
+    }
+
+    /// Runs `body` with a new PostgreSQL database (its name, and its address), dropped after
+    /// however `body` ends.
+    public static func withPostgres<Value>(_ body: ((name: String, url: String)) async throws -> Value)
+        async throws -> Value
+    {
+        let made = try await makePostgres()
         do {
-            let value = try await body(made.url)
-            try await TestDatabase.dropPostgres(made.name)
+            let value = try await body(made)
+            try await dropPostgres(made.name)
             return value
         } catch {
-            try? await TestDatabase.dropPostgres(made.name)
+            try? await dropPostgres(made.name)
             throw error
         }
     }
@@ -55,7 +63,13 @@ public enum TestDatabase: String, CaseIterable, Sendable, CustomStringConvertibl
         }
         let name = "detour_test_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
         try await administer(server) { connection in
-            _ = try await connection.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+            // Text sorted by a locale (ICU's en-US), not by bytes as SQLite sorts it: an order
+            // left to the database shows up as a difference between the two.
+            _ = try await connection.query(
+                PostgresQuery(
+                    unsafeSQL:
+                        "CREATE DATABASE \(name) TEMPLATE template0 LOCALE_PROVIDER icu ICU_LOCALE 'en-US' LOCALE 'C.UTF-8'"
+                ), logger: logger)
         }
         return (name, renamed(server, to: name))
     }
