@@ -32,6 +32,15 @@ struct ServeAccountsTests {
             server.base + path, headers: cookie.map { ["Cookie": "detour_session=\($0)"] } ?? [:])
     }
 
+    /// A preview's event stream at `path`, signed in by `cookie`, open once its first event came.
+    func events(_ server: ServerProcess, _ path: String, cookie: String) throws -> RawConnection {
+        let listener = try RawConnection(port: server.port)
+        try listener.send(
+            Data("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n".utf8))
+        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+        return listener
+    }
+
     /// The session id a reply sets.
     static func session(_ reply: Curl.Reply) -> String? {
         reply.header("set-cookie").flatMap { cookie in
@@ -55,12 +64,7 @@ struct ServeAccountsTests {
             at: Fixtures.sampleURL("nordic-budget.json"), to: trips.appendingPathComponent("nordic-budget.json"))
         #expect(try get(server, "/trips/nordic-budget", cookie: cookie).status == 200)
         // The preview's stream, signed in by the cookie, sees a save in the account's folder.
-        let listener = try RawConnection(port: server.port)
-        try listener.send(
-            Data(
-                "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n"
-                    .utf8))
-        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+        let listener = try events(server, "/trips/nordic-budget/events", cookie: cookie)
         var bytes = try Data(contentsOf: trips.appendingPathComponent("nordic-budget.json"))
         bytes.append(contentsOf: Array(" \n".utf8))
         try bytes.write(to: trips.appendingPathComponent("nordic-budget.json"))
@@ -171,12 +175,7 @@ struct ServeAccountsTests {
             server, "/trips/nordic-budget/members", [("csrf", token), ("email", "bo@example.org"), ("role", "viewer")],
             cookie: cookies[0])
         #expect(shared.status == 303)
-        let listener = try RawConnection(port: server.port)
-        try listener.send(
-            Data(
-                ("GET /shared/\(anaID)/trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                    + "Cookie: detour_session=\(cookies[1])\r\n\r\n").utf8))
-        #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+        let listener = try events(server, "/shared/\(anaID)/trips/nordic-budget/events", cookie: cookies[1])
         var bytes = try Data(contentsOf: trip)
         bytes.append(contentsOf: Array(" \n".utf8))
         try bytes.write(to: trip)
@@ -220,12 +219,7 @@ struct ServeAccountsTests {
             let created = try save(trip, ["If-None-Match": "*"])
             #expect(created.status == 201, "\(created.text)")
             let tag = try created.header("etag").orThrow("no ETag")
-            let listener = try RawConnection(port: second.port)
-            try listener.send(
-                Data(
-                    "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nCookie: detour_session=\(cookie)\r\n\r\n"
-                        .utf8))
-            #expect(listener.receive(until: "data: ", count: 1).contains("data: "))
+            let listener = try events(second, "/trips/nordic-budget/events", cookie: cookie)
             let replaced = try save(trip + Data(" \n".utf8), ["If-Match": tag])
             #expect(replaced.status == 200, "\(replaced.text)")
             #expect(listener.receive(until: "data: ", count: 2).components(separatedBy: "data: ").count == 3)
