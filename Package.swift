@@ -54,6 +54,8 @@ let package = Package(
             pkgConfig: "libsodium",
             providers: [.apt(["libsodium-dev"])]
         ),
+        // glibc's mallopt, for the server's trim threshold (no library: it is libc's own).
+        .systemLibrary(name: "CMalloc"),
         .target(name: "DetourCore"),
         // The report model's keys, typed: read by the template check and by the template compiler.
         .target(name: "DetourTemplateSchema"),
@@ -164,7 +166,7 @@ let package = Package(
             name: "detour-report-serve",
             dependencies: [
                 "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
-                "DetourServer", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DetourServer", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .executableTarget(
