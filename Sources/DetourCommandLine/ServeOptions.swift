@@ -143,9 +143,7 @@ public struct ServeOptions: ParsableArguments {
         if let registration, !["open", "invite", "closed"].contains(registration) {
             throw ValidationError("--registration takes open, invite or closed")
         }
-        if let database, DatabaseURL(database) == nil {
-            throw ValidationError("--database takes \(DatabaseURL.forms)")
-        }
+        try DatabaseURL.validate(option: database)
         if let minPasswordLength, !Self.passwordLengths.contains(minPasswordLength) {
             throw ValidationError("--min-password-length must be between 6 and 1024")
         }

@@ -45,9 +45,7 @@ struct UserOptions: ParsableArguments {
             throw ValidationError(
                 "--min-password-length must be between \(PasswordRule.lowestMinimum) and \(PasswordRule.maximum)")
         }
-        if let database, DatabaseURL(database) == nil {
-            throw ValidationError("--database takes \(DatabaseURL.forms)")
-        }
+        try DatabaseURL.validate(option: database)
     }
 
     /// Runs `body` with the database open, and closes it however `body` ends; a failure is

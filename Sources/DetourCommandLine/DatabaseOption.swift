@@ -1,3 +1,4 @@
+import ArgumentParser
 import DetourCore
 
 #if canImport(Glibc)
@@ -15,5 +16,15 @@ public enum DatabasePassword {
         let password = String(cString: value)
         unsetenv(DatabaseURL.passwordVariable)
         return password
+    }
+}
+
+extension DatabaseURL {
+    /// `--database`'s value, checked for `serve` and `user` alike: a usage error unless it has
+    /// one of the two forms.
+    public static func validate(option value: String?) throws(ValidationError) {
+        if let value, DatabaseURL(value) == nil {
+            throw ValidationError("--database takes \(forms)")
+        }
     }
 }
