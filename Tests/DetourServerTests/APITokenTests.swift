@@ -45,6 +45,15 @@ import Testing
             to: request(method, path, headers: fields, body: Array(body.utf8)))
     }
 
+    /// Ana, with the trip `nordic` in her folder, and Bo: their sessions.
+    func anaWithATripAndBo(_ site: AccountSite) async throws -> (ana: String, bo: String) {
+        let ana = try #require(try await site.register("ana@example.org"))
+        let bo = try #require(try await site.register("bo@example.org"))
+        let anas = try await site.tripsFolder("ana@example.org")
+        try Self.trip.write(to: anas.appendingPathComponent("nordic.json"), atomically: true, encoding: .utf8)
+        return (ana, bo)
+    }
+
     static var trip: String {
         (try? String(
             contentsOf: Fixtures.repository.appendingPathComponent("samples/nordic-budget.json"), encoding: .utf8))
@@ -155,10 +164,7 @@ import Testing
     @Test(arguments: TestDatabase.all) func aTokenReachesItsOwnAccountsTripsOnly(_ database: TestDatabase) async throws
     {
         try await AccountSite.with(database: database) { site in
-            let ana = try #require(try await site.register("ana@example.org"))
-            let bo = try #require(try await site.register("bo@example.org"))
-            let anas = try await site.tripsFolder("ana@example.org")
-            try Self.trip.write(to: anas.appendingPathComponent("nordic.json"), atomically: true, encoding: .utf8)
+            let (ana, bo) = try await anaWithATripAndBo(site)
             let bos = try #require(try await makeToken(site, cookie: bo, scope: "write"))
             #expect(try await bearer(site, .get, "/api/v1/trips/nordic", token: bos).status == .notFound)
             let delete = try await bearer(site, .delete, "/api/v1/trips/nordic", token: bos, headers: [.ifMatch: "*"])
@@ -173,10 +179,7 @@ import Testing
         async throws
     {
         try await AccountSite.with(database: database) { site in
-            let ana = try #require(try await site.register("ana@example.org"))
-            let bo = try #require(try await site.register("bo@example.org"))
-            let anas = try await site.tripsFolder("ana@example.org")
-            try Self.trip.write(to: anas.appendingPathComponent("nordic.json"), atomically: true, encoding: .utf8)
+            let (ana, bo) = try await anaWithATripAndBo(site)
             let feed = try #require(try await makeToken(site, cookie: bo, scope: "feed"))
             #expect(try await site.send(.get, "/trips/nordic.ics?feed=\(feed)", cookie: ana).status == .notFound)
             // Ana's session is now checked and kept; the feed token still counts first.

@@ -27,6 +27,22 @@ import Testing
         return (ana, bo, cy, anaID)
     }
 
+    /// A `PUT` of `trip` to the owner's shared `nordic`, signed in by `cookie` with its form
+    /// token, replacing the version `read` answered.
+    func putShared(_ site: AccountSite, owner: String, cookie: String, replacing read: TestResponse, with trip: String)
+        async throws -> TestResponse
+    {
+        let token = try await site.formToken(cookie)
+        return try await site.site.respond(
+            to: request(
+                .put, "/api/v1/shared/\(owner)/trips/nordic",
+                headers: [
+                    .cookie: "\(site.service.cookieName)=\(cookie)", CSRFRule.header: token,
+                    .origin: "http://localhost", .contentType: "application/json",
+                    .ifMatch: read.headers[.eTag] ?? "",
+                ], body: Array(trip.utf8)))
+    }
+
     /// `PUT /api/v1/trips/nordic/members/EMAIL` as the owner.
     func share(_ site: AccountSite, _ cookie: String, _ email: String, _ role: String) async throws -> TestResponse {
         let token = try await site.formToken(cookie)
@@ -63,15 +79,7 @@ import Testing
             }
             let read = try await site.send(.get, "/api/v1/shared/\(anaID)/trips/nordic", cookie: bo)
             #expect(read.status == .ok)
-            let token = try await site.formToken(bo)
-            let put = try await site.site.respond(
-                to: request(
-                    .put, "/api/v1/shared/\(anaID)/trips/nordic",
-                    headers: [
-                        .cookie: "\(site.service.cookieName)=\(bo)", CSRFRule.header: token,
-                        .origin: "http://localhost",
-                        .contentType: "application/json", .ifMatch: read.headers[.eTag] ?? "",
-                    ], body: Array(Self.trip.utf8)))
+            let put = try await putShared(site, owner: anaID, cookie: bo, replacing: read, with: Self.trip)
             #expect(put.status == .forbidden)
             #expect(body(put).contains("\"share-read-only\""))
         }
@@ -84,19 +92,12 @@ import Testing
             let (ana, _, cy, anaID) = try await people(site)
             #expect(try await share(site, ana, "cy@example.org", "editor").status == .ok)
             let read = try await site.send(.get, "/api/v1/shared/\(anaID)/trips/nordic", cookie: cy)
-            let token = try await site.formToken(cy)
             let edited = Self.trip.replacingOccurrences(of: "Stockholm and Oslo on a budget", with: "Edited by Cy")
-            let put = try await site.site.respond(
-                to: request(
-                    .put, "/api/v1/shared/\(anaID)/trips/nordic",
-                    headers: [
-                        .cookie: "\(site.service.cookieName)=\(cy)", CSRFRule.header: token,
-                        .origin: "http://localhost",
-                        .contentType: "application/json", .ifMatch: read.headers[.eTag] ?? "",
-                    ], body: Array(edited.utf8)))
+            let put = try await putShared(site, owner: anaID, cookie: cy, replacing: read, with: edited)
             #expect(put.status == .ok, "\(body(put))")
             let file = try await site.tripsFolder("ana@example.org").appendingPathComponent("nordic.json")
             #expect(try String(contentsOf: file, encoding: .utf8).contains("Edited by Cy"))
+            let token = try await site.formToken(cy)
             let delete = try await site.send(
                 .delete, "/api/v1/shared/\(anaID)/trips/nordic", cookie: cy,
                 headers: [CSRFRule.header: token, .ifMatch: "*"])
