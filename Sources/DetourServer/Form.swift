@@ -17,8 +17,12 @@ enum Form {
         }
     }
 
-    /// The request's form, read whole (at most ``limit`` bytes) and decoded as `type`.
+    /// The request's form, read whole (at most ``limit`` bytes, else 413 ``Problem/bodyTooLarge``,
+    /// from its declared length before a byte is read when it has one) and decoded as `type`.
     static func read<Fields: Decodable>(_ type: Fields.Type, from request: Request) async throws -> Fields {
+        if let length = request.headers[.contentLength].flatMap({ Int($0) }), length > limit {
+            throw Problem.bodyTooLarge
+        }
         var request = request
         let body = try await request.collectBody(upTo: limit)
         return try decode(type, from: body)

@@ -49,6 +49,10 @@ public struct Problem: HTTPResponseError {
 
     static let notFound = Problem(.notFound, "not-found", "no such trip or page")
 
+    /// A body past what the route takes: a form's limit (`Form.limit`), or the server's input limit.
+    static let bodyTooLarge = Problem(
+        .contentTooLarge, "body-too-large", "the request's body is larger than this address takes")
+
     /// A route of trips asked without a session, on a server with accounts: the API answers 401;
     /// a page is sent to `/login` instead (``ProblemMiddleware``), as the original app opened on
     /// its login screen.

@@ -2,11 +2,13 @@ import DetourAccounts
 import DetourJob
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// Answers every refusal in one place, as ``Problem``'s JSON body.
 ///
 /// Routes and middleware throw a ``Problem``, a ``StoreFailure`` from the folder or an
-/// `AccountFailure` from the accounts' database; the router
+/// `AccountFailure` from the accounts' database, and a body read past its limit throws
+/// SwiftNIO's `NIOTooManyBytesError` (413); the router
 /// throws Hummingbird's `HTTPError` for a path it has no route for. Anything else is a fault of
 /// the server: 500, and a message that names no path.
 struct ProblemMiddleware: RouterMiddleware {
@@ -36,6 +38,8 @@ struct ProblemMiddleware: RouterMiddleware {
             // The accounts' database failed: what it said stays in the server's own hands.
             return Problem(.serviceUnavailable, failure.code.rawValue, "the accounts cannot be reached now; try again")
                 .response
+        } catch is NIOTooManyBytesError {
+            return Problem.bodyTooLarge.response
         } catch let error as HTTPError where error.status == .notFound {
             guard Self.knownMethods.contains(request.method) else { return Problem.methodNotImplemented.response }
             return Problem.notFound.response

@@ -39,7 +39,7 @@ public enum TripServer {
                             httpDecoderConfiguration: .init(
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),
-                    headerTimeout: Self.timeAmount(settings.headerTimeout))
+                    headerTimeout: Self.timeAmount(settings.headerTimeout), maxBodyBytes: settings.maxInputBytes)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,

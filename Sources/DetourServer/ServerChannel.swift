@@ -10,12 +10,15 @@ struct ServerChannel: ServerChildChannel {
     let http: HTTP1Channel
     /// How long a connection may wait for a request's head.
     let headerTimeout: TimeAmount
+    /// The largest body any route takes.
+    let maxBodyBytes: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(RequestHeadRules(headerTimeout: headerTimeout), position: .before(codec))
+            try operations.addHandler(
+                RequestHeadRules(headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes), position: .before(codec))
             return value
         }
     }
@@ -33,6 +36,12 @@ struct ServerChannel: ServerChildChannel {
 /// - The head arrives within `headerTimeout` of the connection opening or of the previous
 ///   response ending, or the connection is closed: a client sending its head slowly, or none,
 ///   does not keep a connection.
+/// - A body declared larger than any route takes (`Content-Length` over `maxBodyBytes`) is
+///   refused from the head with 413, before a byte of it is read.
+/// - A body keeps coming at ``minimumBodyRate`` bytes a second on average once `headerTimeout`
+///   has passed since its head, or the connection is closed: a client trickling a body does not
+///   keep a connection either. The rate is Kestrel's (ASP.NET Core's `MinRequestBodyDataRate`),
+///   which slow mobile links meet.
 final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -50,9 +59,18 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     /// Requests whose head has come and whose response has not ended: a pipelined head may come
     /// before the previous response ends, and is not timed again.
     private var open = 0
+    let maxBodyBytes: Int
+    /// Since when a request's body has been coming; `nil` when none is.
+    private var bodySince: NIODeadline?
+    /// How many bytes of that body have come.
+    private var bodyBytes = 0
 
-    init(headerTimeout: TimeAmount) {
+    /// The slowest a body may come, in bytes a second, on average.
+    static let minimumBodyRate = 240
+
+    init(headerTimeout: TimeAmount, maxBodyBytes: Int) {
         self.headerTimeout = headerTimeout
+        self.maxBodyBytes = maxBodyBytes
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -67,14 +85,33 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let part = unwrapInboundIn(data)
-        if case .head(let head) = part {
+        switch part {
+        case .head(let head):
             waitingSince = nil
             open += 1
-            refusing = !Self.targetMatchesHost(head)
-            if refusing {
-                refuse(context: context)
+            // Only a head that declares a body waits for one.
+            let declared = head.headers.first(name: "Content-Length").flatMap { Int($0) }
+            let hasBody = (declared ?? 0) > 0 || head.headers.contains(name: "Transfer-Encoding")
+            (bodySince, bodyBytes) = (hasBody ? context.eventLoop.now : nil, 0)
+            if !Self.targetMatchesHost(head) {
+                refusing = true
+                refuse(
+                    .badRequest, code: "target-host-mismatch",
+                    message: "the request's target names another host than its Host header", context: context)
                 return
             }
+            if let declared, declared > maxBodyBytes {
+                refusing = true
+                refuse(
+                    .payloadTooLarge, code: "body-too-large",
+                    message: "the request's body is larger than the server takes (\(maxBodyBytes) bytes)",
+                    context: context)
+                return
+            }
+        case .body(let bytes):
+            bodyBytes += bytes.readableBytes
+        case .end:
+            bodySince = nil
         }
         guard !refusing else { return }
         context.fireChannelRead(data)
@@ -99,29 +136,37 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
         let loopBound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
         timer = context.eventLoop.scheduleTask(deadline: time) {
             let (rules, context) = loopBound.value
-            guard let since = rules.waitingSince else {
-                // A request is open: its answer may take as long as it takes.
+            let due: NIODeadline
+            if let since = rules.waitingSince {
+                due = since + rules.headerTimeout
+            } else if let since = rules.bodySince {
+                due =
+                    since
+                    + max(rules.headerTimeout, .seconds(Int64(rules.bodyBytes / Self.minimumBodyRate)) + .seconds(1))
+            } else {
+                // A request is open, its body all in: its answer may take as long as it takes.
                 rules.check(at: context.eventLoop.now + rules.headerTimeout, context: context)
                 return
             }
-            if since + rules.headerTimeout <= context.eventLoop.now {
+            if due <= context.eventLoop.now {
                 context.close(promise: nil)
             } else {
-                rules.check(at: since + rules.headerTimeout, context: context)
+                rules.check(at: due, context: context)
             }
         }
     }
 
-    /// Answers 400 and closes: the request goes no further.
-    private func refuse(context: ChannelHandlerContext) {
-        let body = Problem.body(
-            code: "target-host-mismatch", message: "the request's target names another host than its Host header")
+    /// Answers `status` with the problem `code` and closes: the request goes no further.
+    private func refuse(
+        _ status: HTTPResponseStatus, code: String, message: String, context: ChannelHandlerContext
+    ) {
+        let body = Problem.body(code: code, message: message)
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "application/json")
         headers.add(name: "Content-Length", value: String(body.count))
         headers.add(name: "Connection", value: "close")
         context.write(
-            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .badRequest, headers: headers))),
+            wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
             promise: nil)
         context.write(wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: body)))), promise: nil)
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
