@@ -142,7 +142,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["common-passwords.NOTICE"],
-            resources: [.embedInCode("common-passwords.txt")]
+            resources: [.embedInCode("common-passwords.txt")],
+            // ICU's spoof checker (AccountAddress.swift), from the ICU Foundation itself links.
+            linkerSettings: [.linkedLibrary("_FoundationICU")]
         ),
         // What both executables share: options, diagnostics on standard error, exit codes.
         .target(
