@@ -247,14 +247,16 @@ public final class AccountStore: Sendable {
         }
     }
 
-    /// The key an address is found by: the address in lower case.
-    public static func key(_ email: String) -> String { email.lowercased() }
+    /// The key an address is found by: the address normalized (``AccountAddress/normalized(_:)``)
+    /// and in lower case, so that two ways of typing one address find one account.
+    public static func key(_ email: String) -> String { AccountAddress.normalized(email).lowercased() }
 
     // MARK: accounts
 
-    /// Makes an account for `email` with a password's hash; ``AccountFailure/emailTaken(_:)`` when
-    /// the address has one.
+    /// Makes an account for `email` (kept normalized) with a password's hash;
+    /// ``AccountFailure/emailTaken(_:)`` when the address has one.
     public func addAccount(email: String, passwordHash: String) async throws(AccountFailure) -> Account {
+        let email = AccountAddress.normalized(email)
         let account = Account(
             id: SecretToken.randomHex(count: 16), email: email, passwordHash: passwordHash, createdAt: now())
         let inserted: Bool = try await attempt {
@@ -376,6 +378,22 @@ public final class AccountStore: Sendable {
             try await database.raw("UPDATE sessions SET seen_at = \(bind: time) WHERE digest = \(bind: digest)").run()
             session.seenAt = time
             return session
+        }
+    }
+
+    /// Whether the session whose id is `token` is live, without marking it used: an open preview
+    /// asking again does not keep an idle session alive.
+    public func sessionIsLive(_ token: SecretToken) async throws(AccountFailure) -> Bool {
+        let time = now()
+        return try await attempt { () async throws -> Bool in
+            guard
+                let row = try await database.raw(
+                    "SELECT created_at, seen_at FROM sessions WHERE digest = \(bind: token.digest)"
+                ).first()
+            else { return false }
+            let createdAt = try row.decode(column: "created_at", as: Int64.self)
+            let seenAt = try row.decode(column: "seen_at", as: Int64.self)
+            return time - seenAt < SessionLifetime.idle && time - createdAt < SessionLifetime.absolute
         }
     }
 
@@ -594,6 +612,17 @@ public final class AccountStore: Sendable {
             try await !database.raw(
                 "DELETE FROM api_tokens WHERE account_id = \(bind: accountID) AND id = \(bind: id) RETURNING id"
             ).all().isEmpty
+        }
+    }
+
+    /// Revokes every token of the account; returns how many.
+    ///
+    /// A password changed or reset, and the sessions ended from the command line, end them:
+    /// whoever took an account over may have made one.
+    public func revokeTokens(accountID: String) async throws(AccountFailure) -> Int {
+        try await attempt {
+            try await database.raw("DELETE FROM api_tokens WHERE account_id = \(bind: accountID) RETURNING id").all()
+                .count
         }
     }
 

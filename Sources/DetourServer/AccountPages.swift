@@ -182,11 +182,10 @@ struct AccountPages {
     func register(_ request: Request, context: ServerContext) async throws -> Response {
         guard accounts.registration != .closed else { return closedPage() }
         let fields = try await Form.read(RegisterFields.self, from: request)
-        var state = RegisterState(
-            email: (fields.email ?? "").trimmingCharacters(in: .whitespaces), invite: fields.invite ?? "")
+        var state = RegisterState(email: AccountAddress.normalized(fields.email ?? ""), invite: fields.invite ?? "")
         let password = fields.password ?? ""
-        if !EmailAddress.isValid(state.email) {
-            state.problems["email"] = Self.emailRule
+        if let problem = AccountAddress.problem(state.email) {
+            state.problems["email"] = problem
         }
         for problem in accounts.rule.problems(password: password, confirm: fields.confirm ?? "")
         where state.problems[problem.field] == nil {
@@ -219,11 +218,6 @@ struct AccountPages {
         _ = try accounts.workspace(for: account.id)
         return try await signIn(account, request: request, client: context.client)
     }
-
-    /// The e-mail rule, in the form's words.
-    static let emailRule =
-        "Enter an e-mail address such as name@example.org: a character either side of the \"@\", "
-        + "and a \".\" between two characters after it."
 
     // MARK: logout
 
@@ -288,6 +282,7 @@ struct AccountPages {
             \(notice.map { "<p class=\"notice\" role=\"status\">\(Escaping.html($0))</p>\n" } ?? "")\
             <p>Signed in as <strong>\(Escaping.html(identity.email))</strong>.</p>
             <h2>Change password</h2>
+            <p>A new password ends your other sessions and every API and feed token.</p>
             <form method="post" action="/account/password">
             \(csrf)
             \(Self.field("current", label: "Current password", type: "password", autocomplete: "current-password", problem: problems["current"]))\
@@ -367,10 +362,13 @@ struct AccountPages {
         try await store.setPasswordHash(accountID: account.id, try await accounts.hasher.hash(password))
         let ended = try await store.endSessions(accountID: account.id, keeping: identity.sessionDigest)
         accounts.sessions.forget(accountID: account.id, keeping: identity.sessionDigest)
+        // Whoever had the old password may have made a token: a new password ends them too.
+        let revoked = try await store.revokeTokens(accountID: account.id)
         try await store.record("password-changed", email: account.email, client: context.client)
         return try await accountForm(
             identity,
-            notice: "Your password is changed. \(ended == 1 ? "1 other session" : "\(ended) other sessions") ended.",
+            notice: "Your password is changed. \(Quoting.counted(ended, "other session")) and "
+                + "\(Quoting.counted(revoked, "token")) ended.",
             problems: [:], status: .ok)
     }
 

@@ -1,3 +1,5 @@
+import NIOCore
+
 /// What kind of address the server listens on: the one rule `serve`'s options (a non-loopback
 /// address needs a token) and the server's Host check (loopback answers to `localhost` too) share.
 public enum ListenAddress {
@@ -29,5 +31,14 @@ public enum ListenAddress {
     /// Whether `host` is the wildcard address, which listens on every interface.
     public static func isWildcard(_ host: String) -> Bool {
         host == "0.0.0.0" || host == "::"
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address written as one, as SwiftNIO reads it
+    /// (`inet_pton`): no name, no port, no other text.
+    public static func isIPAddress(_ text: String) -> Bool {
+        guard text.count <= 45, text.allSatisfy({ $0.isASCII && ($0.isHexDigit || $0 == "." || $0 == ":") }) else {
+            return false
+        }
+        return (try? SocketAddress(ipAddress: text, port: 0)) != nil
     }
 }

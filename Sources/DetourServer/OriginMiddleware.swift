@@ -1,10 +1,14 @@
 import HTTPTypes
 import Hummingbird
 
-/// The origin rule: a write whose `Origin` is another site is refused (403), so a page elsewhere
-/// cannot write through the API from a browser that has the cookie.
+/// The origin rule: a write from another site is refused (403), so a page elsewhere cannot write
+/// through the API, log in or register from a browser that has the cookie.
 ///
-/// The server's own origin is the request's `Host` over HTTP or HTTPS, or the public URL's.
+/// A write comes from another site when its `Origin` is not the server's own, or, without an
+/// `Origin`, when its `Sec-Fetch-Site` is neither `same-origin` nor `none` (typed or bookmarked).
+/// The server's own origin is the public URL's, scheme and all; reached at another authority
+/// than the public URL's (on loopback, not through the proxy), it is `http://` and that
+/// authority, since the server itself speaks plain HTTP.
 struct OriginMiddleware: RouterMiddleware {
     typealias Context = ServerContext
 
@@ -13,15 +17,26 @@ struct OriginMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        if !request.method.isRead, let origin = request.headers[.origin], !isOwn(origin, host: request.head.authority) {
+        if !request.method.isRead, !isFromOwnSite(request) {
             throw Problem(.forbidden, "origin-refused", "a write from another site is refused")
         }
         return try await next(request, context)
     }
 
+    static let secFetchSite = HTTPField.Name.known("Sec-Fetch-Site")
+
+    /// Whether `request` comes from the server's own pages, or from no page at all (a script).
+    func isFromOwnSite(_ request: Request) -> Bool {
+        if let origin = request.headers[.origin] { return isOwn(origin, host: request.head.authority) }
+        guard let site = request.headers[Self.secFetchSite] else { return true }
+        return site == "same-origin" || site == "none"
+    }
+
     /// Whether `origin` is the server's, reached at `host`.
     func isOwn(_ origin: String, host: String?) -> Bool {
-        if let host, origin == "http://\(host)" || origin == "https://\(host)" { return true }
-        return origin.lowercased() == publicURL?.origin
+        let given = origin.lowercased()
+        if let publicURL, given == publicURL.origin { return true }
+        guard let host = host?.lowercased(), HostMiddleware.hostName(host) != publicURL?.host else { return false }
+        return given == "http://\(host)"
     }
 }

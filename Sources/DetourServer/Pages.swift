@@ -116,12 +116,15 @@ enum Pages {
                 "\(reload.limit) live previews are open, the most the server keeps; close one and reload",
                 fields: [(.retryAfter, "10")])
         }
+        let stillAllowed = context.stillAllowed
         let body = ResponseBody { writer in
             // A comment first, so that the client knows at once that the stream is open.
             try await writer.write(ByteBuffer(string: ": detour-report live preview\nretry: 1000\n\n"))
             // A stop ends every stream at once: the server waits for open responses to finish.
             try await withGracefulShutdownHandler {
                 for await version in stream {
+                    // A stream does not outlive the right to read: it ends, and sends nothing more.
+                    guard await stillAllowed() else { break }
                     // An empty version is the heartbeat: a comment line, which the page ignores.
                     let line = version.isEmpty ? ":\n\n" : "data: \(version)\n\n"
                     try await writer.write(ByteBuffer(string: line))

@@ -14,12 +14,13 @@ public enum Routes {
     ) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
+        // Outside the refusals, so that a refusal follows the rules too.
+        router.add(middleware: ResponseRulesMiddleware(perClient: accounts != nil || settings.token != nil))
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: HostMiddleware(boundHost: boundHost, publicURL: settings.publicURL))
         if let token = settings.token { router.add(middleware: TokenMiddleware(token: token)) }
         if settings.readOnly { router.add(middleware: ReadOnlyMiddleware()) }
-        let origin = OriginMiddleware(publicURL: settings.publicURL)
-        router.add(middleware: origin)
+        router.add(middleware: OriginMiddleware(publicURL: settings.publicURL))
         guard let accounts else {
             router.add(middleware: WorkspaceMiddleware(workspace: workspace))
             router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
@@ -28,7 +29,7 @@ public enum Routes {
         }
         // With accounts, each request works on the trips of the account its session is of.
         router.add(
-            middleware: SessionMiddleware(accounts: accounts, csrf: CSRFRule(origin: origin, formLimit: Form.limit)))
+            middleware: SessionMiddleware(accounts: accounts, csrf: CSRFRule(formLimit: Form.limit)))
         router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
         AccountPages(accounts: accounts).add(to: router)
         // A route of trips without a session: ServerContext.requireWorkspace says what to do.
@@ -44,7 +45,7 @@ public enum Routes {
         shared.resource(":name", [.get: Pages.trip])
         shared.resource(":name/events", [.get: Pages.events], head: false)
         router.group("api/v1/shared/:owner/trips").add(middleware: ShareMiddleware(accounts: accounts))
-            .resource(":name", [.get: API.read, .put: API.put])
+            .resource(":name", [.get: API.read, .put: API.put, .delete: Sharing.ownerOnly])
         return router
     }
 

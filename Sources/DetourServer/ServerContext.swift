@@ -19,6 +19,10 @@ public struct ServerContext: RequestContext {
     var tripsBase = "/trips"
     /// The client's address, as the connection has it.
     public let remoteAddress: SocketAddress?
+    /// Whether what let the request in still holds (its session, its token, the share it reads
+    /// through), asked anew: a live-reload stream asks before each event it sends, so one opened
+    /// before a session ended, a token was revoked or a trip was unshared ends then.
+    var stillAllowed: @Sendable () async -> Bool = { true }
 
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)

@@ -22,9 +22,11 @@ struct SessionMiddleware: RouterMiddleware {
         context.forwardedFor = Self.forwardedFor(
             request, from: context.remoteAddress?.ipAddress, proxy: accounts.settings.trustedProxy)
         let found: Identity?
-        switch try credential(of: request) {
+        let credential = try credential(of: request)
+        switch credential {
         case .none: found = nil
-        case .token(let given): found = try await tokenIdentity(given, request: request)
+        case .token(let given): found = try await tokenIdentity(given, request: request, inAddress: false)
+        case .feed(let given): found = try await tokenIdentity(given, request: request, inAddress: true)
         case .session(let id):
             // Most requests: a session checked within the second, found without a suspension.
             if let known = accounts.sessions.cached(id) {
@@ -35,6 +37,7 @@ struct SessionMiddleware: RouterMiddleware {
         }
         guard let identity = found else { return try await next(request, context) }
         context.identity = identity
+        context.stillAllowed = stillAllowed(credential)
         context.workspace = try accounts.workspace(for: identity.accountID)
         // A change signed in by the cookie: the CSRF rule, here rather than in a middleware of its
         // own, so that a read passes one layer fewer.
@@ -42,14 +45,27 @@ struct SessionMiddleware: RouterMiddleware {
         return try await next(try await csrf.check(request, identity: identity), context)
     }
 
+    /// Whether `credential`, which signed a request in, still does: asked of the database each
+    /// time, never of the sessions kept in memory.
+    func stillAllowed(_ credential: Credential) -> @Sendable () async -> Bool {
+        let store = accounts.store
+        switch credential {
+        case .none: return { false }
+        case .session(let id): return { (try? await store.sessionIsLive(SecretToken(text: id))) == true }
+        case .token(let given), .feed(let given): return { (try? await store.token(SecretToken(text: given))) != nil }
+        }
+    }
+
     /// The client's address as the trusted proxy (`--trusted-proxy`) saw it, or `nil`.
     ///
     /// It is the last in `X-Forwarded-For`, when the request came from that proxy: the address the
-    /// proxy itself added, which no client can forge. Otherwise the connection's address counts.
+    /// proxy itself added, which no client can forge. Otherwise, or when that is no IP address (it
+    /// is stored and shown in the audit log, so no other text gets in), the connection's address
+    /// counts.
     static func forwardedFor(_ request: Request, from peer: String?, proxy: String?) -> String? {
         guard let proxy, peer == proxy, let field = request.headers[forwardedField] else { return nil }
         let last = field.split(separator: ",").last?.trimmingCharacters(in: .whitespaces)
-        guard let last, !last.isEmpty else { return nil }
+        guard let last, ListenAddress.isIPAddress(last) else { return nil }
         return last
     }
 
@@ -58,8 +74,11 @@ struct SessionMiddleware: RouterMiddleware {
     /// What signs a request in.
     enum Credential {
         case none
-        /// An API token: the bearer token, or the feed token in a calendar's address.
+        /// An API token, as a bearer token.
         case token(String)
+        /// A token in a calendar's address (`?feed=`), which must be a feed token: a token in an
+        /// address lands in logs and histories, so only the one that reads calendars goes there.
+        case feed(String)
         /// The session cookie's id.
         case session(String)
     }
@@ -74,15 +93,16 @@ struct SessionMiddleware: RouterMiddleware {
             return .token(given)
         }
         if request.method.isRead, request.uri.path.hasSuffix(".ics"), let feed = request.uri.queryParameters["feed"] {
-            return .token(String(feed))
+            return .feed(String(feed))
         }
         guard let cookie = Cookies.value(accounts.cookieName, in: request.headers) else { return .none }
         return .session(cookie)
     }
 
     /// The identity of the API token `given`, checked against what `request` asks: a token that
-    /// is no live token is refused (401), and one used beyond its scope too (403).
-    func tokenIdentity(_ given: String, request: Request) async throws -> Identity {
+    /// is no live token is refused (401), and one used beyond its scope too (403), as is any but a
+    /// feed token given `inAddress`.
+    func tokenIdentity(_ given: String, request: Request, inAddress: Bool) async throws -> Identity {
         guard given.hasPrefix(APIToken.prefix), let token = try await accounts.store.token(SecretToken(text: given)),
             let account = try await accounts.store.account(id: token.accountID)
         else { throw Self.tokenRefused }
@@ -97,6 +117,12 @@ struct SessionMiddleware: RouterMiddleware {
         guard allowed else {
             throw Problem(
                 .forbidden, "token-scope", "this token's scope (\(token.scope.rawValue)) does not allow this request")
+        }
+        guard !inAddress || token.scope == .feed else {
+            throw Problem(
+                .forbidden, "token-scope",
+                "only a feed token may stand in an address; send a \(token.scope.rawValue) token as "
+                    + "Authorization: Bearer")
         }
         return Identity(
             accountID: account.id, email: account.email, sessionDigest: "", formToken: "", scope: token.scope)
@@ -117,11 +143,10 @@ struct SessionMiddleware: RouterMiddleware {
 /// Cross-site request forgery, on a server with accounts: refused (``SessionMiddleware`` applies it).
 ///
 /// A request that changes something and is signed in by its cookie must come from the server's
-/// own pages. Its `Origin` (else its
-/// `Sec-Fetch-Site`) must be the server's, and it must carry its session's form token, as the
-/// `csrf` field of a form or the `X-CSRF-Token` header (OWASP's synchronizer token). A request
-/// signed in by a bearer token is not: browsers send no such header by themselves. The login and
-/// registration forms need the origin only.
+/// own pages. Its origin must be the server's, as for any write (``OriginMiddleware``), and it
+/// must carry its session's form token, as the `csrf` field of a form or the `X-CSRF-Token` header
+/// (OWASP's synchronizer token). A request signed in by a bearer token need not: browsers send no
+/// such header by themselves. The login and registration forms need the origin only.
 struct CSRFRule {
     /// The forms that begin a session, and so carry no token.
     static let sessionless: Set<String> = ["/login", "/register"]
@@ -129,21 +154,15 @@ struct CSRFRule {
     /// The form field that carries the token.
     static let formField = "csrf"
     static let header = HTTPField.Name.known("X-CSRF-Token")
-    static let secFetchSite = HTTPField.Name.known("Sec-Fetch-Site")
 
-    let origin: OriginMiddleware
     /// The largest form read for its token.
     let formLimit: Int
 
     /// `request` as it goes on (its body read when the token was looked for in it).
     ///
-    /// Refused (403) when it breaks the rule. `identity` signed it in by its session cookie.
+    /// Refused (403) when it breaks the rule. `identity` signed it in by its session cookie; its
+    /// origin was checked before (``OriginMiddleware``).
     func check(_ request: Request, identity: Identity) async throws -> Request {
-        if let givenOrigin = request.headers[.origin] {
-            guard origin.isOwn(givenOrigin, host: request.head.authority) else { throw Self.refused }
-        } else if let site = request.headers[Self.secFetchSite], site != "same-origin", site != "none" {
-            throw Self.refused
-        }
         // Logging in or registering again from an old tab begins a new session: the page had no
         // token to send, and the origin is checked all the same.
         if Self.sessionless.contains(request.uri.path) { return request }

@@ -28,6 +28,13 @@ struct ShareMiddleware: RouterMiddleware {
                 .forbidden, "share-read-only", "this trip is shared with you to read; its owner can make you an editor")
         }
         var context = context
+        let signedIn = context.stillAllowed
+        let store = accounts.store
+        let memberID = identity.accountID
+        context.stillAllowed = {
+            guard await signedIn() else { return false }
+            return (try? await store.role(ownerID: owner, trip: name.text, memberID: memberID)) != nil
+        }
         context.workspace = try accounts.workspace(for: owner)
         context.tripsBase = "/shared/\(owner)/trips"
         return try await next(request, context)
@@ -40,6 +47,11 @@ struct Sharing {
     let accounts: AccountService
 
     var store: AccountStore { accounts.store }
+
+    /// `DELETE /api/v1/shared/OWNER/trips/NAME`, by an editor: only the owner deletes a trip.
+    static func ownerOnly(_ request: Request, context: ServerContext) async throws -> Response {
+        throw Problem(.forbidden, "share-owner-only", "only the trip's owner can delete it")
+    }
 
     /// The owner's trip the route names, which must exist; and the owner.
     func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {
@@ -95,10 +107,16 @@ struct Sharing {
     /// The member's address in the route, percent-decoded.
     func memberAddress(_ context: ServerContext) throws -> String {
         let segment = try context.parameters.require("email")
-        guard let email = TripName.percentDecoded(Substring(segment)), EmailAddress.isValid(email) else {
-            throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
+        guard let email = TripName.percentDecoded(Substring(segment)) else {
+            throw Problem(.unprocessableContent, "invalid-email", AccountAddress.rule)
         }
-        return email
+        return try Self.address(email)
+    }
+
+    /// `text` as an account's address (normalized); 422 `invalid-email` with the rule it breaks.
+    static func address(_ text: String) throws(Problem) -> String {
+        if let problem = AccountAddress.problem(text) { throw Problem(.unprocessableContent, "invalid-email", problem) }
+        return AccountAddress.normalized(text)
     }
 
     /// Shares the owner's trip with the account of `email`.
@@ -141,9 +159,9 @@ struct Sharing {
         if let remove = fields.remove {
             _ = try await unshare(name, with: remove, by: identity, client: context.client)
         } else {
-            let email = (fields.email ?? "").trimmingCharacters(in: .whitespaces)
-            guard EmailAddress.isValid(email), let role = fields.role.flatMap(ShareRole.init(rawValue:)) else {
-                throw Problem(.unprocessableContent, "invalid-email", AccountPages.emailRule)
+            let email = try Self.address(fields.email ?? "")
+            guard let role = fields.role.flatMap(ShareRole.init(rawValue:)) else {
+                throw Problem(.unprocessableContent, "bad-role", "choose viewer or editor")
             }
             try await share(name, with: email, as: role, by: identity, client: context.client)
         }

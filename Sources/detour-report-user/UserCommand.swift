@@ -115,11 +115,6 @@ struct AccountArguments: ParsableArguments {
     func record(_ event: String, in store: AccountStore, command: String) async throws(AccountFailure) {
         try await store.record(event, email: email, client: nil, detail: "detour-report user \(command)")
     }
-
-    /// `n thing(s)`.
-    static func count(_ count: Int, _ thing: String) -> String {
-        "\(count) \(thing)\(count == 1 ? "" : "s")"
-    }
 }
 
 /// The folder of trips, the accounts' home.
@@ -134,11 +129,11 @@ extension UserCommand {
         @OptionGroup var account: AccountArguments
 
         func run() async throws {
-            let email = account.email
-            guard EmailAddress.isValid(email) else {
-                account.options.printer.report(.invalidEmail, EmailAddress.refusal(email))
+            if let problem = AccountAddress.problem(account.email) {
+                account.options.printer.report(.invalidEmail, problem)
                 throw ExitCodes.usage
             }
+            let email = AccountAddress.normalized(account.email)
             let folder = account.folder.folder
             try await account.options.withStore(folder: folder) { store throws(AccountFailure) in
                 if try await store.account(email: email) != nil { throw .emailTaken(email) }
@@ -160,7 +155,7 @@ extension UserCommand {
         func run() async throws {
             try await options.withStore(folder: folder.folder) { store throws(AccountFailure) in
                 for account in try await store.accounts() {
-                    let sessions = AccountArguments.count(
+                    let sessions = Quoting.counted(
                         try await store.sessionCount(accountID: account.id), "session")
                     print("\(account.email)\t\(UTCTime.text(account.createdAt))\t\(sessions)\taccounts/\(account.id)/")
                 }
@@ -186,29 +181,35 @@ extension UserCommand {
     struct ResetPassword: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "reset-password",
-            abstract: "Give an account a new password (from standard input) and end its sessions.")
+            abstract: "Give an account a new password (from standard input); end its sessions and tokens.")
         @OptionGroup var account: AccountArguments
 
         func run() async throws {
             try await account.withAccount { store, found throws(AccountFailure) in
                 try await store.setPasswordHash(accountID: found.id, try await account.options.newPasswordHash())
                 let ended = try await store.endSessions(accountID: found.id)
+                let revoked = try await store.revokeTokens(accountID: found.id)
                 try await account.record("password-reset", in: store, command: "reset-password")
-                print("new password for \(found.email); \(AccountArguments.count(ended, "session")) ended")
+                print(
+                    "new password for \(found.email); \(Quoting.counted(ended, "session")) and "
+                        + "\(Quoting.counted(revoked, "token")) ended")
             }
         }
     }
 
     struct EndSessions: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "end-sessions", abstract: "End every session of an account.")
+            commandName: "end-sessions", abstract: "End every session and API token of an account.")
         @OptionGroup var account: AccountArguments
 
         func run() async throws {
             try await account.withAccount { store, found throws(AccountFailure) in
                 let ended = try await store.endSessions(accountID: found.id)
+                let revoked = try await store.revokeTokens(accountID: found.id)
                 try await account.record("sessions-ended", in: store, command: "end-sessions")
-                print("\(AccountArguments.count(ended, "session")) of \(found.email) ended")
+                print(
+                    "\(Quoting.counted(ended, "session")) and \(Quoting.counted(revoked, "token")) "
+                        + "of \(found.email) ended")
             }
         }
     }

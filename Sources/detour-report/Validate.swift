@@ -74,16 +74,16 @@ struct Validate: ParsableCommand {
         }
         let result = job.run(path: source.source, store: fileStore)
         printer.print(result.diagnostics)
-        let warnings = count(result.diagnostics.warnings.count, "warning")
+        let warnings = Quoting.counted(result.diagnostics.warnings.count, "warning")
         let status = result.outcome
         if let trip = result.trip {
             let detours = trip.destinations.reduce(0) { $0 + $1.detours.count }
             try say(
-                "\(name): \(status) trip: \(count(trip.destinations.count, "destination")), "
-                    + "\(count(detours, "detour")), \(warnings)")
+                "\(name): \(status) trip: \(Quoting.counted(trip.destinations.count, "destination")), "
+                    + "\(Quoting.counted(detours, "detour")), \(warnings)")
         } else if status == .invalid {
             let errors = result.diagnostics.filter { $0.severity == .error }.count
-            try say("\(name): \(status) trip: \(count(errors, "error")), \(warnings)")
+            try say("\(name): \(status) trip: \(Quoting.counted(errors, "error")), \(warnings)")
         } else {
             try say("\(name): \(status)")
         }
@@ -93,9 +93,5 @@ struct Validate: ParsableCommand {
     /// One line on standard output.
     private func say(_ line: String) throws {
         try CommandOutput.write(Quoting.printable(line) + "\n", to: nil, printer: trip.printer(file: "detour-report"))
-    }
-
-    private func count(_ value: Int, _ noun: String) -> String {
-        "\(value) \(noun)\(value == 1 ? "" : "s")"
     }
 }

@@ -772,10 +772,14 @@ final class RawConnection {
     /// closes, or `seconds` pass without a byte (a bound on a broken server, never a wait the
     /// test relies on).
     func receive(until marker: String, count: Int = 1, seconds: Int32 = 20) -> String {
+        receive(seconds: seconds) { $0.components(separatedBy: marker).count > count }
+    }
+
+    /// Everything the server has sent, once it `satisfies` the test, the connection closes, or
+    /// `seconds` pass without a byte.
+    func receive(seconds: Int32 = 20, until satisfies: (String) -> Bool) -> String {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-        while String(decoding: received, as: UTF8.self).components(separatedBy: marker).count <= count,
-            poll(&poller, 1, seconds * 1000) > 0
-        {
+        while !satisfies(String(decoding: received, as: UTF8.self)), poll(&poller, 1, seconds * 1000) > 0 {
             var chunk = [UInt8](repeating: 0, count: 4096)
             let read = recv(descriptor, &chunk, chunk.count, 0)
             guard read > 0 else { break }

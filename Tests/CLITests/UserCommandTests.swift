@@ -77,9 +77,9 @@ import Testing
         #expect(try user(["add", "ana@example.org", dir], stdin: "correct horse battery\n").status == 0)
         let reset = try user(["reset-password", "ana@example.org", dir], stdin: "staple gun lantern\n")
         #expect(reset.status == 0, "\(reset.stderr)")
-        #expect(reset.output == "new password for ana@example.org; 0 sessions ended\n")
+        #expect(reset.output == "new password for ana@example.org; 0 sessions and 0 tokens ended\n")
         let ended = try user(["end-sessions", "ana@example.org", dir])
-        #expect(ended.output == "0 sessions of ana@example.org ended\n")
+        #expect(ended.output == "0 sessions and 0 tokens of ana@example.org ended\n")
         let events = try user(["audit", "ana@example.org", dir]).output.split(separator: "\n").map {
             $0.split(separator: "\t")[1]
         }

@@ -111,6 +111,48 @@ import Testing
         }
     }
 
+    /// An address lands in logs and histories: only a feed token may stand in one, never a token
+    /// that reads the API or writes.
+    @Test(arguments: TestDatabase.all) func onlyAFeedTokenIsTakenFromAnAddress(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
+            let cookie = try #require(try await site.register("ana@example.org"))
+            for scope in ["read", "write"] {
+                let token = try #require(try await makeToken(site, cookie: cookie, scope: scope, name: scope))
+                let refused = try await site.send(.get, "/calendar.ics?feed=\(token)")
+                #expect(refused.status == .forbidden, "\(scope)")
+                #expect(body(refused).contains("only a feed token may stand in an address"), "\(scope)")
+                #expect(try await bearer(site, .get, "/calendar.ics", token: token).status == .ok, "\(scope)")
+            }
+        }
+    }
+
+    /// Whoever took an account over may have made a token: a new password, set on the account's
+    /// page, ends every one of them with the other sessions.
+    @Test(arguments: TestDatabase.all) func aNewPasswordEndsEveryToken(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
+            let cookie = try #require(try await site.register("ana@example.org"))
+            var tokens: [String] = []
+            for scope in ["read", "write", "feed"] {
+                tokens.append(try #require(try await makeToken(site, cookie: cookie, scope: scope, name: scope)))
+            }
+            #expect(try await bearer(site, .get, "/calendar.ics", token: tokens[0]).status == .ok)
+            let form = try await site.formToken(cookie)
+            let changed = try await site.send(
+                .post, "/account/password", cookie: cookie,
+                form: [
+                    ("csrf", form), ("current", "correct horse battery"), ("password", "new long one"),
+                    ("confirm", "new long one"),
+                ])
+            #expect(body(changed).contains("0 other sessions and 3 tokens ended."))
+            for token in tokens {
+                #expect(try await bearer(site, .get, "/calendar.ics", token: token).status == .unauthorized)
+            }
+            #expect(try await site.send(.get, "/calendar.ics?feed=\(tokens[2])").status == .unauthorized)
+            let account = try #require(try await site.store.account(email: "ana@example.org"))
+            #expect(try await site.store.tokens(accountID: account.id).isEmpty)
+        }
+    }
+
     @Test(arguments: TestDatabase.all) func aRevokedTokenAndAnExpiredOneAreRefused(_ database: TestDatabase)
         async throws
     {

@@ -235,6 +235,52 @@ import Testing
         #expect(LoginThrottle.wait(failures: nine + [now - 100], now: now + 60) == nil)
     }
 
+    /// A look-alike of an address, or one holding what does not show, makes no account; one
+    /// typed in other forms of the same letters is the account that exists.
+    @Test(arguments: TestDatabase.all) func anAddressIsCheckedAndNormalizedAtRegistration(_ database: TestDatabase)
+        async throws
+    {
+        try await AccountSite.with(database: database) { site in
+            #expect(try await site.register("alice@example.org") != nil)
+            for lookAlike in ["alice@ex\u{0430}mple.org", "alice\u{200B}@example.org", "esc\u{1B}[31mred@evil.co"] {
+                let refused = try await site.send(
+                    .post, "/register",
+                    form: [
+                        ("email", lookAlike), ("password", "correct horse battery"),
+                        ("confirm", "correct horse battery"),
+                    ])
+                #expect(refused.status == .unprocessableContent, "\(lookAlike)")
+                #expect(body(refused).contains("aria-describedby=\"email-problem\""), "\(lookAlike)")
+            }
+            let fullWidth = try await site.send(
+                .post, "/register",
+                form: [
+                    ("email", "\u{FF41}lice@example.org"), ("password", "correct horse battery"),
+                    ("confirm", "correct horse battery"),
+                ])
+            #expect(body(fullWidth).contains("An account with this address exists already."))
+            #expect(try await site.login("\u{FF41}LICE@example.org").status == .seeOther, "the same account")
+            #expect(try await site.store.accounts().map(\.email) == ["alice@example.org"])
+        }
+    }
+
+    /// A form past its limit is too large (413), not a fault, and one of the limit is read.
+    @Test(arguments: TestDatabase.all) func aFormPastItsLimitIsTooLarge(_ database: TestDatabase) async throws {
+        try await AccountSite.with(database: database) { site in
+            let padding = String(repeating: "x", count: Form.limit)
+            let large = try await site.send(.post, "/login", form: [("email", "a@b.c"), ("password", padding)])
+            #expect(large.status == .contentTooLarge)
+            #expect(body(large).contains("\"body-too-large\""))
+            let atLimit = try await site.send(
+                .post, "/login",
+                form: [
+                    ("email", "a@b.c"),
+                    ("password", String(padding.prefix(Form.limit - "email=a%40b.c&password=".count))),
+                ])
+            #expect(atLimit.status == .unauthorized, "a form of 64 KiB is read")
+        }
+    }
+
     @Test(arguments: TestDatabase.all) func aChangeSignedInByCookieNeedsTheFormTokenAndTheServersOrigin(
         _ database: TestDatabase
     ) async throws {
@@ -316,7 +362,7 @@ import Testing
                     ("confirm", "new long one"),
                 ])
             #expect(changed.status == .ok)
-            #expect(body(changed).contains("Your password is changed. 1 other session ended."))
+            #expect(body(changed).contains("Your password is changed. 1 other session and 0 tokens ended."))
             #expect(try await site.send(.get, "/", cookie: first).status == .ok)
             #expect(try await site.send(.get, "/", cookie: second).status == .seeOther)
             #expect(try await site.login("ana@example.org").status == .unauthorized)

@@ -62,6 +62,7 @@ import Testing
             row(.get, "/shared/{owner}/trips/nordic/events", [303, 404, 404, 0, 0, 404, 404, 403, 401, 303]),
             row(.get, "/api/v1/shared/{owner}/trips/nordic", [401, 404, 404, 200, 200, 404, 404, 403, 401, 401]),
             row(.put, "/api/v1/shared/{owner}/trips/nordic", [401, 404, 404, 403, 412, 403, 404, 403, 401, 401]),
+            row(.delete, "/api/v1/shared/{owner}/trips/nordic", [401, 404, 404, 403, 403, 403, 404, 403, 401, 401]),
             row(.get, "/login", [200, 303, 303, 303, 303, 403, 403, 403, 401, 200]),
             row(.post, "/login", [401, 401, 401, 401, 401, 403, 403, 403, 401, 401]),
             row(.get, "/register", [200, 303, 303, 303, 303, 403, 403, 403, 401, 200]),

@@ -4,6 +4,7 @@ import DetourTestSupport
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import NIOCore
 import Testing
 
 @testable import DetourServer
@@ -185,5 +186,56 @@ import Testing
         #expect(page.contains("webcal://trips.example.org/trips/nordic-budget.ics"))
         #expect(page.contains("https://trips.example.org/trips/nordic-budget.ics"))
         #expect(!page.contains("localhost/trips/nordic-budget.ics"))
+    }
+
+    /// The origin of a write is the server's with its scheme: behind `https://` the public host's
+    /// `http://` origin is another site, and a server without a public URL speaks no HTTPS.
+    @Test(arguments: [
+        ("https://trips.example.org", "trips.example.org", "https://trips.example.org", true),
+        ("https://trips.example.org", "trips.example.org", "http://trips.example.org", false),
+        ("https://trips.example.org", "localhost:8080", "http://localhost:8080", true),
+        ("https://trips.example.org", "localhost:8080", "https://localhost:8080", false),
+        ("http://trips.example.org", "trips.example.org", "https://trips.example.org", false),
+        (nil, "localhost:8080", "http://localhost:8080", true), (nil, "localhost:8080", "HTTP://LOCALHOST:8080", true),
+        (nil, "localhost:8080", "https://localhost:8080", false),
+        (nil, "localhost:8080", "http://localhost:8081", false),
+        (nil, nil, "http://localhost:8080", false),
+    ])
+    func theOriginOfAWriteIsTheServersSchemeAndAll(_ publicURL: String?, _ host: String?, _ origin: String, _ own: Bool)
+    {
+        var problem = ""
+        let rule = OriginMiddleware(publicURL: publicURL.flatMap { PublicURL($0, problem: &problem) })
+        #expect(rule.isOwn(origin, host: host) == own)
+    }
+
+    /// Without an `Origin`, a browser's `Sec-Fetch-Site` says where a write comes from: another
+    /// site is refused, and a script that sends neither is not.
+    @Test(arguments: [("cross-site", 403), ("same-site", 403), ("same-origin", 404), ("none", 404), (nil, 404)])
+    func aWriteFromAnotherSiteIsRefusedByItsFetchMetadata(_ site: String?, _ expected: Int) async throws {
+        var headers: HTTPFields = [.ifMatch: "*"]
+        if let site { headers[OriginMiddleware.secFetchSite] = site }
+        let delete = DrivenSite.Request(method: .delete, path: "/api/v1/trips/none", headers: headers)
+        let answer = try await self.site().respond(to: delete)
+        #expect(answer.status.code == expected)
+        if expected == 403 { #expect(String(buffer: answer.body).contains("\"code\":\"origin-refused\"")) }
+    }
+
+    /// Only an IP address from the trusted proxy's `X-Forwarded-For` is taken: it is stored and
+    /// shown in the audit log, so no other text gets in.
+    @Test(arguments: [
+        ("203.0.113.9", "203.0.113.9"), ("198.51.100.1, 2001:db8::7", "2001:db8::7"),
+        ("<script>alert(1)</script>", nil),
+        ("203.0.113.9\tforged", nil), (String(repeating: "1", count: 3000), nil), ("", nil),
+        ("::ffff:1.2.3.4", "::ffff:1.2.3.4"),
+        ("203.0.113.9:443", nil), ("example.org", nil),
+    ])
+    func aForwardedAddressIsAnAddressOrNothing(_ field: String, _ taken: String?) {
+        var headers = HTTPFields()
+        headers[SessionMiddleware.forwardedField] = field
+        let request = Request(
+            head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/", headerFields: headers),
+            body: RequestBody(buffer: ByteBuffer()))
+        #expect(SessionMiddleware.forwardedFor(request, from: "127.0.0.1", proxy: "127.0.0.1") == taken)
+        #expect(SessionMiddleware.forwardedFor(request, from: "127.0.0.2", proxy: "127.0.0.1") == nil)
     }
 }

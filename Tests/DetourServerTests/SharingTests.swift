@@ -101,7 +101,8 @@ import Testing
             let delete = try await site.send(
                 .delete, "/api/v1/shared/\(anaID)/trips/nordic", cookie: cy,
                 headers: [CSRFRule.header: token, .ifMatch: "*"])
-            #expect(delete.status == .methodNotAllowed)
+            #expect(delete.status == .forbidden)
+            #expect(body(delete).contains("\"share-owner-only\""))
         }
     }
 

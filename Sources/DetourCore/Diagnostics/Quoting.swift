@@ -64,4 +64,9 @@ public enum Quoting {
         let hex = String(scalar.value, radix: 16, uppercase: true)
         return "\\u{\(hex)}"
     }
+
+    /// `count` and `noun`, plural unless the count is one: `1 session`, `0 sessions`.
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
 }
