@@ -25,7 +25,12 @@ public struct Identity: Sendable, Equatable {
 }
 
 /// What `serve --accounts` adds to the server: the accounts' store and hasher, the sessions
-/// known in memory, and one workspace per account (`DIR/accounts/ID/`).
+/// known in memory, and one workspace per account (`DIR/accounts/ID/`), opened at its first
+/// request and kept while used.
+///
+/// Every workspace works on the server's one set of ``ServerResources``. At most ``capacity``
+/// are open at once: past it, the one used longest ago with no preview open is closed (its
+/// watch removed, what it kept in memory let go), and opened again at its next request.
 public final class AccountService: Sendable {
     public let store: AccountStore
     let hasher: PasswordHasher
@@ -36,15 +41,27 @@ public final class AccountService: Sendable {
     let settings: ServerSettings
     /// Makes the store of an account's folder.
     private let makeStore: @Sendable (FilePath) throws(StoreFailure) -> any TripStore
-    private let workspaces = Mutex<[String: Workspace]>([:])
+    private let workspaces = Mutex(OpenWorkspaces())
     let sessions: SessionCache
+    /// The server's threads, cache and watch, which every account's workspace works on.
+    public let resources: ServerResources
+    /// The most workspaces open at once.
+    let capacity: Int
+
+    struct OpenWorkspaces {
+        var open: [String: (workspace: Workspace, used: Int)] = [:]
+        var clock = 0
+    }
 
     public init(
         store: AccountStore, hasher: PasswordHasher, registration: Registration, rule: PasswordRule,
         folder: FilePath, settings: ServerSettings,
         makeStore: @escaping @Sendable (FilePath) throws(StoreFailure) -> any TripStore,
-        monotonic: @escaping @Sendable () -> ContinuousClock.Instant = { .now }
+        monotonic: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, resources: ServerResources? = nil,
+        capacity: Int = 128
     ) {
+        self.resources = resources ?? ServerResources(settings: settings)
+        self.capacity = max(1, capacity)
         self.store = store
         self.hasher = hasher
         self.registration = registration
@@ -72,25 +89,27 @@ public final class AccountService: Sendable {
         "\(cookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0\(secureCookies ? "; Secure" : "")"
     }
 
-    /// The workspace of the account `accountID`: its folder made when missing, watched from the
-    /// first request on.
+    /// The workspace of the account `accountID`: its folder made when missing, watched while it
+    /// is open.
     func workspace(for accountID: String) throws -> Workspace {
-        if let known = workspaces.withLock({ $0[accountID] }) { return known }
+        if let known = workspaces.withLock({ $0.use(accountID) }) { return known }
         let path = FilePath(try AccountsFolder.makeTrips(in: folder.string, accountID: accountID))
         let tripStore = try makeStore(path)
         _ = try? tripStore.withLock { () throws(StoreFailure) -> Int in try tripStore.removeLeftovers() }
-        let made = Workspace(store: tripStore, settings: settings, folder: path)
-        let (workspace, isNew) = workspaces.withLock { workspaces -> (Workspace, Bool) in
-            if let raced = workspaces[accountID] { return (raced, false) }
-            workspaces[accountID] = made
-            return (made, true)
+        let made = Workspace(store: tripStore, settings: settings, folder: path, resources: resources, space: accountID)
+        let (workspace, isNew, closed) = workspaces.withLock { open -> (Workspace, Bool, [Workspace]) in
+            if let raced = open.use(accountID) { return (raced, false, []) }
+            open.clock += 1
+            open.open[accountID] = (made, open.clock)
+            return (made, true, open.closeUnused(past: capacity))
         }
+        for unused in closed { unused.stopWatching() }
         if isNew { workspace.startWatching() }
         return workspace
     }
 
-    /// Every account's workspace opened so far.
-    var openWorkspaces: [Workspace] { workspaces.withLock { Array($0.values) } }
+    /// Every account's workspace open now.
+    var openWorkspaces: [Workspace] { workspaces.withLock { $0.open.values.map(\.workspace) } }
 }
 
 /// The sessions the server has seen, kept in memory by their ids and checked against the
@@ -168,5 +187,25 @@ final class SessionCache: Sendable {
                 $0.value.identity.accountID != accountID || $0.value.identity.sessionDigest == keeping
             }
         }
+    }
+}
+
+extension AccountService.OpenWorkspaces {
+    /// The open workspace of `accountID`, marked as used now.
+    mutating func use(_ accountID: String) -> Workspace? {
+        guard let found = open[accountID] else { return nil }
+        clock += 1
+        open[accountID]?.used = clock
+        return found.workspace
+    }
+
+    /// Takes out the workspaces used longest ago, with no preview open, until at most `capacity`
+    /// are open; returns them, to be closed.
+    mutating func closeUnused(past capacity: Int) -> [Workspace] {
+        guard open.count > capacity else { return [] }
+        let idle = open.filter { !$0.value.workspace.reload.isListenedTo }.sorted { $0.value.used < $1.value.used }
+        let closing = idle.prefix(open.count - capacity)
+        for (accountID, _) in closing { open[accountID] = nil }
+        return closing.map(\.value.workspace)
     }
 }

@@ -8,12 +8,15 @@ import Glibc
 import Darwin
 #endif
 
-/// Tells when trip files in the folder change, once per save.
+/// Tells when trip files in one folder change, once per save.
 ///
 /// It watches the folder, not the files: editors save by renaming a new file over the old one
 /// (vim, and `git checkout`), which a watch on the old file's inode would miss. On Linux it
 /// uses inotify; with `--poll S` (network drives, some containers), or where inotify is not
-/// available, it compares the files' signatures every S seconds.
+/// available, it compares the files' signatures every S seconds (every second without `--poll`).
+///
+/// Every folder of a server is watched by its one ``FolderWatcher``: one inotify instance and one
+/// thread, however many accounts' folders are open.
 ///
 /// Events are debounced per trip: a save is several events (vim: its `4913` probe, a backup
 /// `NAME.json~`, a create, a write, a close), and a change is reported once the trip's file
@@ -32,45 +35,54 @@ public final class FolderWatch: Sendable {
     let folder: FilePath
     let mode: Mode
     let changed: @Sendable (TripName) -> Void
+    let watcher: FolderWatcher
     private let state = Mutex(State())
 
     private struct State {
         /// When each trip's file last had an event, for the debounce.
         var pending: [TripName: ContinuousClock.Instant] = [:]
-        var stopped = false
+        /// The trips' signatures when the folder was last polled, and when it is next due.
+        var polled: [TripName: FileSignature] = [:]
+        var nextPoll: ContinuousClock.Instant?
+        var signatures: @Sendable () -> [TripName: FileSignature] = { [:] }
     }
 
-    /// A watch over `folder` that calls `changed` with each trip whose file changed.
-    public init(folder: FilePath, mode: Mode, changed: @escaping @Sendable (TripName) -> Void) {
+    /// A watch over `folder`, kept by `watcher`, that calls `changed` with each trip whose file
+    /// changed.
+    public init(
+        folder: FilePath, mode: Mode, watcher: FolderWatcher = FolderWatcher(),
+        changed: @escaping @Sendable (TripName) -> Void
+    ) {
         self.folder = folder
         self.mode = mode
+        self.watcher = watcher
         self.changed = changed
     }
 
-    /// Watches until ``stop()``, on a thread of its own (its reads block).
+    /// Watches until ``stop()``; `signatures` lists the trips' signatures, for polling and for a
+    /// folder made again.
     ///
     /// With inotify the watch is made before this returns, so no change made after is missed.
     public func start(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
-        #if os(Linux)
-        if mode == .inotify, let watch = Inotify(folder) {
-            PlainThread.detach { [self] in self.watch(with: watch, signatures: signatures) }
-            return
-        }
-        #endif
-        PlainThread.detach { [self] in self.run(signatures: signatures) }
+        state.withLock { $0.signatures = signatures }
+        watcher.add(self)
     }
 
-    /// Stops watching within a tick (200 ms).
+    /// Stops watching within a tick of the watcher.
     public func stop() {
-        state.withLock { $0.stopped = true }
+        watcher.remove(self)
     }
-
-    var isStopped: Bool { state.withLock { $0.stopped } }
 
     /// Notes an event on `name`'s file now.
     func touch(_ name: TripName) {
         let now = ContinuousClock.now
         state.withLock { $0.pending[name] = now }
+    }
+
+    /// Notes an event on every trip of the folder: the folder was made again.
+    func touchAll() {
+        let names = state.withLock { $0.signatures }().keys
+        for name in names { touch(name) }
     }
 
     /// Reports the trips whose files have been quiet long enough.
@@ -84,110 +96,178 @@ public final class FolderWatch: Sendable {
         for name in due.sorted() { changed(name) }
     }
 
-    /// Polls: every `--poll` interval, or every second where inotify is not to be had.
-    private func run(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
-        if case .poll(let interval) = mode {
-            poll(every: interval, signatures: signatures)
-            return
+    /// Compares the trips' signatures with the last poll's when `interval` has passed since it,
+    /// and reports each that changed at once (the interval is its debounce).
+    func poll(every interval: Duration) {
+        let now = ContinuousClock.now
+        let (signatures, last, first) = state.withLock { state in
+            (state.signatures, state.polled, state.nextPoll == nil)
         }
-        poll(every: .seconds(1), signatures: signatures)
+        if let due = state.withLock({ $0.nextPoll }), due > now { return }
+        let current = signatures()
+        state.withLock {
+            $0.polled = current
+            $0.nextPoll = now + interval
+        }
+        guard !first else { return }
+        for name in Set(last.keys).union(current.keys).sorted() where last[name] != current[name] {
+            changed(name)
+        }
+    }
+}
+
+/// Every folder a server watches, on one inotify instance and one thread of its own (its reads
+/// block), started when the first folder is added and ended when the last is removed.
+///
+/// A server with accounts opens a folder per account; each used to cost a thread and an inotify
+/// instance for the life of the server, and a system allows 128 instances to a user. Now the cost
+/// of a folder is one inotify watch.
+public final class FolderWatcher: Sendable {
+    private struct Watched {
+        let watch: FolderWatch
+        /// The folder's inotify watch, or -1 while the folder is not there (or is polled).
+        var descriptor: Int32
     }
 
-    /// Compares the trips' signatures every `interval`; a change is reported at once (the
-    /// interval is its debounce).
-    private func poll(every interval: Duration, signatures: () -> [TripName: FileSignature]) {
-        var last = signatures()
-        var waited: Duration = .zero
-        while !isStopped {
-            let tick = min(interval, .milliseconds(200))
-            sleepFor(tick)
-            waited += tick
-            guard waited >= interval else { continue }
-            waited = .zero
-            let now = signatures()
-            for name in Set(last.keys).union(now.keys).sorted() where last[name] != now[name] {
-                changed(name)
+    private struct State {
+        var folders: [ObjectIdentifier: Watched] = [:]
+        /// The inotify instance, while the thread runs; `nil` when inotify is not to be had.
+        var inotify: Int32?
+        var running = false
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// How many folders are watched.
+    public var count: Int { state.withLock { $0.folders.count } }
+
+    /// Watches `watch`'s folder, starting the thread when it is the first.
+    func add(_ watch: FolderWatch) {
+        let start = state.withLock { state -> Bool in
+            let starting = !state.running
+            if starting {
+                state.running = true
+                #if os(Linux)
+                let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+                state.inotify = descriptor >= 0 ? descriptor : nil
+                #endif
             }
-            last = now
+            state.folders[ObjectIdentifier(watch)] = Watched(
+                watch: watch, descriptor: Self.addWatch(watch, to: state.inotify))
+            return starting
+        }
+        if start { PlainThread.detach { [self] in run() } }
+    }
+
+    /// Stops watching `watch`'s folder; the thread ends with the last.
+    func remove(_ watch: FolderWatch) {
+        state.withLock { state in
+            guard let removed = state.folders.removeValue(forKey: ObjectIdentifier(watch)) else { return }
+            #if os(Linux)
+            if let inotify = state.inotify, removed.descriptor >= 0 { inotify_rm_watch(inotify, removed.descriptor) }
+            #endif
         }
     }
 
-    private func sleepFor(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 {
-            guard errno == EINTR else { return }
-            request = remaining
+    /// An inotify watch on `watch`'s folder, or -1 (polled, or not there now).
+    private static func addWatch(_ watch: FolderWatch, to inotify: Int32?) -> Int32 {
+        #if os(Linux)
+        guard watch.mode == .inotify, let inotify else { return -1 }
+        return watch.folder.withPlatformString { inotify_add_watch(inotify, $0, Inotify.mask) }
+        #else
+        return -1
+        #endif
+    }
+
+    /// Reads events and polls until no folder is left; then closes the instance and ends.
+    private func run() {
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while let (inotify, folders) = state.withLock({ state -> (Int32?, [Watched])? in
+            guard !state.folders.isEmpty else {
+                if let inotify = state.inotify { close(inotify) }
+                state.inotify = nil
+                state.running = false
+                return nil
+            }
+            return (state.inotify, Array(state.folders.values))
+        }) {
+            rewatchMissing(folders, inotify: inotify)
+            if let inotify {
+                read(inotify, into: &buffer, folders: folders)
+            } else {
+                var pause = timespec(tv_sec: 0, tv_nsec: 50_000_000)
+                nanosleep(&pause, nil)
+            }
+            for folder in folders {
+                switch (folder.watch.mode, inotify) {
+                case (.poll(let interval), _): folder.watch.poll(every: interval)
+                case (.inotify, nil): folder.watch.poll(every: .seconds(1))
+                case (.inotify, _?): folder.watch.flush()
+                }
+            }
         }
+    }
+
+    /// Watches again each folder that went and is back (a `git checkout`, a sync tool, `rm -r`
+    /// then a copy): every trip of it counts as changed.
+    private func rewatchMissing(_ folders: [Watched], inotify: Int32?) {
+        guard let inotify else { return }
+        for folder in folders where folder.descriptor < 0 && folder.watch.mode == .inotify {
+            let descriptor = Self.addWatch(folder.watch, to: inotify)
+            guard descriptor >= 0 else { continue }
+            let kept = state.withLock { state -> Bool in
+                guard state.folders[ObjectIdentifier(folder.watch)] != nil else { return false }
+                state.folders[ObjectIdentifier(folder.watch)]?.descriptor = descriptor
+                return true
+            }
+            if kept { folder.watch.touchAll() }
+        }
+    }
+
+    /// Waits up to 50 ms for events (so the debounce is flushed and a removal noticed), and hands
+    /// each to its folder's watch.
+    private func read(_ inotify: Int32, into buffer: inout [UInt8], folders: [Watched]) {
+        #if os(Linux)
+        var poller = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&poller, 1, 50) > 0 else { return }
+        let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
+        let byDescriptor = Dictionary(
+            folders.filter { $0.descriptor >= 0 }.map { ($0.descriptor, $0.watch) }, uniquingKeysWith: { $1 })
+        let headerSize = MemoryLayout<inotify_event>.size
+        let gone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)
+        var offset = 0
+        while count > 0, offset + headerSize <= count {
+            let (length, name, event) = buffer.withUnsafeBytes { raw -> (Int, String, inotify_event) in
+                let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+                let length = Int(event.len)
+                let start = offset + headerSize
+                let bytes = raw[start..<min(start + length, count)].prefix { $0 != 0 }
+                return (length, String(decoding: bytes, as: UTF8.self), event)
+            }
+            offset += headerSize + length
+            guard let watch = byDescriptor[event.wd] else { continue }
+            if event.mask & gone != 0 {
+                if event.mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(inotify, event.wd) }
+                state.withLock { state in
+                    if state.folders[ObjectIdentifier(watch)]?.descriptor == event.wd {
+                        state.folders[ObjectIdentifier(watch)]?.descriptor = -1
+                    }
+                }
+            } else if let file = TripFile(fileName: name) {
+                watch.touch(file.name)
+            }
+        }
+        #endif
     }
 
     #if os(Linux)
-    /// An inotify instance with a watch on the folder.
-    struct Inotify: Sendable {
+    /// What inotify is asked to tell of a folder.
+    enum Inotify {
         static let mask =
             UInt32(IN_CLOSE_WRITE) | UInt32(IN_MOVED_TO) | UInt32(IN_MOVED_FROM) | UInt32(IN_CREATE)
             | UInt32(IN_DELETE) | UInt32(IN_MODIFY) | UInt32(IN_ATTRIB) | UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF)
-        let descriptor: Int32
-        let watch: Int32
-
-        /// The watch, or `nil` when inotify is not to be had.
-        init?(_ folder: FilePath) {
-            let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
-            guard descriptor >= 0 else { return nil }
-            let watch = folder.withPlatformString { inotify_add_watch(descriptor, $0, Inotify.mask) }
-            guard watch >= 0 else {
-                close(descriptor)
-                return nil
-            }
-            (self.descriptor, self.watch) = (descriptor, watch)
-        }
-    }
-
-    /// Watches with inotify until stopped.
-    ///
-    /// A folder removed or moved away, and made again (a `git checkout`, a sync tool, `rm -r`
-    /// then a copy), ends its watch: the watch is made again on the folder now at the path, as
-    /// soon as there is one, and every trip of it counts as changed.
-    private func watch(with inotify: Inotify, signatures: () -> [TripName: FileSignature]) {
-        let descriptor = inotify.descriptor
-        defer { close(descriptor) }
-        let mask = Inotify.mask
-        var watch = inotify.watch
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        let headerSize = MemoryLayout<inotify_event>.size
-        let gone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)
-        while !isStopped {
-            if watch < 0 {
-                // The folder went: watch again once something is at its path.
-                watch = folder.withPlatformString { inotify_add_watch(descriptor, $0, mask) }
-                if watch >= 0 { for name in signatures().keys { touch(name) } }
-            }
-            var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            // Wakes at least every 50 ms to flush the debounce and to notice a stop.
-            let ready = Glibc.poll(&poller, 1, 50)
-            if ready > 0 {
-                let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                var offset = 0
-                while count > 0, offset + headerSize <= count {
-                    let (length, name, event) = buffer.withUnsafeBytes { raw -> (Int, String, inotify_event) in
-                        let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                        let length = Int(event.len)
-                        let start = offset + headerSize
-                        let bytes = raw[start..<min(start + length, count)].prefix { $0 != 0 }
-                        return (length, String(decoding: bytes, as: UTF8.self), event)
-                    }
-                    if event.wd == watch, event.mask & gone != 0 {
-                        if event.mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(descriptor, watch) }
-                        watch = -1
-                    } else if let file = TripFile(fileName: name) {
-                        touch(file.name)
-                    }
-                    offset += headerSize + length
-                }
-            }
-            flush()
-        }
     }
     #endif
 }

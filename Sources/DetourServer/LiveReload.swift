@@ -10,17 +10,25 @@ public final class LiveReload: Sendable {
     private struct State {
         var listeners: [TripName: [Int: AsyncStream<String>.Continuation]] = [:]
         var next = 0
-        var count = 0
         var closed = false
     }
 
     private let state = Mutex(State())
-    /// The most streams open at once: each holds a connection for as long as its page is open,
-    /// and they must leave the server's connections to requests.
-    public let limit: Int
+    /// The streams open at once, counted for the whole server: each holds a connection for as
+    /// long as its page is open, and they must leave the server's connections to requests.
+    let streams: StreamBudget
 
-    public init(limit: Int = 64) {
-        self.limit = limit
+    /// The most streams open at once.
+    public var limit: Int { streams.limit }
+
+    /// A hub with a budget of its own of `limit` streams.
+    public convenience init(limit: Int = 64) {
+        self.init(streams: StreamBudget(limit: limit))
+    }
+
+    /// A hub whose streams count against `streams`, shared with the server's other folders.
+    init(streams: StreamBudget) {
+        self.streams = streams
     }
 
     /// A stream of `name`'s versions, starting with `current`, or `nil` when ``limit`` streams are
@@ -34,11 +42,10 @@ public final class LiveReload: Sendable {
             case listening(Int)
         }
         let added = state.withLock { state -> Added in
-            guard state.count < limit else { return .full }
             guard !state.closed else { return .closed }
+            guard streams.take() else { return .full }
             let id = state.next
             state.next += 1
-            state.count += 1
             state.listeners[name, default: [:]][id] = continuation
             return .listening(id)
         }
@@ -52,7 +59,7 @@ public final class LiveReload: Sendable {
         }
         continuation.onTermination = { [weak self] _ in
             self?.state.withLock { state in
-                if state.listeners[name]?.removeValue(forKey: id) != nil { state.count -= 1 }
+                if state.listeners[name]?.removeValue(forKey: id) != nil { self?.streams.give() }
                 if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
             }
         }
@@ -78,6 +85,11 @@ public final class LiveReload: Sendable {
     /// How often ``beat()`` is sent.
     public static let heartbeat: Duration = .seconds(10)
 
+    /// Whether anyone listens to any trip.
+    var isListenedTo: Bool {
+        state.withLock { !$0.listeners.isEmpty }
+    }
+
     /// Whether anyone listens to `name`.
     public func hasListeners(_ name: TripName) -> Bool {
         state.withLock { $0.listeners[name] != nil }
@@ -87,12 +99,35 @@ public final class LiveReload: Sendable {
     public func closeAll() {
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
             state.closed = true
-            defer {
-                state.listeners = [:]
-                state.count = 0
-            }
-            return state.listeners.values.flatMap(\.values)
+            let open = state.listeners.values.flatMap(\.values)
+            for _ in open { streams.give() }
+            state.listeners = [:]
+            return open
         }
         for listener in listeners { listener.finish() }
+    }
+}
+
+/// How many live-reload streams a server keeps open at once, across all its folders.
+final class StreamBudget: Sendable {
+    let limit: Int
+    private let open = Mutex(0)
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Takes one stream of the budget; false when all are taken.
+    func take() -> Bool {
+        open.withLock { open in
+            guard open < limit else { return false }
+            open += 1
+            return true
+        }
+    }
+
+    /// Gives one back.
+    func give() {
+        open.withLock { $0 = max(0, $0 - 1) }
     }
 }

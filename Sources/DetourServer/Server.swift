@@ -21,7 +21,9 @@ public enum TripServer {
         // What writes cut off by a crash left, before any request: holding the lock, so a write of
         // another server on the folder is never taken for one.
         _ = try? store.withLock { () throws(StoreFailure) -> Int in try store.removeLeftovers() }
-        let workspace = Workspace(store: store, settings: settings, folder: folderPath)
+        // One set of threads, cache and watch for the server, whatever number of folders it serves.
+        let resources = accounts?.resources ?? ServerResources(settings: settings)
+        let workspace = Workspace(store: store, settings: settings, folder: folderPath, resources: resources)
         let router = Routes.router(
             workspace: workspace, settings: settings, boundHost: settings.host, accounts: accounts,
             log: settings.quiet ? nil : log)

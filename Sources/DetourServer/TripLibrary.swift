@@ -49,8 +49,11 @@ public final class TripLibrary: Sendable {
     /// Each trip file's check, of one version and day: a new version or day takes the old one's
     /// place, so every unchanged trip of a large folder stays checked.
     private let results = Mutex<[String: (etag: String, today: CalendarDay, result: RenderResult)]>([:])
+    /// The server's outputs and threads, shared with every other folder it serves.
     let outputs: OutputCache
     let pool: BlockingPool
+    /// What sets this folder's outputs apart from other folders' in ``outputs``.
+    let space: String
     /// The one pipeline every check and output runs through, as `render` runs it; the day is
     /// each request's.
     public let job: RenderJob
@@ -71,9 +74,14 @@ public final class TripLibrary: Sendable {
         var etag: String
     }
 
-    public init(store: some TripStore, settings: ServerSettings) {
+    /// The library of `store`, on the server's `resources`; `space` names it apart from the other
+    /// folders that share them (an account's id, or empty for the server's one folder).
+    public init(
+        store: some TripStore, settings: ServerSettings, resources: ServerResources? = nil, space: String = ""
+    ) {
         self.store = store
         self.settings = settings
+        self.space = space
         // Every format the server serves, PDF when it has a browser; an output is made only when
         // it is asked for.
         let formats = OutputFormat.withoutBrowser + (settings.printing == nil ? [] : [.pdf])
@@ -83,8 +91,9 @@ public final class TripLibrary: Sendable {
                 renderer: ReportRenderer(templates: settings.templates),
                 limits: ReadLimits.standard.withInputLimit(mebibytes: max(1, settings.maxInputBytes >> 20)),
                 printing: settings.printing))
-        outputs = OutputCache(limit: settings.cacheBytes)
-        pool = BlockingPool(width: settings.renderThreads)
+        let resources = resources ?? ServerResources(settings: settings)
+        outputs = resources.outputs
+        pool = resources.pool
         checks = SingleFlight(pool: pool)
         renders = SingleFlight(pool: pool)
     }
@@ -190,7 +199,7 @@ public final class TripLibrary: Sendable {
     public func forget(_ file: TripFile) {
         snapshots.withLock { $0[file] = nil }
         results.withLock { $0[file.fileName] = nil }
-        outputs.forget(file.fileName)
+        outputs.forget(cacheName(file.fileName))
     }
 
     /// The trip checked and planned as of `today`: its outcome, diagnostics and plan.
@@ -253,6 +262,12 @@ public final class TripLibrary: Sendable {
         return page
     }
 
+    /// The name of a trip file's outputs in the server's cache: the file's name within this
+    /// folder's space (a file name holds no `/`).
+    func cacheName(_ fileName: String) -> String {
+        space.isEmpty ? fileName : space + "/" + fileName
+    }
+
     /// The check of `snapshot` as of `today`, when one is kept.
     private func kept(_ snapshot: TripSnapshot, today: CalendarDay) -> RenderResult? {
         guard let known = results.withLock({ $0[snapshot.file.fileName] }), known.etag == snapshot.etag,
@@ -274,7 +289,7 @@ public final class TripLibrary: Sendable {
     /// There is none for a trip that is not valid, a format the server does not make, a PDF not
     /// printed. Only outputs are kept; a print that failed is tried again at the next request.
     public func output(_ snapshot: TripSnapshot, format: OutputFormat, today: CalendarDay) async -> OutputRead {
-        let cached = OutputCache.Key(name: snapshot.file.fileName, today: today, format: format)
+        let cached = OutputCache.Key(name: cacheName(snapshot.file.fileName), today: today, format: format)
         if let output = outputs[cached, etag: snapshot.etag] { return .rendered(output) }
         return await renders.run(OutputKey(place: cached, etag: snapshot.etag)) { [self] in
             if let output = outputs[cached, etag: snapshot.etag] { return .rendered(output) }

@@ -13,14 +13,19 @@ public final class Workspace: Sendable {
     /// The folder's watch, when the workspace has a folder on disk.
     let watch: FolderWatch?
 
-    /// A workspace over `store`; `folder`, when given, is watched for changes.
-    public init(store: some TripStore, settings: ServerSettings, folder: FilePath? = nil) {
-        let library = TripLibrary(store: store, settings: settings)
-        let reload = LiveReload(limit: settings.maxStreams)
+    /// A workspace over `store`, on the server's `resources` as the folder `space` (see
+    /// ``TripLibrary``); `folder`, when given, is watched for changes.
+    public init(
+        store: some TripStore, settings: ServerSettings, folder: FilePath? = nil, resources: ServerResources? = nil,
+        space: String = ""
+    ) {
+        let resources = resources ?? ServerResources(settings: settings)
+        let library = TripLibrary(store: store, settings: settings, resources: resources, space: space)
+        let reload = LiveReload(streams: resources.streams)
         self.library = library
         self.reload = reload
         watch = folder.map { folder in
-            FolderWatch(folder: folder, mode: settings.watch) { name in
+            FolderWatch(folder: folder, mode: settings.watch, watcher: resources.watcher) { name in
                 // Sends the new version only to pages that listen, and only when it changed.
                 guard reload.hasListeners(name) else { return }
                 reload.send(library.version(name), to: name)

@@ -190,6 +190,40 @@ struct ServeAccountsTests {
         _ = server.stop()
     }
 
+    /// A server's threads and watch do not grow with its accounts: forty accounts, each signed in
+    /// with its index open, leave one inotify instance and no more threads than the cores and a
+    /// few besides (each account used to keep a thread and an inotify instance of its own).
+    @Test func fortyAccountsShareTheServersThreadsAndItsOneWatch() throws {
+        let server = try ServerProcess(folder: folder, arguments: ["--accounts"])
+        let process = "/proc/\(server.process.processIdentifier)"
+        func threads() throws -> Int {
+            let status = try String(contentsOfFile: process + "/status", encoding: .utf8)
+            let line = status.split(separator: "\n").first { $0.hasPrefix("Threads:") }
+            return try line.flatMap { Int($0.dropFirst("Threads:".count).trimmingCharacters(in: .whitespaces)) }
+                .orThrow("no thread count in \(process)/status")
+        }
+        func inotifyInstances() throws -> Int {
+            try FileManager.default.contentsOfDirectory(atPath: process + "/fd").filter {
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: process + "/fd/" + $0))
+                    == "anon_inode:inotify"
+            }.count
+        }
+        var first = 0
+        for index in 0..<40 {
+            let email = "user\(index)@example.org"
+            let registered = try post(
+                server, "/register",
+                [("email", email), ("password", "correct horse battery"), ("confirm", "correct horse battery")])
+            let cookie = try Self.session(registered).orThrow("no session cookie for \(email)")
+            #expect(try get(server, "/", cookie: cookie).status == 200)
+            if index == 0 { first = try threads() }
+        }
+        #expect(try inotifyInstances() == 1)
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        #expect(try threads() <= first + cores + 2, "threads after one account: \(first)")
+        _ = server.stop()
+    }
+
     /// A form declared larger than a form may be is refused from its head, before a byte of its
     /// body is read: a client cannot hold the login page open with a length it never sends.
     @Test func aFormDeclaredPastItsLimitIsRefusedBeforeItsBody() throws {

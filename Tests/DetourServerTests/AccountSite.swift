@@ -27,7 +27,7 @@ struct AccountSite: SiteDriving {
     /// database however `body` ends.
     static func with(
         database: TestDatabase = .sqlite, registration: Registration = .open, publicURL: String? = nil,
-        cost: HashCost = .owasp, minimum: Int = 8, _ body: (AccountSite) async throws -> Void
+        cost: HashCost = .owasp, minimum: Int = 8, capacity: Int = 128, _ body: (AccountSite) async throws -> Void
     ) async throws {
         let folder = try ScratchFolder("detour-account-site")
         try await database.withURL { url in
@@ -37,7 +37,7 @@ struct AccountSite: SiteDriving {
             do {
                 let site = try AccountSite(
                     folder: folder, clock: clock, store: store, registration: registration, publicURL: publicURL,
-                    cost: cost, minimum: minimum)
+                    cost: cost, minimum: minimum, capacity: capacity)
                 try await body(site)
             } catch {
                 await store.close()
@@ -49,7 +49,7 @@ struct AccountSite: SiteDriving {
 
     private init(
         folder: ScratchFolder, clock: TestClock, store: AccountStore, registration: Registration, publicURL: String?,
-        cost: HashCost, minimum: Int
+        cost: HashCost, minimum: Int, capacity: Int
     ) throws {
         let monotonic = MonotonicClock()
         let templates = try ReportTemplates.builtIn(ReportTemplates.requiredNames + ReportTemplates.indexNames)
@@ -62,7 +62,7 @@ struct AccountSite: SiteDriving {
             rule: PasswordRule(minimum: minimum) ?? .standard, folder: FilePath(folder.url.path),
             settings: settings,
             makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: LocalFileStore()) },
-            monotonic: monotonic.now)
+            monotonic: monotonic.now, capacity: capacity)
         self.folder = folder
         self.clock = clock
         self.monotonic = monotonic
