@@ -119,7 +119,9 @@ class Server:
         self.err_path = os.path.join(work, "server.err")
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
-                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet", *extra],
+                # wrk opens 64 connections from one address: every one of them is the load.
+                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet",
+                 "--max-connections-per-client", "256", *extra],
                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.port = None
         deadline = time.monotonic() + 30

@@ -66,6 +66,16 @@ public struct ServeOptions: ParsableArguments {
     public var cacheMib = 256
 
     @Option(
+        name: .customLong("max-connections-per-client"),
+        help: ArgumentHelp(
+            "The most connections one client address may hold open at once (1 to 256); a connection past it is closed at once. The --trusted-proxy's own address is not held to it.",
+            valueName: "n"))
+    public var maxConnectionsPerClient = 32
+
+    /// The fewest and most connections one client may be let hold.
+    public static let connectionsPerClient = 1...256
+
+    @Option(
         name: .customLong("public-url"),
         help: ArgumentHelp(
             "The address people reach the server at behind a proxy, such as https://trips.example.org: feed links and the index use it, and the server answers to its Host and Origin.",
@@ -119,6 +129,11 @@ public struct ServeOptions: ParsableArguments {
     public func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard (0...65536).contains(cacheMib) else { throw ValidationError("--cache-mib must be between 0 and 65536") }
+        guard Self.connectionsPerClient.contains(maxConnectionsPerClient) else {
+            throw ValidationError(
+                "--max-connections-per-client must be between \(Self.connectionsPerClient.lowerBound) and "
+                    + "\(Self.connectionsPerClient.upperBound)")
+        }
         if let poll, !(poll >= 0.1 && poll <= 3600) {
             throw ValidationError("--poll must be between 0.1 and 3600 seconds")
         }

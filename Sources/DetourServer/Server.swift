@@ -29,6 +29,7 @@ public enum TripServer {
             log: settings.quiet ? nil : log)
         var logger = Logger(label: "detour-report")
         logger.logLevel = .critical
+        let clients = ClientConnections(limit: settings.maxConnectionsPerClient, exempt: settings.trustedProxy)
         let app = Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -41,7 +42,8 @@ public enum TripServer {
                             httpDecoderConfiguration: .init(
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),
-                    headerTimeout: Self.timeAmount(settings.headerTimeout), maxBodyBytes: settings.maxInputBytes)
+                    clients: clients, headerTimeout: Self.timeAmount(settings.headerTimeout),
+                    maxBodyBytes: settings.maxInputBytes)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,

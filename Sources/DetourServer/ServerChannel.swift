@@ -3,18 +3,31 @@ import Logging
 import NIOCore
 import NIOHTTP1
 import NIOHTTPTypesHTTP1
+import Synchronization
 
 /// Hummingbird's HTTP/1.1 channel, with ``RequestHeadRules`` where the request's head is still
-/// as it came: before Hummingbird turns it into HTTP types, which keep no absolute-form target.
+/// as it came: before Hummingbird turns it into HTTP types, which keep no absolute-form target;
+/// and each client's share of the connections (``ClientConnections``).
 struct ServerChannel: ServerChildChannel {
     let http: HTTP1Channel
+    /// The connections each client holds, capped.
+    let clients: ClientConnections
     /// How long a connection may wait for a request's head.
     let headerTimeout: TimeAmount
     /// The largest body any route takes.
     let maxBodyBytes: Int
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
-        http.setup(channel: channel, logger: logger).flatMapThrowing { value in
+        // A client past its share is closed before a byte is read: the connections left are
+        // everyone else's.
+        if let client = channel.remoteAddress?.ipAddress {
+            guard clients.open(client) else {
+                channel.close(promise: nil)
+                return channel.eventLoop.makeFailedFuture(ChannelError.ioOnClosedChannel)
+            }
+            channel.closeFuture.whenComplete { _ in clients.close(client) }
+        }
+        return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
             try operations.addHandler(
@@ -187,5 +200,47 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
         let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         let hosts = head.headers["Host"]
         return hosts.count == 1 && hosts[0].lowercased() == authority.lowercased()
+    }
+}
+
+/// How many connections each client address holds open, held to a share of its own.
+///
+/// As nginx's `limit_conn` does: one client opening connections until the server's cap cannot
+/// keep another's request waiting. The trusted proxy's own address (`--trusted-proxy`) is not held to it: it
+/// carries every client's connections, and caps them itself.
+final class ClientConnections: Sendable {
+    /// The most connections one address may hold.
+    let limit: Int
+    /// The address not held to it.
+    let exempt: String?
+    private let held = Mutex<[String: Int]>([:])
+
+    init(limit: Int, exempt: String?) {
+        self.limit = limit
+        self.exempt = exempt
+    }
+
+    /// Counts a connection from `client`; false, counting nothing, when it holds its share.
+    func open(_ client: String) -> Bool {
+        guard client != exempt else { return true }
+        return held.withLock { held in
+            guard held[client, default: 0] < limit else { return false }
+            held[client, default: 0] += 1
+            return true
+        }
+    }
+
+    /// Counts a connection from `client` closed.
+    func close(_ client: String) {
+        guard client != exempt else { return }
+        held.withLock { held in
+            let left = held[client, default: 1] - 1
+            held[client] = left > 0 ? left : nil
+        }
+    }
+
+    /// How many connections `client` holds.
+    func count(_ client: String) -> Int {
+        held.withLock { $0[client, default: 0] }
     }
 }

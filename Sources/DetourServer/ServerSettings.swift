@@ -30,6 +30,9 @@ public struct ServerSettings: Sendable {
     public var maxInputBytes: Int
     /// The most connections open at once; more wait in the listen queue.
     public var maxConnections: Int
+    /// The most connections one client address may hold open at once (`--trusted-proxy`'s own
+    /// address excepted).
+    public var maxConnectionsPerClient = 32
     /// How long a connection may be idle before it is closed.
     public var idleTimeout: Duration
     /// How long a connection may wait for a request's head: from its opening, or from the end of

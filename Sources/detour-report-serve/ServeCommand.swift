@@ -153,6 +153,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Checked by validate(), before run().
             publicURL: try? publicURL())
         settings.trustedProxy = options.trustedProxy
+        settings.maxConnectionsPerClient = options.maxConnectionsPerClient
         do throws(PrintFailure) {
             // Found now, started at the first PDF asked for.
             let browser = try options.print.browserPath()

@@ -433,7 +433,8 @@ struct ServeTests {
     /// clients that fill every connection without a request hold them no longer.
     @Test func streamsHaveTheirOwnLimitAndSlowHeadsAreCut() throws {
         _ = try copySamples()
-        let server = try ServerProcess(folder: folder)
+        // Every connection from one address here: its share is the whole server's.
+        let server = try ServerProcess(folder: folder, arguments: ["--max-connections-per-client", "256"])
         var streams: [RawConnection] = []
         for index in 0...64 {
             let connection = try RawConnection(port: server.port)
@@ -456,6 +457,42 @@ struct ServeTests {
         }
         #expect(try Curl.request("\(server.base)/api/v1/trips", extra: ["--max-time", "20"]).status == 200)
         for connection in streams { connection.close() }
+    }
+
+    /// One client cannot take every connection: past its share (32 by default) a connection is
+    /// closed before a byte is read, and another client is answered while the first holds all
+    /// it may, whatever it holds them with (preview streams, idle keep-alives).
+    ///
+    /// Which 32 of the 300 keep their place depends on the order the server's threads take them
+    /// up; how many does not.
+    @Test func oneClientHoldsItsShareOfTheConnectionsAndNoMore() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder)
+        var held: [RawConnection] = []
+        for index in 0..<300 {
+            let connection = try RawConnection(port: server.port, from: "127.0.0.3")
+            let path = index.isMultiple(of: 2) ? "/trips/nordic-budget/events" : "/api/v1/trips"
+            try connection.send(Data("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            held.append(connection)
+        }
+        // Each answered, or closed with nothing sent (an empty answer).
+        let answers = held.map { $0.receive(until: "\r\n\r\n") }
+        #expect(answers.filter { $0.hasPrefix("HTTP/1.1 200 ") }.count == 32)
+        #expect(answers.filter(\.isEmpty).count == 268)
+        // Another client, while the first holds its 32.
+        let other = try Curl.request("\(server.base)/api/v1/trips", extra: ["--max-time", "20"])
+        #expect(other.status == 200)
+        for connection in held { connection.close() }
+        // Its connections closed, the client has its share back, once the server has seen them
+        // close (a bounded number of tries, each a whole request).
+        var answered = false
+        for _ in 0..<50 where !answered {
+            let again = try RawConnection(port: server.port, from: "127.0.0.3")
+            try again.send(Data("GET /api/v1/trips HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            answered = again.receive(until: "\r\n\r\n").hasPrefix("HTTP/1.1 200 ")
+            again.close()
+        }
+        #expect(answered)
     }
 
     @Test func readOnlyRefusesEveryWrite() throws {
@@ -750,8 +787,21 @@ final class RawConnection {
     /// What the server has sent so far.
     private var received: [UInt8] = []
 
-    init(port: Int) throws {
+    /// A connection to `port` on 127.0.0.1, from the loopback address `source` when given (a
+    /// second client on the same machine: all of 127.0.0.0/8 is this machine's).
+    init(port: Int, from source: String? = nil) throws {
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw ServerError("cannot bind to \(source)") }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -791,11 +841,15 @@ final class RawConnection {
 
     /// Whether the server closes the connection, sending nothing, within `seconds` (a bound on a
     /// broken server, never a wait the test relies on).
+    ///
+    /// Closed with what was sent still unread, the connection is reset rather than ended: that is
+    /// closed without an answer too.
     func closesWithoutAnswer(seconds: Int32 = 20) -> Bool {
         var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         guard poll(&poller, 1, seconds * 1000) > 0 else { return false }
         var byte: UInt8 = 0
-        return recv(descriptor, &byte, 1, 0) == 0
+        let read = recv(descriptor, &byte, 1, 0)
+        return read == 0 || (read < 0 && errno == ECONNRESET)
     }
 
     func close() {

@@ -30,6 +30,9 @@ import Testing
             (["--trusted-proxy", "127.0.0.1"], "--trusted-proxy needs --accounts"),
             (["--accounts", "--trusted-proxy", "127.0.0.1"], nil),
             (["--accounts", "--token-file", "t"], "--token-file is for a server without accounts"),
+            (["--max-connections-per-client", "1"], nil), (["--max-connections-per-client", "256"], nil),
+            (["--max-connections-per-client", "0"], "--max-connections-per-client must be between 1 and 256"),
+            (["--max-connections-per-client", "257"], "--max-connections-per-client must be between 1 and 256"),
         ] as [([String], String?)])
     func theAccountOptionsGoTogether(arguments: [String], refusal: String?) {
         do {
