@@ -71,7 +71,7 @@ enum API {
     /// A body past the server's limit.
     static func tooLarge(_ settings: ServerSettings) -> Problem {
         Problem(
-            .contentTooLarge, "body-too-large",
+            .contentTooLarge, .bodyTooLarge,
             "the trip is larger than the \(settings.maxInputBytes >> 20) MiB limit (--max-input-mib)")
     }
 
@@ -92,14 +92,14 @@ enum API {
         let settings = library.settings
         guard let format = API.format(of: request.headers[.contentType]) else {
             throw Problem(
-                .unsupportedMediaType, "unsupported-media-type",
+                .unsupportedMediaType, .unsupportedMediaType,
                 "send a trip as application/json or application/gpx+xml")
         }
         let ifMatch = request.headers[.ifMatch]
         let ifNoneMatch = request.headers[.ifNoneMatch]
         guard ifMatch != nil || ifNoneMatch?.trimmingCharacters(in: .whitespaces) == "*" else {
             throw Problem(
-                .preconditionRequired, "precondition-required",
+                .preconditionRequired, .preconditionRequired,
                 "send If-Match with the trip's ETag to replace it, or If-None-Match: * to create it")
         }
         // A body declared past the limit is refused from the head, before a byte of it is read.
@@ -115,7 +115,7 @@ enum API {
             throw tooLarge(settings)
         } catch {
             // The client went away mid-body: nobody reads the answer, but the log says why.
-            throw Problem(.badRequest, "incomplete-body", "the request's body ended before it was complete")
+            throw Problem(.badRequest, .incompleteBody, "the request's body ended before it was complete")
         }
         let file = TripFile(name: name, format: format)
         let result = library.job.run(bytes: body, name: file.fileName, today: settings.today())
@@ -156,7 +156,7 @@ enum API {
         let library = try context.requireWorkspace().library
         guard let ifMatch = request.headers[.ifMatch] else {
             throw Problem(
-                .preconditionRequired, "precondition-required", "send If-Match with the trip's ETag to delete it")
+                .preconditionRequired, .preconditionRequired, "send If-Match with the trip's ETag to delete it")
         }
         // Evaluated for every method, as RFC 9110 §13.2.2 asks, though a delete needs only If-Match.
         let ifNoneMatch = request.headers[.ifNoneMatch]
@@ -205,11 +205,11 @@ enum API {
         if current.count == 1 { fields = [(.eTag, current[0])] }
         if let ifMatch, !current.contains(where: { EntityTags.matches(ifMatch, $0) }) {
             return Problem(
-                .preconditionFailed, "precondition-failed",
+                .preconditionFailed, .preconditionFailed,
                 current.isEmpty ? "the trip does not exist" : "the trip has changed since that ETag", fields: fields)
         }
         if let ifNoneMatch, current.contains(where: { EntityTags.matches(ifNoneMatch, $0, weakly: true) }) {
-            return Problem(.preconditionFailed, "precondition-failed", "the trip exists already", fields: fields)
+            return Problem(.preconditionFailed, .preconditionFailed, "the trip exists already", fields: fields)
         }
         return nil
     }

@@ -13,7 +13,7 @@ enum Form {
         do {
             return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
         } catch {
-            throw Problem(.badRequest, "bad-form", "the form's fields are not what this page sends")
+            throw Problem(.badRequest, .badForm, "the form's fields are not what this page sends")
         }
     }
 

@@ -26,14 +26,14 @@ struct HostMiddleware: RouterMiddleware {
     /// are `more`, or `nil` when the server answers it.
     func refusal(authority: String?, more: [String]) -> Problem? {
         guard let authority else {
-            return Problem(.badRequest, "no-host", "the request has no Host header")
+            return Problem(.badRequest, .noHost, "the request has no Host header")
         }
         guard more.isEmpty, let name = Self.hostName(authority) else {
-            return Problem(.badRequest, "bad-host", "the request needs exactly one valid Host header")
+            return Problem(.badRequest, .badHost, "the request needs exactly one valid Host header")
         }
         if !ListenAddress.isWildcard(boundHost), !allows(host: name), name.lowercased() != publicURL?.host {
             return Problem(
-                .misdirectedRequest, "host-refused",
+                .misdirectedRequest, .hostRefused,
                 "this server answers to \(boundHost) and localhost only (a DNS rebinding guard)")
         }
         return nil

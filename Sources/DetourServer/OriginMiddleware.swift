@@ -18,7 +18,7 @@ struct OriginMiddleware: RouterMiddleware {
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         if !request.method.isRead, !isFromOwnSite(request) {
-            throw Problem(.forbidden, "origin-refused", "a write from another site is refused")
+            throw Problem(.forbidden, .originRefused, "a write from another site is refused")
         }
         return try await next(request, context)
     }

@@ -48,7 +48,7 @@ enum Pages {
         switch await library.output(snapshot, format: format, today: today) {
         case .rendered(let rendered): output = rendered
         case .invalid(let result): throw Problem.invalidTrip(result.diagnostics, file: snapshot.file.fileName)
-        case .notMade: throw Problem(.serviceUnavailable, "no-browser", workspace.settings.noPrinting)
+        case .notMade: throw Problem(.serviceUnavailable, .noBrowser, workspace.settings.noPrinting)
         case .unmade(let failure): throw Problem.unmade(failure)
         }
         var extra: [(HTTPField.Name, String)] = []
@@ -112,7 +112,7 @@ enum Pages {
         let reload = workspace.reload
         guard let stream = reload.listen(to: name, current: workspace.library.version(name)) else {
             throw Problem(
-                .serviceUnavailable, "too-many-streams",
+                .serviceUnavailable, .tooManyStreams,
                 "\(reload.limit) live previews are open, the most the server keeps; close one and reload",
                 fields: [(.retryAfter, "10")])
         }

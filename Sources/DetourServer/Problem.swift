@@ -9,10 +9,11 @@ import Hummingbird
 /// (``ProblemMiddleware``) as one JSON object, `{"error": {"code": …, "message": …}}`, that never
 /// names a path outside the folder.
 ///
-/// `code` is stable: `docs/openapi.yaml` lists every one, and clients branch on it.
+/// `code` is stable and one of ``ProblemCode``'s, which `docs/openapi.yaml` lists; clients
+/// branch on it.
 public struct Problem: HTTPResponseError {
     public let status: HTTPResponse.Status
-    public let code: String
+    public let code: ProblemCode
     public let message: String
     /// The fields the answer carries: `Allow` for a 405, the entity tag a client needs to read
     /// again for a 412, the scheme to authenticate with for a 401.
@@ -21,7 +22,7 @@ public struct Problem: HTTPResponseError {
     var more: [(String, JSONOutput)] = []
 
     init(
-        _ status: HTTPResponse.Status, _ code: String, _ message: String, fields: [(HTTPField.Name, String)] = [],
+        _ status: HTTPResponse.Status, _ code: ProblemCode, _ message: String, fields: [(HTTPField.Name, String)] = [],
         more: [(String, JSONOutput)] = []
     ) {
         self.status = status
@@ -41,46 +42,46 @@ public struct Problem: HTTPResponseError {
     }
 
     /// The JSON body of a problem: `{"error": {"code": …, "message": …}}` and what else it carries.
-    static func body(code: String, message: String, more: [(String, JSONOutput)] = []) -> [UInt8] {
+    static func body(code: ProblemCode, message: String, more: [(String, JSONOutput)] = []) -> [UInt8] {
         let body = JSONOutput.object(
-            [("error", .object([("code", .string(code)), ("message", .string(message))]))] + more)
+            [("error", .object([("code", .string(code.rawValue)), ("message", .string(message))]))] + more)
         return Array((body.serializedLine() + "\n").utf8)
     }
 
-    static let notFound = Problem(.notFound, "not-found", "no such trip or page")
+    static let notFound = Problem(.notFound, .notFound, "no such trip or page")
 
     /// A body past what the route takes: a form's limit (`Form.limit`), or the server's input limit.
     static let bodyTooLarge = Problem(
-        .contentTooLarge, "body-too-large", "the request's body is larger than this address takes")
+        .contentTooLarge, .bodyTooLarge, "the request's body is larger than this address takes")
 
     /// A route of trips asked without a session, on a server with accounts: the API answers 401;
     /// a page is sent to `/login` instead (``ProblemMiddleware``), as the original app opened on
     /// its login screen.
     static let signInRequired = Problem(
-        .unauthorized, "sign-in-required", "sign in, or send an API token",
+        .unauthorized, .signInRequired, "sign in, or send an API token",
         fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\"")])
 
     static let badName = Problem(
-        .badRequest, "bad-name",
+        .badRequest, .badName,
         "a trip's name is letters, digits, '.', '_' and '-', does not start with '.', and does not end in "
             + "the extension of a format served (\(TripName.servedExtensions.joined(separator: ", ")))")
 
     static func clash(_ name: TripName) -> Problem {
-        Problem(.conflict, "name-clash", "both \(name.text).json and \(name.text).gpx exist; remove one")
+        Problem(.conflict, .nameClash, "both \(name.text).json and \(name.text).gpx exist; remove one")
     }
 
     static let tooLargeFile = Problem(
-        .contentTooLarge, "file-too-large", "the trip file is larger than the server's input limit")
+        .contentTooLarge, .fileTooLarge, "the trip file is larger than the server's input limit")
 
     static func invalidTrip(_ diagnostics: [Diagnostic], file: String) -> Problem {
         Problem(
-            .unprocessableContent, "invalid-trip", "the trip has errors; it has no reports",
+            .unprocessableContent, .invalidTrip, "the trip has errors; it has no reports",
             more: [("diagnostics", .array(diagnostics.map { DiagnosticText.json($0, file: file) }))])
     }
 
     static func methodNotAllowed(_ allowed: [HTTPRequest.Method]) -> Problem {
         Problem(
-            .methodNotAllowed, "method-not-allowed", "this method is not allowed here",
+            .methodNotAllowed, .methodNotAllowed, "this method is not allowed here",
             fields: [(.allow, allowed.map(\.rawValue).joined(separator: ", "))])
     }
 
@@ -89,27 +90,27 @@ public struct Problem: HTTPResponseError {
     static func unmade(_ failure: Delivery.Failure) -> Problem {
         switch failure {
         case .unprintable(.noBrowser(let reason)):
-            return Problem(.serviceUnavailable, "no-browser", reason)
+            return Problem(.serviceUnavailable, .noBrowser, reason)
         case .unprintable(.failed(let reason)):
-            return Problem(.badGateway, "print-failed", "the browser could not print the report: \(reason)")
+            return Problem(.badGateway, .printFailed, "the browser could not print the report: \(reason)")
         case .cannotCreate(let error), .cutOff(let error, _):
-            return Problem(.internalServerError, "render-failed", "the output could not be made: \(error.reason)")
+            return Problem(.internalServerError, .renderFailed, "the output could not be made: \(error.reason)")
         }
     }
 
     /// A method no route of the server knows (RFC 9110 §15.6.2).
     static let methodNotImplemented = Problem(
-        .notImplemented, "method-not-implemented", "the server knows no such method")
+        .notImplemented, .methodNotImplemented, "the server knows no such method")
 
     /// What the store's failure means to a client: a full disk, or a folder that cannot be used.
     init(_ failure: StoreFailure) {
         switch failure {
         case .full:
             self.init(
-                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), "disk-full",
+                HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage"), .diskFull,
                 "the disk is full; nothing was changed")
         case .failed(let reason):
-            self.init(.internalServerError, "store-failed", "the trip folder cannot be used: \(reason)")
+            self.init(.internalServerError, .storeFailed, "the trip folder cannot be used: \(reason)")
         }
     }
 }

@@ -34,9 +34,9 @@ struct ProblemMiddleware: RouterMiddleware {
             return problem.response
         } catch let failure as StoreFailure {
             return Problem(failure).response
-        } catch let failure as AccountFailure {
+        } catch is AccountFailure {
             // The accounts' database failed: what it said stays in the server's own hands.
-            return Problem(.serviceUnavailable, failure.code.rawValue, "the accounts cannot be reached now; try again")
+            return Problem(.serviceUnavailable, .accountsFailed, "the accounts cannot be reached now; try again")
                 .response
         } catch is NIOTooManyBytesError {
             return Problem.bodyTooLarge.response
@@ -44,9 +44,9 @@ struct ProblemMiddleware: RouterMiddleware {
             guard Self.knownMethods.contains(request.method) else { return Problem.methodNotImplemented.response }
             return Problem.notFound.response
         } catch let error as HTTPError {
-            return Problem(error.status, "http-\(error.status.code)", error.status.reasonPhrase).response
+            return Problem(error.status, .httpError, error.status.reasonPhrase).response
         } catch {
-            return Problem(.internalServerError, "server-fault", "the server failed to answer").response
+            return Problem(.internalServerError, .serverFault, "the server failed to answer").response
         }
     }
 }

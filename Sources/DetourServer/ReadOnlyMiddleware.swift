@@ -10,7 +10,7 @@ struct ReadOnlyMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard request.method.isRead else {
             throw Problem(
-                .methodNotAllowed, "read-only", "the server was started with --read-only",
+                .methodNotAllowed, .readOnly, "the server was started with --read-only",
                 fields: [(.allow, "GET, HEAD")])
         }
         return try await next(request, context)

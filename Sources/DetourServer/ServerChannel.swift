@@ -109,14 +109,14 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
             if !Self.targetMatchesHost(head) {
                 refusing = true
                 refuse(
-                    .badRequest, code: "target-host-mismatch",
+                    .badRequest, code: .targetHostMismatch,
                     message: "the request's target names another host than its Host header", context: context)
                 return
             }
             if let declared, declared > maxBodyBytes {
                 refusing = true
                 refuse(
-                    .payloadTooLarge, code: "body-too-large",
+                    .payloadTooLarge, code: .bodyTooLarge,
                     message: "the request's body is larger than the server takes (\(maxBodyBytes) bytes)",
                     context: context)
                 return
@@ -171,7 +171,7 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers `status` with the problem `code` and closes: the request goes no further.
     private func refuse(
-        _ status: HTTPResponseStatus, code: String, message: String, context: ChannelHandlerContext
+        _ status: HTTPResponseStatus, code: ProblemCode, message: String, context: ChannelHandlerContext
     ) {
         let body = Problem.body(code: code, message: message)
         var headers = HTTPHeaders()

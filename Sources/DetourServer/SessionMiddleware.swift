@@ -116,11 +116,11 @@ struct SessionMiddleware: RouterMiddleware {
         }
         guard allowed else {
             throw Problem(
-                .forbidden, "token-scope", "this token's scope (\(token.scope.rawValue)) does not allow this request")
+                .forbidden, .tokenScope, "this token's scope (\(token.scope.rawValue)) does not allow this request")
         }
         guard !inAddress || token.scope == .feed else {
             throw Problem(
-                .forbidden, "token-scope",
+                .forbidden, .tokenScope,
                 "only a feed token may stand in an address; send a \(token.scope.rawValue) token as "
                     + "Authorization: Bearer")
         }
@@ -136,7 +136,7 @@ struct SessionMiddleware: RouterMiddleware {
     ]
 
     static let tokenRefused = Problem(
-        .unauthorized, "token-invalid", "the token is not one of this server's, or it was revoked or has expired",
+        .unauthorized, .tokenInvalid, "the token is not one of this server's, or it was revoked or has expired",
         fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\", error=\"invalid_token\"")])
 }
 
@@ -177,7 +177,7 @@ struct CSRFRule {
     }
 
     static let refused = Problem(
-        .forbidden, "csrf-refused",
+        .forbidden, .csrfRefused,
         "this change did not come from one of this server's pages; reload the page and try again")
 }
 

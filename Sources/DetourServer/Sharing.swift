@@ -25,7 +25,7 @@ struct ShareMiddleware: RouterMiddleware {
         else { throw Problem.notFound }
         if !request.method.isRead, role != .editor {
             throw Problem(
-                .forbidden, "share-read-only", "this trip is shared with you to read; its owner can make you an editor")
+                .forbidden, .shareReadOnly, "this trip is shared with you to read; its owner can make you an editor")
         }
         var context = context
         let signedIn = context.stillAllowed
@@ -50,7 +50,7 @@ struct Sharing {
 
     /// `DELETE /api/v1/shared/OWNER/trips/NAME`, by an editor: only the owner deletes a trip.
     static func ownerOnly(_ request: Request, context: ServerContext) async throws -> Response {
-        throw Problem(.forbidden, "share-owner-only", "only the trip's owner can delete it")
+        throw Problem(.forbidden, .shareOwnerOnly, "only the trip's owner can delete it")
     }
 
     /// The owner's trip the route names, which must exist; and the owner.
@@ -86,7 +86,7 @@ struct Sharing {
         guard let decoded = try? JSONDecoder().decode(RoleBody.self, from: Data(buffer: body)),
             let role = ShareRole(rawValue: decoded.role)
         else {
-            throw Problem(.unprocessableContent, "bad-role", "send {\"role\": \"viewer\"} or {\"role\": \"editor\"}")
+            throw Problem(.unprocessableContent, .badRole, "send {\"role\": \"viewer\"} or {\"role\": \"editor\"}")
         }
         let email = try memberAddress(context)
         try await share(name, with: email, as: role, by: identity, client: context.client)
@@ -99,7 +99,7 @@ struct Sharing {
         let (name, identity) = try ownTrip(context)
         let email = try memberAddress(context)
         guard try await unshare(name, with: email, by: identity, client: context.client) else {
-            throw Problem(.notFound, "not-a-member", "the trip is not shared with \(email)")
+            throw Problem(.notFound, .notAMember, "the trip is not shared with \(email)")
         }
         return Response(status: .noContent)
     }
@@ -108,14 +108,14 @@ struct Sharing {
     func memberAddress(_ context: ServerContext) throws -> String {
         let segment = try context.parameters.require("email")
         guard let email = TripName.percentDecoded(Substring(segment)) else {
-            throw Problem(.unprocessableContent, "invalid-email", AccountAddress.rule)
+            throw Problem(.unprocessableContent, .invalidEmail, AccountAddress.rule)
         }
         return try Self.address(email)
     }
 
     /// `text` as an account's address (normalized); 422 `invalid-email` with the rule it breaks.
     static func address(_ text: String) throws(Problem) -> String {
-        if let problem = AccountAddress.problem(text) { throw Problem(.unprocessableContent, "invalid-email", problem) }
+        if let problem = AccountAddress.problem(text) { throw Problem(.unprocessableContent, .invalidEmail, problem) }
         return AccountAddress.normalized(text)
     }
 
@@ -124,10 +124,10 @@ struct Sharing {
         async throws
     {
         guard let member = try await store.account(email: email) else {
-            throw Problem(.unprocessableContent, "unknown-account", "no account has the address \(email)")
+            throw Problem(.unprocessableContent, .unknownAccount, "no account has the address \(email)")
         }
         guard member.id != owner.accountID else {
-            throw Problem(.unprocessableContent, "own-trip", "the trip is yours already")
+            throw Problem(.unprocessableContent, .ownTrip, "the trip is yours already")
         }
         try await store.share(ownerID: owner.accountID, trip: name.text, memberID: member.id, role: role)
         try await store.record(
@@ -161,7 +161,7 @@ struct Sharing {
         } else {
             let email = try Self.address(fields.email ?? "")
             guard let role = fields.role.flatMap(ShareRole.init(rawValue:)) else {
-                throw Problem(.unprocessableContent, "bad-role", "choose viewer or editor")
+                throw Problem(.unprocessableContent, .badRole, "choose viewer or editor")
             }
             try await share(name, with: email, as: role, by: identity, client: context.client)
         }

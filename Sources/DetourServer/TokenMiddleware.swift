@@ -21,7 +21,7 @@ struct TokenMiddleware: RouterMiddleware {
     ) async throws -> Response {
         guard let access = access(of: request) else {
             throw Problem(
-                .unauthorized, "token-required", "this server needs its token",
+                .unauthorized, .tokenRequired, "this server needs its token",
                 fields: [(.wwwAuthenticate, "Bearer realm=\"detour-report\"")])
         }
         var context = context

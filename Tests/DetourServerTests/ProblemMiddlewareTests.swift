@@ -28,7 +28,7 @@ import Testing
             ({ _, _ in throw Problem.clash(name) }, 409, "name-clash"),
             ({ _, _ in throw StoreFailure.full }, 507, "disk-full"),
             ({ _, _ in throw StoreFailure.failed("Permission denied") }, 500, "store-failed"),
-            ({ _, _ in throw HTTPError(.badRequest) }, 400, "http-400"),
+            ({ _, _ in throw HTTPError(.badRequest) }, 400, "http-error"),
             ({ _, _ in throw Unexpected() }, 500, "server-fault"),
         ]
         for (handler, status, code) in cases {
