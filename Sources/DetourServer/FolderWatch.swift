@@ -36,6 +36,9 @@ public final class FolderWatch: Sendable {
     let mode: Mode
     let changed: @Sendable (TripName) -> Void
     let watcher: FolderWatcher
+    /// What the folder's library may know without asking the file system, while this watch is
+    /// healthy: told of every event at once, before the debounce.
+    let freshness: FolderFreshness?
     private let state = Mutex(State())
 
     private struct State {
@@ -50,12 +53,13 @@ public final class FolderWatch: Sendable {
     /// A watch over `folder`, kept by `watcher`, that calls `changed` with each trip whose file
     /// changed.
     public init(
-        folder: FilePath, mode: Mode, watcher: FolderWatcher = FolderWatcher(),
+        folder: FilePath, mode: Mode, watcher: FolderWatcher = FolderWatcher(), freshness: FolderFreshness? = nil,
         changed: @escaping @Sendable (TripName) -> Void
     ) {
         self.folder = folder
         self.mode = mode
         self.watcher = watcher
+        self.freshness = freshness
         self.changed = changed
     }
 
@@ -75,12 +79,14 @@ public final class FolderWatch: Sendable {
 
     /// Notes an event on `name`'s file now.
     func touch(_ name: TripName) {
+        freshness?.changed(name)
         let now = ContinuousClock.now
         state.withLock { $0.pending[name] = now }
     }
 
     /// Notes an event on every trip of the folder: the folder was made again.
     func touchAll() {
+        freshness?.changedAll()
         let names = state.withLock { $0.signatures }().keys
         for name in names { touch(name) }
     }
@@ -154,8 +160,9 @@ public final class FolderWatcher: Sendable {
                 state.inotify = descriptor >= 0 ? descriptor : nil
                 #endif
             }
-            state.folders[ObjectIdentifier(watch)] = Watched(
-                watch: watch, descriptor: Self.addWatch(watch, to: state.inotify))
+            let descriptor = Self.addWatch(watch, to: state.inotify)
+            state.folders[ObjectIdentifier(watch)] = Watched(watch: watch, descriptor: descriptor)
+            watch.freshness?.trust(descriptor >= 0)
             return starting
         }
         if start { PlainThread.detach { [self] in run() } }
@@ -164,6 +171,7 @@ public final class FolderWatcher: Sendable {
     /// Stops watching `watch`'s folder; the thread ends with the last.
     func remove(_ watch: FolderWatch) {
         state.withLock { state in
+            watch.freshness?.trust(false)
             guard let removed = state.folders.removeValue(forKey: ObjectIdentifier(watch)) else { return }
             #if os(Linux)
             if let inotify = state.inotify, removed.descriptor >= 0 { inotify_rm_watch(inotify, removed.descriptor) }
@@ -220,6 +228,7 @@ public final class FolderWatcher: Sendable {
             let kept = state.withLock { state -> Bool in
                 guard state.folders[ObjectIdentifier(folder.watch)] != nil else { return false }
                 state.folders[ObjectIdentifier(folder.watch)]?.descriptor = descriptor
+                folder.watch.freshness?.trust(true)
                 return true
             }
             if kept { folder.watch.touchAll() }
@@ -233,26 +242,44 @@ public final class FolderWatcher: Sendable {
         var poller = pollfd(fd: inotify, events: Int16(POLLIN), revents: 0)
         guard Glibc.poll(&poller, 1, 50) > 0 else { return }
         let count = buffer.withUnsafeMutableBytes { Glibc.read(inotify, $0.baseAddress, $0.count) }
-        let byDescriptor = Dictionary(
-            folders.filter { $0.descriptor >= 0 }.map { ($0.descriptor, $0.watch) }, uniquingKeysWith: { $1 })
+        guard count > 0 else { return }
+        buffer.withUnsafeBytes { dispatch(UnsafeRawBufferPointer(rebasing: $0[..<count]), inotify: inotify) }
+        #endif
+    }
+
+    /// Hands each inotify event in `events` to its folder's watch.
+    ///
+    /// An event on a folder's own watch that says the folder went ends that watch (and with it
+    /// what the library may know unasked) until the folder is back; an overflow of the kernel's
+    /// queue (events were lost) makes every folder's trips be read again.
+    func dispatch(_ events: UnsafeRawBufferPointer, inotify: Int32) {
+        #if os(Linux)
+        let byDescriptor = state.withLock { state in
+            Dictionary(
+                state.folders.values.filter { $0.descriptor >= 0 }.map { ($0.descriptor, $0.watch) },
+                uniquingKeysWith: { $1 })
+        }
         let headerSize = MemoryLayout<inotify_event>.size
         let gone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)
         var offset = 0
-        while count > 0, offset + headerSize <= count {
-            let (length, name, event) = buffer.withUnsafeBytes { raw -> (Int, String, inotify_event) in
-                let event = raw.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
-                let length = Int(event.len)
-                let start = offset + headerSize
-                let bytes = raw[start..<min(start + length, count)].prefix { $0 != 0 }
-                return (length, String(decoding: bytes, as: UTF8.self), event)
+        while offset + headerSize <= events.count {
+            let event = events.loadUnaligned(fromByteOffset: offset, as: inotify_event.self)
+            let length = Int(event.len)
+            let start = offset + headerSize
+            let name = String(
+                decoding: events[start..<min(start + length, events.count)].prefix { $0 != 0 }, as: UTF8.self)
+            offset = start + length
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                for watch in byDescriptor.values { watch.touchAll() }
+                continue
             }
-            offset += headerSize + length
             guard let watch = byDescriptor[event.wd] else { continue }
             if event.mask & gone != 0 {
                 if event.mask & UInt32(IN_IGNORED) == 0 { inotify_rm_watch(inotify, event.wd) }
                 state.withLock { state in
                     if state.folders[ObjectIdentifier(watch)]?.descriptor == event.wd {
                         state.folders[ObjectIdentifier(watch)]?.descriptor = -1
+                        watch.freshness?.trust(false)
                     }
                 }
             } else if let file = TripFile(fileName: name) {
@@ -260,6 +287,11 @@ public final class FolderWatcher: Sendable {
             }
         }
         #endif
+    }
+
+    /// The inotify watch descriptor of `watch`'s folder, or -1.
+    func descriptor(of watch: FolderWatch) -> Int32 {
+        state.withLock { $0.folders[ObjectIdentifier(watch)]?.descriptor ?? -1 }
     }
 
     #if os(Linux)

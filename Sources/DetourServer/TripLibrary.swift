@@ -54,6 +54,8 @@ public final class TripLibrary: Sendable {
     let pool: BlockingPool
     /// What sets this folder's outputs apart from other folders' in ``outputs``.
     let space: String
+    /// What the folder's watch vouches for, so that a read need not ask the file system.
+    let freshness = FolderFreshness()
     /// The one pipeline every check and output runs through, as `render` runs it; the day is
     /// each request's.
     public let job: RenderJob
@@ -115,9 +117,15 @@ public final class TripLibrary: Sendable {
     /// a reader must not take that moment for two files, or for none (it looked for the new file
     /// before it was made and for the old one after it went). What is still so then is so.
     public func current(_ name: TripName) throws(StoreFailure) -> CurrentRead {
-        let first = try read(name)
-        if case .snapshot = first { return first }
-        return try store.withSharedLock { () throws(StoreFailure) in try read(name) }
+        if let known = freshness.known(name) { return known }
+        let epoch = freshness.epoch
+        var found = try read(name)
+        if case .snapshot = found {
+        } else {
+            found = try store.withSharedLock { () throws(StoreFailure) in try read(name) }
+        }
+        freshness.keep(found, for: name, since: epoch)
+        return found
     }
 
     /// The version a preview page is made from: the trip file's entity tag, `missing`, `clash`
@@ -197,6 +205,7 @@ public final class TripLibrary: Sendable {
 
     /// Forgets what was read of `file` and made of it, so the next request reads it.
     public func forget(_ file: TripFile) {
+        freshness.changed(file.name)
         snapshots.withLock { $0[file] = nil }
         results.withLock { $0[file.fileName] = nil }
         outputs.forget(cacheName(file.fileName))

@@ -25,7 +25,9 @@ public final class Workspace: Sendable {
         self.library = library
         self.reload = reload
         watch = folder.map { folder in
-            FolderWatch(folder: folder, mode: settings.watch, watcher: resources.watcher) { name in
+            FolderWatch(
+                folder: folder, mode: settings.watch, watcher: resources.watcher, freshness: library.freshness
+            ) { name in
                 // Sends the new version only to pages that listen, and only when it changed.
                 guard reload.hasListeners(name) else { return }
                 reload.send(library.version(name), to: name)
