@@ -39,7 +39,7 @@ import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from bench import finish  # noqa: E402
-from bench_serve import PAGE, ROOT, Server, ensure_tools, wrk  # noqa: E402
+from bench_serve import PAGE, PER_CLIENT, ROOT, Server, ensure_tools, wrk  # noqa: E402
 
 MIN_RATIO = 0.9
 PASSWORD = "correct horse battery staple"
@@ -112,8 +112,8 @@ def main():
         account_folder = user.split("its trips go in ", 1)[1].strip().rstrip("/")
         shutil.copy(sample, account_folder)
 
-        plain_server = Server(binary, plain, work)
-        account_server = Server(binary, accounts, work, extra=["--accounts", *database_options])
+        plain_server = Server(binary, plain, work, extra=PER_CLIENT)
+        account_server = Server(binary, accounts, work, extra=["--accounts", *database_options, *PER_CLIENT])
         try:
             status, set_cookie, _ = post(account_server.port, "/login", {"email": EMAIL, "password": PASSWORD})
             cookie = session_of(set_cookie)

@@ -111,6 +111,12 @@ def free_port():
         return probe.getsockname()[1]
 
 
+# wrk opens 64 connections from one address: every one of them is the load, so the server's cap
+# per client address (32 by default) is lifted to its whole.
+PER_CLIENT = ["--max-connections-per-client", "256"]
+PER_CLIENT_BEFORE = PER_CLIENT if os.environ.get("BENCH_BEFORE_PER_CLIENT") else []
+
+
 class Server:
     """`detour-report serve FOLDER` on a free port of the loopback."""
 
@@ -119,9 +125,7 @@ class Server:
         self.err_path = os.path.join(work, "server.err")
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
-                # wrk opens 64 connections from one address: every one of them is the load.
-                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet",
-                 "--max-connections-per-client", "256", *extra],
+                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet", *extra],
                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.port = None
         deadline = time.monotonic() + 30
@@ -488,7 +492,7 @@ def main():
             missed.append(name)
 
     try:
-        server = Server(binary, folder, work)
+        server = Server(binary, folder, work, extra=PER_CLIENT)
         status, page = get(server.port, PAGE)
         if status != 200:
             sys.exit(f"bench: {PAGE} answered {status}: {page[:300]!r}")
@@ -501,7 +505,8 @@ def main():
             shutil.copytree(folder, before_folder)
             before_work = os.path.join(work, "before")
             os.makedirs(before_work)
-            before = Server(os.environ["BENCH_BEFORE"], before_folder, before_work)
+            # A build from before --max-connections-per-client has no cap per client to lift.
+            before = Server(os.environ["BENCH_BEFORE"], before_folder, before_work, extra=PER_CLIENT_BEFORE)
             status, old = get(before.port, PAGE)
             if status != 200:
                 sys.exit(f"bench: the BENCH_BEFORE server answered {status} for {PAGE}")
