@@ -47,7 +47,8 @@ public final class FolderWatch: Sendable {
         /// The trips' signatures when the folder was last polled, and when it is next due.
         var polled: [TripName: FileSignature] = [:]
         var nextPoll: ContinuousClock.Instant?
-        var signatures: @Sendable () -> [TripName: FileSignature] = { [:] }
+        /// The trips' signatures now, from ``FolderWatch/start(signatures:)`` on.
+        var signatures: (@Sendable () -> [TripName: FileSignature])?
     }
 
     /// A watch over `folder`, kept by `watcher`, that calls `changed` with each trip whose file
@@ -87,8 +88,8 @@ public final class FolderWatch: Sendable {
     /// Notes an event on every trip of the folder: the folder was made again.
     func touchAll() {
         freshness?.changedAll()
-        let names = state.withLock { $0.signatures }().keys
-        for name in names { touch(name) }
+        guard let signatures = state.withLock({ $0.signatures }) else { return }
+        for name in signatures().keys { touch(name) }
     }
 
     /// Reports the trips whose files have been quiet long enough.
@@ -109,6 +110,7 @@ public final class FolderWatch: Sendable {
         let (signatures, last, first) = state.withLock { state in
             (state.signatures, state.polled, state.nextPoll == nil)
         }
+        guard let signatures else { return }
         if let due = state.withLock({ $0.nextPoll }), due > now { return }
         let current = signatures()
         state.withLock {
@@ -255,9 +257,11 @@ public final class FolderWatcher: Sendable {
     func dispatch(_ events: UnsafeRawBufferPointer, inotify: Int32) {
         #if os(Linux)
         let byDescriptor = state.withLock { state in
-            Dictionary(
-                state.folders.values.filter { $0.descriptor >= 0 }.map { ($0.descriptor, $0.watch) },
-                uniquingKeysWith: { $1 })
+            var byDescriptor: [Int32: FolderWatch] = [:]
+            for folder in state.folders.values where folder.descriptor >= 0 {
+                byDescriptor[folder.descriptor] = folder.watch
+            }
+            return byDescriptor
         }
         let headerSize = MemoryLayout<inotify_event>.size
         let gone = UInt32(IN_DELETE_SELF) | UInt32(IN_MOVE_SELF) | UInt32(IN_IGNORED)
@@ -291,7 +295,10 @@ public final class FolderWatcher: Sendable {
 
     /// The inotify watch descriptor of `watch`'s folder, or -1.
     func descriptor(of watch: FolderWatch) -> Int32 {
-        state.withLock { $0.folders[ObjectIdentifier(watch)]?.descriptor ?? -1 }
+        state.withLock { state in
+            guard let watched = state.folders[ObjectIdentifier(watch)] else { return -1 }
+            return watched.descriptor
+        }
     }
 
     #if os(Linux)

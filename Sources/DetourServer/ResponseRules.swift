@@ -38,8 +38,11 @@ struct ResponseRulesMiddleware: RouterMiddleware {
             headers[.contentSecurityPolicy] = "frame-ancestors 'none'"
         }
         guard perClient else { return }
-        let varies = headers[.vary].map { $0 + ", " } ?? ""
-        headers[.vary] = varies + "Cookie, Authorization"
+        if let varies = headers[.vary] {
+            headers[.vary] = varies + ", Cookie, Authorization"
+        } else {
+            headers[.vary] = "Cookie, Authorization"
+        }
         if let cache = headers[.cacheControl] {
             if !cache.contains("private"), !cache.contains("no-store") {
                 headers[.cacheControl] = "private, " + cache

@@ -238,9 +238,4 @@ final class ClientConnections: Sendable {
             held[client] = left > 0 ? left : nil
         }
     }
-
-    /// How many connections `client` holds.
-    func count(_ client: String) -> Int {
-        held.withLock { $0[client, default: 0] }
-    }
 }

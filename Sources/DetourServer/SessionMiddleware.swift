@@ -37,7 +37,7 @@ struct SessionMiddleware: RouterMiddleware {
         }
         guard let identity = found else { return try await next(request, context) }
         context.identity = identity
-        context.stillAllowed = stillAllowed(credential)
+        if let recheck = stillAllowed(credential) { context.stillAllowed = recheck }
         context.workspace = try accounts.workspace(for: identity.accountID)
         // A change signed in by the cookie: the CSRF rule, here rather than in a middleware of its
         // own, so that a read passes one layer fewer.
@@ -45,12 +45,13 @@ struct SessionMiddleware: RouterMiddleware {
         return try await next(try await csrf.check(request, identity: identity), context)
     }
 
-    /// Whether `credential`, which signed a request in, still does: asked of the database each
-    /// time, never of the sessions kept in memory.
-    func stillAllowed(_ credential: Credential) -> @Sendable () async -> Bool {
+    /// Whether `credential`, which signed a request in, still does; `nil` for no credential.
+    ///
+    /// Asked of the database each time, never of the sessions kept in memory.
+    func stillAllowed(_ credential: Credential) -> (@Sendable () async -> Bool)? {
         let store = accounts.store
         switch credential {
-        case .none: return { false }
+        case .none: return nil
         case .session(let id): return { (try? await store.sessionIsLive(SecretToken(text: id))) == true }
         case .token(let given), .feed(let given): return { (try? await store.token(SecretToken(text: given))) != nil }
         }

@@ -266,6 +266,12 @@ struct ServeAccountsTests {
             .status == 303)
         let viewer = try events(server, "/shared/\(anaID)/trips/nordic-budget/events", cookie: cookies[1])
         let owner = try events(server, "/trips/nordic-budget/events", cookie: cookies[0])
+        let script = try RawConnection(port: server.port)
+        try script.send(
+            Data(
+                "GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(token)\r\n\r\n"
+                    .utf8))
+        #expect(script.receive(until: "data: ", count: 1).contains("data: "))
         #expect(
             try post(server, members, [("csrf", csrf), ("remove", "bo@example.org")], cookie: cookies[0]).status == 303)
         let ended = try cli.run(["user", "end-sessions", "ana@example.org", folder.path])
@@ -274,7 +280,7 @@ struct ServeAccountsTests {
         var bytes = try Data(contentsOf: trip)
         bytes.append(contentsOf: Array(" \n".utf8))
         try bytes.write(to: trip)
-        for (who, stream) in [("viewer", viewer), ("owner", owner)] {
+        for (who, stream) in [("viewer", viewer), ("owner", owner), ("token", script)] {
             // The last chunk of a stream that ends, or a second version sent (today's failure).
             let seen = stream.receive { $0.hasSuffix("0\r\n\r\n") || $0.components(separatedBy: "data: ").count > 2 }
             #expect(seen.components(separatedBy: "data: ").count == 2, "\(who) got no new version: \(seen)")

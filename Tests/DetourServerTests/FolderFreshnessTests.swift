@@ -98,6 +98,7 @@ import Testing
         try await withWorkspace { folder, store, workspace, name in
             let first = try store.counting { _ = try etag(workspace, name) }
             #expect(first == 2, "NAME.json and NAME.gpx looked for")
+            #expect(workspace.library.freshness.isTrusted)
             let again = try store.counting { for _ in 0..<100 { _ = try etag(workspace, name) } }
             #expect(again == 0)
             // A save on disk: the next read, once the watch has told of it, finds the new version.
@@ -116,6 +117,7 @@ import Testing
         try await withWorkspace(mode: .poll(.seconds(60))) { _, store, workspace, name in
             let polled = try store.counting { for _ in 0..<10 { _ = try etag(workspace, name) } }
             #expect(polled == 20)
+            #expect(!workspace.library.freshness.isTrusted, "a polled folder is never vouched for")
         }
     }
 

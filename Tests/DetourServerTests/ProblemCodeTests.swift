@@ -49,6 +49,7 @@ import Testing
             each.isSubset(of: codes),
             "a response documents a code the server has not: \(each.subtracting(codes).sorted())")
         #expect(each.count > 20)
+        #expect(all.allSatisfy { ProblemCode(rawValue: $0) != nil })
     }
 
     /// Every code is sent from somewhere in the server's code, not only declared.
