@@ -70,7 +70,10 @@ public final class FolderWatch: Sendable {
     /// With inotify the watch is made before this returns, so no change made after is missed.
     public func start(signatures: @escaping @Sendable () -> [TripName: FileSignature]) {
         state.withLock { $0.signatures = signatures }
-        watcher.add(self)
+        // A polled folder's first look is taken now, not when the watcher's thread comes round to
+        // it: a change made once this returns is never taken for how the folder was.
+        if case .poll(let interval) = mode { poll(every: interval) }
+        if !watcher.add(self) { poll(every: .seconds(1)) }
     }
 
     /// Stops watching within a tick of the watcher.
@@ -151,9 +154,11 @@ public final class FolderWatcher: Sendable {
     /// How many folders are watched.
     public var count: Int { state.withLock { $0.folders.count } }
 
-    /// Watches `watch`'s folder, starting the thread when it is the first.
-    func add(_ watch: FolderWatch) {
-        let start = state.withLock { state -> Bool in
+    /// Watches `watch`'s folder, starting the thread when it is the first; false when inotify is
+    /// not to be had, and the folder is polled every second instead.
+    @discardableResult
+    func add(_ watch: FolderWatch) -> Bool {
+        let (start, notified) = state.withLock { state -> (Bool, Bool) in
             let starting = !state.running
             if starting {
                 state.running = true
@@ -165,9 +170,10 @@ public final class FolderWatcher: Sendable {
             let descriptor = Self.addWatch(watch, to: state.inotify)
             state.folders[ObjectIdentifier(watch)] = Watched(watch: watch, descriptor: descriptor)
             watch.freshness?.trust(descriptor >= 0)
-            return starting
+            return (starting, state.inotify != nil)
         }
         if start { PlainThread.detach { [self] in run() } }
+        return notified
     }
 
     /// Stops watching `watch`'s folder; the thread ends with the last.
