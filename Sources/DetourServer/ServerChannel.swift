@@ -234,8 +234,11 @@ final class ClientConnections: Sendable {
     func close(_ client: String) {
         guard client != exempt else { return }
         held.withLock { held in
-            let left = held[client, default: 1] - 1
-            held[client] = left > 0 ? left : nil
+            guard let count = held[client], count > 1 else {
+                held[client] = nil
+                return
+            }
+            held[client] = count - 1
         }
     }
 }
