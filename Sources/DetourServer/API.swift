@@ -16,7 +16,7 @@ import NIOCore
 enum API {
     /// `GET /api/v1/trips`: every trip, its entity tag and status.
     static func list(_ request: Request, context: ServerContext) async throws -> Response {
-        let library = try context.requireWorkspace().library
+        let library = try context.trips().library
         let today = library.settings.today()
         let list = try await library.listing("list", today: today) { found in
             let body = JSONOutput.object([("trips", .array(found.map { summary($0, $1) }))])
@@ -62,7 +62,7 @@ enum API {
 
     /// `GET /api/v1/trips/NAME`: the trip file's bytes, as stored.
     static func read(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.requireWorkspace()
+        let workspace = try context.trips()
         let snapshot = try workspace.current(try name(context))
         return Replies.tagged(
             snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
@@ -88,7 +88,7 @@ enum API {
     /// `PUT /api/v1/trips/NAME`: creates or replaces the trip, validated first.
     static func put(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try name(context)
-        let library = try context.requireWorkspace().library
+        let library = try context.trips().library
         let settings = library.settings
         guard let format = API.format(of: request.headers[.contentType]) else {
             throw Problem(
@@ -153,7 +153,7 @@ enum API {
     /// `DELETE /api/v1/trips/NAME`: removes the trip, every file of the name.
     static func delete(_ request: Request, context: ServerContext) async throws -> Response {
         let name = try name(context)
-        let library = try context.requireWorkspace().library
+        let library = try context.trips().library
         guard let ifMatch = request.headers[.ifMatch] else {
             throw Problem(
                 .preconditionRequired, .preconditionRequired, "send If-Match with the trip's ETag to delete it")

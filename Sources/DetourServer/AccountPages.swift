@@ -17,17 +17,19 @@ struct AccountPages {
 
     var store: AccountStore { accounts.store }
 
-    /// Adds the routes to `router`.
-    func add(to router: Router<ServerContext>) {
-        router.resource("/login", [.get: loginPage, .post: login])
-        router.resource("/register", [.get: registerPage, .post: register])
-        router.resource("/logout", [.post: logout])
-        router.resource("/account", [.get: accountPage])
-        router.resource("/account/password", [.post: changePassword])
-        router.resource("/account/sessions", [.post: endSession])
-        router.resource("/account/invites", [.post: makeInvite])
-        router.resource("/account/tokens", [.post: makeToken])
-        router.resource("/account/tokens/revoke", [.post: revokeToken])
+    /// Adds the routes to `table`.
+    func add(to table: RouteTable) {
+        let signingIn = table.group("", .signingIn)
+        signingIn.resource("login", [.get: .read(loginPage), .post: .write(login)])
+        signingIn.resource("register", [.get: .read(registerPage), .post: .write(register)])
+        table.group("", .browser).resource("logout", [.post: .write(logout)])
+        let account = table.group("account", .account)
+        account.resource("", [.get: .read(accountPage)])
+        account.resource("password", [.post: .write(changePassword)])
+        account.resource("sessions", [.post: .write(endSession)])
+        account.resource("invites", [.post: .write(makeInvite)])
+        account.resource("tokens", [.post: .write(makeToken)])
+        account.resource("tokens/revoke", [.post: .write(revokeToken)])
     }
 
     // MARK: login
@@ -235,7 +237,7 @@ struct AccountPages {
     // MARK: the account's page
 
     func accountPage(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         return try await accountForm(identity, notice: nil, problems: [:], status: .ok)
     }
 
@@ -330,7 +332,7 @@ struct AccountPages {
     }
 
     func changePassword(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         let fields = try await Form.read(PasswordFields.self, from: request)
         let password = fields.password ?? ""
         guard let account = try await store.account(id: identity.accountID) else { return Self.redirect("/login") }
@@ -377,7 +379,7 @@ struct AccountPages {
     }
 
     func endSession(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         let fields = try await Form.read(SessionFields.self, from: request)
         if try await store.endSession(accountID: identity.accountID, handle: fields.session ?? "") {
             accounts.sessions.forget(accountID: identity.accountID, keeping: identity.sessionDigest)
@@ -387,7 +389,7 @@ struct AccountPages {
     }
 
     func makeInvite(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         guard accounts.registration == .invite else { throw Problem.notFound }
         let code = try await store.makeInvite(accountID: identity.accountID)
         try await store.record("invite-made", email: identity.email, client: context.client)
@@ -405,7 +407,7 @@ struct AccountPages {
     }
 
     func makeToken(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         let fields = try await Form.read(TokenFields.self, from: request)
         let name = (fields.name ?? "").trimmingCharacters(in: .whitespaces)
         var problems: [String: String] = [:]
@@ -450,7 +452,7 @@ struct AccountPages {
     }
 
     func revokeToken(_ request: Request, context: ServerContext) async throws -> Response {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         let fields = try await Form.read(RevokeFields.self, from: request)
         if try await store.revokeToken(accountID: identity.accountID, id: fields.id ?? "") {
             try await store.record("token-revoked", email: identity.email, client: context.client, detail: fields.id)

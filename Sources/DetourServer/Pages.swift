@@ -12,7 +12,7 @@ import ServiceLifecycle
 enum Pages {
     /// `/trips/NAME` (the live preview) or `/trips/NAME.EXT` (a format).
     static func trip(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.requireWorkspace()
+        let workspace = try context.trips()
         let (name, format) = try nameAndFormat(try context.parameters.require("name"))
         if let format {
             return try await output(name, format: format, request: request, workspace: workspace)
@@ -105,7 +105,7 @@ enum Pages {
 
     /// `/trips/NAME/events`: the trip's versions as Server-Sent Events, the current one first.
     static func events(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.requireWorkspace()
+        let workspace = try context.trips()
         guard let name = TripName(segment: Substring(try context.parameters.require("name"))) else {
             throw Problem.badName
         }
@@ -150,7 +150,7 @@ enum Pages {
 
     /// `/`: the folder's index, from the index templates a batch run uses.
     static func index(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.requireWorkspace()
+        let workspace = try context.trips()
         let library = workspace.library
         let settings = workspace.settings
         let today = settings.today()
@@ -205,7 +205,7 @@ enum Pages {
 
     /// `/calendar.ics`: every valid trip in one calendar.
     static func calendar(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.requireWorkspace()
+        let workspace = try context.trips()
         let library = workspace.library
         let today = workspace.settings.today()
         let calendar = try await library.listing("calendar", today: today) { found in

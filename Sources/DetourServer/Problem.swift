@@ -50,6 +50,8 @@ public struct Problem: HTTPResponseError {
 
     static let notFound = Problem(.notFound, .notFound, "no such trip or page")
 
+    static let serverFault = Problem(.internalServerError, .serverFault, "the server failed to answer")
+
     /// A body past what the route takes: a form's limit (`Form.limit`), or the server's input limit.
     static let bodyTooLarge = Problem(
         .contentTooLarge, .bodyTooLarge, "the request's body is larger than this address takes")

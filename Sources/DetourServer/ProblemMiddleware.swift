@@ -46,7 +46,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch let error as HTTPError {
             return Problem(error.status, .httpError, error.status.reasonPhrase).response
         } catch {
-            return Problem(.internalServerError, .serverFault, "the server failed to answer").response
+            return Problem.serverFault.response
         }
     }
 }

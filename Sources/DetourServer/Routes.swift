@@ -3,7 +3,9 @@ import Hummingbird
 
 /// The server's routes and the middleware every request passes first, as one `Router`.
 ///
-/// The router matches on the path as it came, still percent-encoded: a trip's name in it is
+/// Each route belongs to a group that declares who it is for (``Scope``), and declares what it
+/// needs itself (``Endpoint``); ``AccessPolicy`` decides every request by the two, and nothing else
+/// does. The router matches on the path as it came, still percent-encoded: a trip's name in it is
 /// decoded exactly once, by ``TripName``, and then checked.
 public enum Routes {
     /// The router for `workspace`, served at `boundHost` with `settings`; `log`, when given, takes
@@ -12,75 +14,123 @@ public enum Routes {
         workspace: Workspace, settings: ServerSettings, boundHost: String, accounts: AccountService? = nil,
         log: (@Sendable (String) -> Void)? = nil
     ) -> Router<ServerContext> {
+        table(workspace: workspace, settings: settings, boundHost: boundHost, accounts: accounts, log: log).router
+    }
+
+    /// The router, and what each of its routes declared.
+    static func table(
+        workspace: Workspace, settings: ServerSettings, boundHost: String, accounts: AccountService?,
+        log: (@Sendable (String) -> Void)? = nil
+    ) -> RouteTable {
         let router = Router(context: ServerContext.self)
         if let log { router.add(middleware: RequestLogMiddleware(log: log)) }
         // Outside the refusals, so that a refusal follows the rules too.
         router.add(middleware: ResponseRulesMiddleware(perClient: accounts != nil || settings.token != nil))
         router.add(middleware: ProblemMiddleware())
         router.add(middleware: HostMiddleware(boundHost: boundHost, publicURL: settings.publicURL))
-        if let token = settings.token { router.add(middleware: TokenMiddleware(token: token)) }
-        if settings.readOnly { router.add(middleware: ReadOnlyMiddleware()) }
-        router.add(middleware: OriginMiddleware(publicURL: settings.publicURL))
-        guard let accounts else {
-            router.add(middleware: WorkspaceMiddleware(workspace: workspace))
-            router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
-            addTrips(pages: router.group(), api: router.group("api/v1/trips"))
-            return router
-        }
-        // With accounts, each request works on the trips of the account its session is of.
-        router.add(
-            middleware: SessionMiddleware(accounts: accounts, csrf: CSRFRule(formLimit: Form.limit)))
-        router.group("docs/diagnostics").resource(":code", [.get: Pages.diagnostic])
-        AccountPages(accounts: accounts).add(to: router)
-        // A route of trips without a session: ServerContext.requireWorkspace says what to do.
-        let pages = router.group()
-        let api = router.group("api/v1/trips")
-        addTrips(pages: pages, api: api)
+        router.add(middleware: Authenticator(settings: settings, workspace: workspace, accounts: accounts))
+        let table = RouteTable(
+            router: router,
+            policy: AccessPolicy(
+                origin: OriginRule(publicURL: settings.publicURL), csrf: CSRFRule(formLimit: Form.limit)))
+        table.group("docs/diagnostics", .public).resource(":code", [.get: .read(Pages.diagnostic)])
+        let trips = table.group("", .trips(.own))
+        trips.resource("/", [.get: .read(Pages.index)])
+        trips.resource("/calendar.ics", [.get: .read(Pages.calendar, feed: .always)])
+        // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
+        trips.resource("trips/:name", [.get: .read(Pages.trip, feed: .whenCalendar)])
+        trips.resource("trips/:name/events", [.get: .read(Pages.events)], head: false)
+        // The sync API (docs/openapi.yaml).
+        let api = table.group("api/v1/trips", .trips(.own))
+        api.resource("", [.get: .read(API.list)])
+        api.resource(":name", [.get: .read(API.read), .put: .write(API.put), .delete: .write(API.delete)])
+        guard let accounts else { return table }
+        AccountPages(accounts: accounts).add(to: table)
         // Sharing: the owner's members API and form, and the trips shared with the account.
         let sharing = Sharing(accounts: accounts)
-        api.resource(":name/members", [.get: sharing.list])
-        api.resource(":name/members/:email", [.put: sharing.put, .delete: sharing.delete])
-        pages.group("trips").resource(":name/members", [.post: sharing.form])
-        let shared = router.group("shared/:owner/trips").add(middleware: ShareMiddleware(accounts: accounts))
-        shared.resource(":name", [.get: Pages.trip])
-        shared.resource(":name/events", [.get: Pages.events], head: false)
-        router.group("api/v1/shared/:owner/trips").add(middleware: ShareMiddleware(accounts: accounts))
-            .resource(":name", [.get: API.read, .put: API.put, .delete: Sharing.ownerOnly])
-        return router
-    }
-
-    /// The routes of a folder of trips: the index, the calendar and each trip's pages on `pages`;
-    /// the sync API (docs/openapi.yaml) on `api`.
-    static func addTrips(pages: RouterGroup<ServerContext>, api: RouterGroup<ServerContext>) {
-        pages.resource("/", [.get: Pages.index])
-        pages.resource("/calendar.ics", [.get: Pages.calendar])
-        // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
-        let trips = pages.group("trips")
-        trips.resource(":name", [.get: Pages.trip])
-        trips.resource(":name/events", [.get: Pages.events], head: false)
-        api.resource("", [.get: API.list])
-        api.resource(":name", [.get: API.read, .put: API.put, .delete: API.delete])
+        api.resource(":name/members", [.get: .read(sharing.list)])
+        api.resource(":name/members/:email", [.put: .write(sharing.put), .delete: .write(sharing.delete)])
+        trips.resource("trips/:name/members", [.post: .write(sharing.form)])
+        let shared = table.group("shared/:owner/trips", .trips(.shared))
+        shared.resource(":name", [.get: .read(Pages.trip, feed: .whenCalendar)])
+        shared.resource(":name/events", [.get: .read(Pages.events)], head: false)
+        table.group("api/v1/shared/:owner/trips", .trips(.shared))
+            .resource(":name", [.get: .read(API.read), .put: .write(API.put), .delete: .owner(API.delete)])
+        return table
     }
 }
 
 /// A route's handler.
 typealias Handler = @Sendable (Request, ServerContext) async throws -> Response
 
-extension RouterMethods where Context == ServerContext {
-    /// Routes `path`'s methods to `handlers`, HEAD to GET's handler unless `head` is false, and
-    /// every other method the server knows to 405 with the methods it takes.
-    func resource(_ path: RouterPath, _ handlers: KeyValuePairs<HTTPRequest.Method, Handler>, head: Bool = true) {
-        var taken: [(HTTPRequest.Method, Handler)] = []
-        for (method, handler) in handlers {
-            taken.append((method, handler))
-            if method == .get, head { taken.append((.head, handler)) }
+/// The router being built, and what each route declared: the only way the server adds a route.
+///
+/// A route added to the router any other way has no policy; ``undeclared`` finds it, and the
+/// authorization matrix test fails on it.
+final class RouteTable {
+    let router: Router<ServerContext>
+    let policy: AccessPolicy
+    /// Each route's `METHOD path` and its group's scope.
+    private(set) var declared: [String: Scope] = [:]
+
+    init(router: Router<ServerContext>, policy: AccessPolicy) {
+        self.router = router
+        self.policy = policy
+    }
+
+    /// The routes under `path`, all for `scope`.
+    func group(_ path: RouterPath, _ scope: Scope) -> Group {
+        Group(table: self, path: path, scope: scope)
+    }
+
+    /// The routes of the router that declared no scope, as `METHOD path`.
+    func undeclared() -> [String] {
+        router.routes.map { Self.key($0.method, $0.path) }.filter { declared[$0] == nil }.sorted()
+    }
+
+    static func key(_ method: HTTPRequest.Method, _ path: RouterPath) -> String {
+        "\(method) \(path.description.isEmpty ? "/" : path.description)"
+    }
+
+    /// Routes under one path, for one scope.
+    struct Group {
+        let table: RouteTable
+        let path: RouterPath
+        let scope: Scope
+
+        /// Routes `path`'s methods to `endpoints`, HEAD to GET's unless `head` is false, each
+        /// behind the policy; every other method the server knows answers 405 with the methods
+        /// it takes.
+        func resource(_ path: RouterPath, _ endpoints: KeyValuePairs<HTTPRequest.Method, Endpoint>, head: Bool = true) {
+            resource(path, endpoints.map { ($0.key, $0.value) }, head: head)
         }
-        let allowed = taken.map(\.0)
-        for (method, handler) in taken {
-            on(path, method: method, use: handler)
-        }
-        for method in ProblemMiddleware.knownMethods where !allowed.contains(method) {
-            on(path, method: method) { _, _ -> Response in throw Problem.methodNotAllowed(allowed) }
+
+        func resource(_ path: RouterPath, _ endpoints: [(HTTPRequest.Method, Endpoint)], head: Bool = true) {
+            let full = self.path.appendingPath(path)
+            var taken: [(HTTPRequest.Method, Endpoint)] = []
+            for (method, endpoint) in endpoints {
+                taken.append((method, endpoint))
+                if method == .get, head { taken.append((.head, endpoint)) }
+            }
+            let allowed = taken.map(\.0)
+            let (policy, scope) = (table.policy, self.scope)
+            for (method, given) in taken {
+                // A method that changes something needs at least the right to write, whatever
+                // the route said.
+                let endpoint =
+                    method.isRead
+                    ? given : Endpoint(right: max(given.right, .write), feed: .never, handler: given.handler)
+                table.router.on(full, method: method) { request, context in
+                    let (request, context) = try await policy.decide(
+                        scope, endpoint, request: request, context: context)
+                    return try await endpoint.handler(request, context)
+                }
+                table.declared[RouteTable.key(method, full)] = scope
+            }
+            for method in ProblemMiddleware.knownMethods where !allowed.contains(method) {
+                table.router.on(full, method: method) { _, _ -> Response in throw Problem.methodNotAllowed(allowed) }
+                table.declared[RouteTable.key(method, full)] = scope
+            }
         }
     }
 }

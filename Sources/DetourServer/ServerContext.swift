@@ -1,22 +1,24 @@
+import DetourAccounts
 import Hummingbird
 import NIOCore
 
-/// What a request carries past the middleware: what it was granted, and the trips it works on.
+/// What a request carries past the middleware: who it comes from, and what the policy granted it.
 ///
-/// Routes read both from here and from nothing else: no route reaches a global.
+/// Routes read both from here and from nothing else: no route reaches a global, and none decides
+/// who may use it (``AccessPolicy`` has).
 public struct ServerContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// What ``TokenMiddleware`` granted the request.
-    public var access: Access = .everything
-    /// The trips the request works on, set by ``WorkspaceMiddleware``.
+    /// Who the request comes from, as ``Authenticator`` found.
+    public var principal: Principal = .anonymous
+    /// The trips the request works on, as ``AccessPolicy`` granted them to a route of trips.
     public var workspace: Workspace?
-    /// Who the request comes from, on a server with accounts (``SessionMiddleware``).
-    public var identity: Identity?
     /// The accounts, on a server with them.
     var accounts: AccountService?
     /// Where the trip's pages are: `/trips`, or `/shared/OWNER/trips` for a trip shared with the
-    /// account (``ShareMiddleware``).
+    /// account (``AccessPolicy``).
     var tripsBase = "/trips"
+    /// Whether the trips are another account's, shared with the request's (``AccessPolicy``).
+    var throughShare = false
     /// The client's address, as the connection has it.
     public let remoteAddress: SocketAddress?
     /// Whether what let the request in still holds (its session, its token, the share it reads
@@ -29,7 +31,7 @@ public struct ServerContext: RequestContext {
         remoteAddress = source.channel.remoteAddress
     }
 
-    /// The client's address as a trusted proxy forwarded it (``SessionMiddleware``), if it did.
+    /// The client's address as a trusted proxy forwarded it (``Authenticator``), if it did.
     var forwardedFor: String?
 
     /// The client's address as text (no port), for the audit log and the login throttle: the one
@@ -40,27 +42,52 @@ public struct ServerContext: RequestContext {
         return address
     }
 
-    /// Who the request comes from; without a session or token, ``Problem/signInRequired`` (a page
-    /// is sent to `/login`, the API answers 401).
-    func requireIdentity() throws(Problem) -> Identity {
-        guard let identity else { throw Problem.signInRequired }
+    /// The account the request comes from, by session or token; `nil` for anyone else.
+    public var identity: Identity? { principal.identity }
+
+    /// The account of a route the policy lets only an account use (``Scope/account`` and the
+    /// routes of trips on a server with accounts).
+    ///
+    /// The policy has made sure there is one; a route that asks without it is the server's fault.
+    func account() throws(Problem) -> Identity {
+        guard let identity else { throw Problem.serverFault }
         return identity
     }
 
-    /// The request's workspace; without one, on a server with accounts the request must sign in
-    /// (``Problem/signInRequired``), and on one without, there is no such page (404).
-    func requireWorkspace() throws(Problem) -> Workspace {
-        if let workspace { return workspace }
-        if accounts != nil { throw Problem.signInRequired }
-        throw Problem.notFound
+    /// The trips of a route of trips, as the policy granted them.
+    ///
+    /// The policy has made sure there are some; a route that asks without it is the server's fault.
+    func trips() throws(Problem) -> Workspace {
+        guard let workspace else { throw Problem.serverFault }
+        return workspace
     }
 }
 
-/// What a request may do, as its credentials say.
+/// Who a request comes from, as ``Authenticator`` found from its credentials.
+public enum Principal: Sendable {
+    /// On a server with accounts: no one signed in.
+    case anonymous
+    /// On a server without accounts: the folder's user, with what its credentials grant.
+    case folder(Access)
+    /// An account, by its session cookie.
+    case session(Identity)
+    /// An account, by one of its API tokens (its scope is the identity's).
+    case token(Identity)
+
+    /// The account, for a session or a token.
+    public var identity: Identity? {
+        switch self {
+        case .anonymous, .folder: return nil
+        case .session(let identity), .token(let identity): return identity
+        }
+    }
+}
+
+/// What a request to a server without accounts may do, as its credentials say.
 public enum Access: Sendable, Equatable {
     /// Read and write: no token is needed, or the request sent it as a bearer token.
     case everything
-    /// Read only: the token came as a link's `token` parameter (`viaLink`) or as the cookie such a
-    /// link sets. No link or cookie can make a write.
+    /// Read only: the server's token came as a link's `token` parameter (`viaLink`) or as the
+    /// cookie such a link sets. No link or cookie can make a write.
     case reads(viaLink: Bool)
 }

@@ -5,42 +5,6 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 
-/// The routes of a trip shared with the signed-in account.
-///
-/// They are `/shared/OWNER/trips/NAME…` and `/api/v1/shared/OWNER/trips/NAME`. The request works on the owner's workspace, for the one
-/// trip it names, and only when that trip is shared with the account; otherwise 404, as for a
-/// trip that does not exist. A viewer reads; an editor also saves (`PUT`); neither deletes.
-struct ShareMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-
-    let accounts: AccountService
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        let identity = try context.requireIdentity()
-        let owner = try context.parameters.require("owner")
-        let (name, _) = try Pages.nameAndFormat(try context.parameters.require("name"))
-        guard let role = try await accounts.store.role(ownerID: owner, trip: name.text, memberID: identity.accountID)
-        else { throw Problem.notFound }
-        if !request.method.isRead, role != .editor {
-            throw Problem(
-                .forbidden, .shareReadOnly, "this trip is shared with you to read; its owner can make you an editor")
-        }
-        var context = context
-        let signedIn = context.stillAllowed
-        let store = accounts.store
-        let memberID = identity.accountID
-        context.stillAllowed = {
-            guard await signedIn() else { return false }
-            return (try? await store.role(ownerID: owner, trip: name.text, memberID: memberID)) != nil
-        }
-        context.workspace = try accounts.workspace(for: owner)
-        context.tripsBase = "/shared/\(owner)/trips"
-        return try await next(request, context)
-    }
-}
-
 /// Sharing a trip, by its owner: the members API (`/api/v1/trips/NAME/members`) and the form on
 /// the trip's preview.
 struct Sharing {
@@ -48,16 +12,11 @@ struct Sharing {
 
     var store: AccountStore { accounts.store }
 
-    /// `DELETE /api/v1/shared/OWNER/trips/NAME`, by an editor: only the owner deletes a trip.
-    static func ownerOnly(_ request: Request, context: ServerContext) async throws -> Response {
-        throw Problem(.forbidden, .shareOwnerOnly, "only the trip's owner can delete it")
-    }
-
     /// The owner's trip the route names, which must exist; and the owner.
     func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {
-        let identity = try context.requireIdentity()
+        let identity = try context.account()
         let name = try API.name(context)
-        _ = try context.requireWorkspace().current(name)
+        _ = try context.trips().current(name)
         return (name, identity)
     }
 
@@ -176,8 +135,7 @@ enum SharePanel {
     /// It lists the trip's members, each with a button that stops sharing, and has a form to share
     /// it.
     static func html(_ name: TripName, context: ServerContext) async throws -> String {
-        guard let accounts = context.accounts, let identity = context.identity, identity.scope == nil,
-            context.tripsBase == "/trips"
+        guard let accounts = context.accounts, case .session(let identity) = context.principal, !context.throughShare
         else { return "" }
         let members = try await accounts.store.members(ownerID: identity.accountID, trip: name.text)
         let csrf = AccountPages.hidden(CSRFRule.formField, identity.formToken)

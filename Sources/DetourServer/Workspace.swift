@@ -6,7 +6,8 @@ import SystemPackage
 /// cached), its watch and its live-reload hub.
 ///
 /// A request finds its workspace in its context (``ServerContext/workspace``), put there by
-/// ``WorkspaceMiddleware``; today a server has one.
+/// ``AccessPolicy``: the folder's, or on a server with accounts the account's or, through a share,
+/// its owner's.
 public final class Workspace: Sendable {
     public let library: TripLibrary
     public let reload: LiveReload
@@ -57,20 +58,5 @@ public final class Workspace: Sendable {
         case .tooLarge: throw Problem.tooLargeFile
         case .snapshot(let snapshot): return snapshot
         }
-    }
-}
-
-/// Puts the request's workspace in its context.
-struct WorkspaceMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-
-    let workspace: Workspace
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        var context = context
-        context.workspace = workspace
-        return try await next(request, context)
     }
 }

@@ -105,7 +105,8 @@ import Testing
             #expect(calendar.status == .ok)
             #expect(body(calendar).hasPrefix("BEGIN:VCALENDAR"))
             #expect(try await site.send(.get, "/trips/nordic.ics?feed=\(token)").status == .ok)
-            #expect(try await site.send(.get, "/trips/nordic.html?feed=\(token)").status == .seeOther)
+            #expect(try await site.send(.get, "/trips/nordic.html?feed=\(token)").status == .forbidden)
+            #expect(try await site.send(.get, "/?feed=\(token)").status == .forbidden)
             #expect(try await bearer(site, .get, "/api/v1/trips", token: token).status == .forbidden)
             #expect(try await site.send(.get, "/calendar.ics").status == .seeOther)
         }

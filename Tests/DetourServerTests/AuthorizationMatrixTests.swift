@@ -102,9 +102,11 @@ import Testing
     @Test(arguments: TestDatabase.all) func everyRouteOfTheRouterHasARow(_ database: TestDatabase) async throws {
         try await AccountSite.with(database: database) { site in
             let fixture = try await Fixture.make(site)
-            let router = Routes.router(
+            let table = Routes.table(
                 workspace: site.site.workspace, settings: site.site.settings, boundHost: "127.0.0.1",
                 accounts: site.service)
+            #expect(table.undeclared().isEmpty, "routes without a policy: \(table.undeclared())")
+            let router = table.router
             let known = Set(Self.rows.map { "\($0.method) \($0.path)" })
             var missing: [String] = []
             for route in router.routes {
@@ -124,6 +126,17 @@ import Testing
             #expect(missing.isEmpty, "routes without a row: \(missing)")
             #expect(router.routes.count > Self.rows.count)
         }
+    }
+
+    /// A route added to the router past the route table declares no policy, and is found.
+    @Test func aRouteWithoutAPolicyIsFound() throws {
+        let site = try site(FakeTripStore())
+        let table = Routes.table(
+            workspace: site.workspace, settings: site.settings, boundHost: "127.0.0.1", accounts: nil)
+        #expect(table.undeclared().isEmpty)
+        table.router.get("stray") { _, _ in "open to anyone" }
+        table.router.on("/trips/:name/stray", method: .post) { _, _ in "open to anyone" }
+        #expect(table.undeclared() == ["GET /stray", "POST /trips/{name}/stray"])
     }
 
     /// The accounts, sessions and tokens the askers use.

@@ -204,7 +204,7 @@ import Testing
     func theOriginOfAWriteIsTheServersSchemeAndAll(_ publicURL: String?, _ host: String?, _ origin: String, _ own: Bool)
     {
         var problem = ""
-        let rule = OriginMiddleware(publicURL: publicURL.flatMap { PublicURL($0, problem: &problem) })
+        let rule = OriginRule(publicURL: publicURL.flatMap { PublicURL($0, problem: &problem) })
         #expect(rule.isOwn(origin, host: host) == own)
     }
 
@@ -213,7 +213,7 @@ import Testing
     @Test(arguments: [("cross-site", 403), ("same-site", 403), ("same-origin", 404), ("none", 404), (nil, 404)])
     func aWriteFromAnotherSiteIsRefusedByItsFetchMetadata(_ site: String?, _ expected: Int) async throws {
         var headers: HTTPFields = [.ifMatch: "*"]
-        if let site { headers[OriginMiddleware.secFetchSite] = site }
+        if let site { headers[OriginRule.secFetchSite] = site }
         let delete = DrivenSite.Request(method: .delete, path: "/api/v1/trips/none", headers: headers)
         let answer = try await self.site().respond(to: delete)
         #expect(answer.status.code == expected)
@@ -231,11 +231,11 @@ import Testing
     ])
     func aForwardedAddressIsAnAddressOrNothing(_ field: String, _ taken: String?) {
         var headers = HTTPFields()
-        headers[SessionMiddleware.forwardedField] = field
+        headers[Authenticator.forwardedField] = field
         let request = Request(
             head: HTTPRequest(method: .get, scheme: "http", authority: "localhost", path: "/", headerFields: headers),
             body: RequestBody(buffer: ByteBuffer()))
-        #expect(SessionMiddleware.forwardedFor(request, from: "127.0.0.1", proxy: "127.0.0.1") == taken)
-        #expect(SessionMiddleware.forwardedFor(request, from: "127.0.0.2", proxy: "127.0.0.1") == nil)
+        #expect(Authenticator.forwardedFor(request, from: "127.0.0.1", proxy: "127.0.0.1") == taken)
+        #expect(Authenticator.forwardedFor(request, from: "127.0.0.2", proxy: "127.0.0.1") == nil)
     }
 }

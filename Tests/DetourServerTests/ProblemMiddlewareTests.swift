@@ -11,11 +11,14 @@ import Testing
 @Suite struct ProblemMiddlewareTests: SiteDriving {
     /// A router with the problem middleware and `handlers` at `/x`, and no workspace.
     func answers(
-        _ method: HTTPRequest.Method, _ path: String, handlers: KeyValuePairs<HTTPRequest.Method, Handler>
+        _ method: HTTPRequest.Method, _ path: String, handlers: KeyValuePairs<HTTPRequest.Method, Handler>,
+        scope: Scope = .public
     ) async throws -> TestResponse {
         let router = Router(context: ServerContext.self)
         router.add(middleware: ProblemMiddleware())
-        router.resource("/x", handlers)
+        let table = RouteTable(
+            router: router, policy: AccessPolicy(origin: OriginRule(publicURL: nil), csrf: CSRFRule(formLimit: 1)))
+        table.group("", scope).resource("/x", handlers.map { ($0.key, Endpoint.read($0.value)) })
         return try await Application(router: router).test(.router) { client in
             try await client.execute(uri: path, method: method)
         }
@@ -70,10 +73,22 @@ import Testing
         #expect(body(response) == "{\"error\":{\"code\":\"not-found\",\"message\":\"no such trip or page\"}}\n")
     }
 
-    /// A route reached without a workspace in its context finds no trips: 404, never a fault.
-    @Test func aRouteWithoutAWorkspaceFindsNothing() async throws {
+    /// A route of trips asked by no one signed in is refused by the policy, before its handler
+    /// looks for trips: a page is sent to sign in.
+    @Test func aRouteOfTripsWithoutAPrincipalIsRefusedBeforeItsHandler() async throws {
         for handler: Handler in [Pages.index, Pages.calendar, API.list] {
-            #expect(try await answers(.get, "/x", handlers: [.get: handler]).status == .notFound)
+            let response = try await answers(.get, "/x", handlers: [.get: handler], scope: .trips(.own))
+            #expect(response.status == .seeOther)
+            #expect(response.headers[.location] == "/login")
+        }
+    }
+
+    /// A handler of trips reached without the policy's grant is the server's fault, never another
+    /// account's trips.
+    @Test func aHandlerOfTripsWithoutAGrantIsAFault() async throws {
+        for handler: Handler in [Pages.index, Pages.calendar, API.list] {
+            let response = try await answers(.get, "/x", handlers: [.get: handler])
+            #expect(response.status == .internalServerError)
         }
     }
 }

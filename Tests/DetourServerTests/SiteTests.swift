@@ -171,11 +171,11 @@ import Testing
     }
 
     @Test func tokensAreComparedWholeWhateverTheirLengths() {
-        #expect(TokenMiddleware.constantTimeEqual("0123456789abcdef", "0123456789abcdef"))
-        #expect(!TokenMiddleware.constantTimeEqual("0123456789abcdeX", "0123456789abcdef"))
-        #expect(!TokenMiddleware.constantTimeEqual("0123456789abcde", "0123456789abcdef"), "a prefix is no match")
-        #expect(!TokenMiddleware.constantTimeEqual("0123456789abcdef0", "0123456789abcdef"), "nor a longer text")
-        #expect(!TokenMiddleware.constantTimeEqual("", "0123456789abcdef"))
+        #expect(Authenticator.constantTimeEqual("0123456789abcdef", "0123456789abcdef"))
+        #expect(!Authenticator.constantTimeEqual("0123456789abcdeX", "0123456789abcdef"))
+        #expect(!Authenticator.constantTimeEqual("0123456789abcde", "0123456789abcdef"), "a prefix is no match")
+        #expect(!Authenticator.constantTimeEqual("0123456789abcdef0", "0123456789abcdef"), "nor a longer text")
+        #expect(!Authenticator.constantTimeEqual("", "0123456789abcdef"))
     }
 
     @Test func theHostsNameIsReadWithoutItsPort() {

@@ -2,26 +2,18 @@ import HTTPTypes
 import Hummingbird
 
 /// The origin rule: a write from another site is refused (403), so a page elsewhere cannot write
-/// through the API, log in or register from a browser that has the cookie.
+/// through the API, log in or register from a browser that has the cookie (``AccessPolicy``
+/// applies it).
 ///
 /// A write comes from another site when its `Origin` is not the server's own, or, without an
 /// `Origin`, when its `Sec-Fetch-Site` is neither `same-origin` nor `none` (typed or bookmarked).
 /// The server's own origin is the public URL's, scheme and all; reached at another authority
 /// than the public URL's (on loopback, not through the proxy), it is `http://` and that
 /// authority, since the server itself speaks plain HTTP.
-struct OriginMiddleware: RouterMiddleware {
-    typealias Context = ServerContext
-
+struct OriginRule {
     let publicURL: PublicURL?
 
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        if !request.method.isRead, !isFromOwnSite(request) {
-            throw Problem(.forbidden, .originRefused, "a write from another site is refused")
-        }
-        return try await next(request, context)
-    }
+    static let refused = Problem(.forbidden, .originRefused, "a write from another site is refused")
 
     static let secFetchSite = HTTPField.Name.known("Sec-Fetch-Site")
 
