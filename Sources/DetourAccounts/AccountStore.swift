@@ -7,6 +7,7 @@ import PostgresNIO
 import SQLKit
 import SQLiteKit
 import SQLiteNIO
+import ServiceLifecycle
 
 /// An account: who signs in, and the folder of trips that is theirs.
 public struct Account: Sendable, Equatable {
@@ -86,14 +87,28 @@ public final class AccountStore: Sendable {
     private let closeConnection: @Sendable () async throws -> Void
     /// Now, in seconds since 1970.
     public let now: @Sendable () -> Int64
+    /// What must run while the store is used, when its opener said a service group runs it
+    /// (``ClientRunner/serviceGroup``): PostgreSQL's pool of connections.
+    public let services: [any Service]
 
     private init(
-        database: any SQLDatabase, now: @escaping @Sendable () -> Int64,
+        database: any SQLDatabase, now: @escaping @Sendable () -> Int64, services: [any Service] = [],
         close: @escaping @Sendable () async throws -> Void
     ) {
         self.database = database
         self.now = now
+        self.services = services
         closeConnection = close
+    }
+
+    /// Who runs a PostgreSQL client's connections.
+    public enum ClientRunner: Sendable {
+        /// The store, in a task of its own until it is closed: for a command that opens it, uses
+        /// it and closes it.
+        case store
+        /// The service group of the server that uses it (``AccountStore/services``), which stops
+        /// it after the server has stopped taking requests.
+        case serviceGroup
     }
 
     /// The database `location` names (`--database`), with every migration applied.
@@ -101,12 +116,15 @@ public final class AccountStore: Sendable {
     /// Without a location, the SQLite file of the folder `folder`. `password` is PostgreSQL's
     /// when the address has none (the `PGPASSWORD` of the environment, never an argument).
     public static func open(
-        _ location: DatabaseURL?, folder: String, password: String? = nil, now: @escaping @Sendable () -> Int64
+        _ location: DatabaseURL?, folder: String, password: String? = nil, now: @escaping @Sendable () -> Int64,
+        runner: ClientRunner = .store
     ) async throws(AccountFailure) -> AccountStore {
         switch location {
         case nil: return try await sqlite(path: AccountsFolder.database(in: folder), now: now)
         case .sqlite(let path): return try await sqlite(path: path, now: now)
-        case .postgres(let url): return try await postgres(url: url, password: password, now: now)
+        case .postgres(let url):
+            return try await postgres(
+                url: url, password: password, now: now, begin: ["BEGIN", postgresMigrationLock], runner: runner)
         }
     }
 
@@ -174,14 +192,16 @@ public final class AccountStore: Sendable {
     public static func postgres(url: String, password: String?, now: @escaping @Sendable () -> Int64)
         async throws(AccountFailure) -> AccountStore
     {
-        try await postgres(url: url, password: password, now: now, begin: ["BEGIN", postgresMigrationLock])
+        try await postgres(
+            url: url, password: password, now: now, begin: ["BEGIN", postgresMigrationLock], runner: .store)
     }
 
     /// ``postgres(url:password:now:)``, its migrations' transaction opened by `begin` (tests leave
     /// the lock out, to show what it is for).
-    static func postgres(url: String, password: String?, now: @escaping @Sendable () -> Int64, begin: [String])
-        async throws(AccountFailure) -> AccountStore
-    {
+    static func postgres(
+        url: String, password: String?, now: @escaping @Sendable () -> Int64, begin: [String],
+        runner: ClientRunner = .store
+    ) async throws(AccountFailure) -> AccountStore {
         var configuration: SQLPostgresConfiguration
         do {
             configuration = try SQLPostgresConfiguration(url: url)
@@ -194,15 +214,22 @@ public final class AccountStore: Sendable {
         let logger = AccountStore.logger
         let client = PostgresClient(
             configuration: try PostgresClient.Configuration(configuration.coreConfiguration), backgroundLogger: logger)
-        // The pool runs from now on, while the migrations are applied: a request never finds it
-        // not yet running.
-        let running = Task { await client.run() }
-        let store = AccountStore(
-            database: PostgresPool(client: client, logger: logger), now: now,
-            close: {
-                running.cancel()
-                await running.value
-            })
+        let store: AccountStore
+        switch runner {
+        case .store:
+            // The pool runs from now on, while the migrations are applied.
+            let running = Task { await client.run() }
+            store = AccountStore(
+                database: PostgresPool(client: client, logger: logger), now: now,
+                close: {
+                    running.cancel()
+                    await running.value
+                })
+        case .serviceGroup:
+            // A query made before the group runs the pool waits for it.
+            store = AccountStore(database: PostgresPool(client: client, logger: logger), now: now, services: [client]) {
+            }
+        }
         let connection: PostgresConnection
         do {
             connection = try await PostgresConnection.connect(

@@ -24,13 +24,41 @@ public enum TripServer {
         // One set of threads, cache and watch for the server, whatever number of folders it serves.
         let resources = accounts?.resources ?? ServerResources(settings: settings)
         let workspace = Workspace(store: store, settings: settings, folder: folderPath, resources: resources)
-        let router = Routes.router(
-            workspace: workspace, settings: settings, boundHost: settings.host, accounts: accounts,
+        let app = application(
+            workspace: workspace, settings: settings, accounts: accounts, announce: announce,
             log: settings.quiet ? nil : log)
         var logger = Logger(label: "detour-report")
         logger.logLevel = .critical
+        // On SIGTERM or SIGINT the server stops taking connections and gives open requests
+        // `shutdownGrace` to finish; then every connection is closed, and an upload not finished
+        // by then is not stored. A stalled or trickling client cannot keep the process alive.
+        var configuration = ServiceGroupConfiguration(
+            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = settings.shutdownGrace
+        configuration.maximumCancellationDuration = settings.shutdownGrace
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE {
+            throw ServeFailure.portInUse(settings.port)
+        }
+    }
+
+    /// The server of `workspace` with `settings` (and `accounts`, when given), built apart from
+    /// running it: the binary runs it, and tests drive this very application in process.
+    ///
+    /// Its services run with it: the accounts' database client, when it has one, and the folder
+    /// watches. The HTTP server stops first, then the watches, then the database.
+    public static func application(
+        workspace: Workspace, settings: ServerSettings, accounts: AccountService? = nil, boundHost: String? = nil,
+        announce: @escaping @Sendable (String) -> Void, log: (@Sendable (String) -> Void)?
+    ) -> some ApplicationProtocol {
+        let router = Routes.router(
+            workspace: workspace, settings: settings, boundHost: boundHost ?? settings.host, accounts: accounts,
+            log: log)
+        var logger = Logger(label: "detour-report")
+        logger.logLevel = .critical
         let clients = ClientConnections(limit: settings.maxConnectionsPerClient, exempt: settings.trustedProxy)
-        let app = Application(
+        return Application(
             router: router,
             server: HTTPServerBuilder { responder in
                 ServerChannel(
@@ -48,25 +76,14 @@ public enum TripServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
-            services: [WatchService(workspace: workspace, accounts: accounts)],
+            // Stopped in the reverse order: the database last.
+            services: (accounts?.store.services ?? []) + [WatchService(workspace: workspace, accounts: accounts)],
             onServerRunning: { channel in
                 guard let port = channel.localAddress?.port else { return }
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
                 announce("http://\(host):\(port)/")
             },
             logger: logger)
-        // On SIGTERM or SIGINT the server stops taking connections and gives open requests
-        // `shutdownGrace` to finish; then every connection is closed, and an upload not finished
-        // by then is not stored. A stalled or trickling client cannot keep the process alive.
-        var configuration = ServiceGroupConfiguration(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
-        configuration.maximumGracefulShutdownDuration = settings.shutdownGrace
-        configuration.maximumCancellationDuration = settings.shutdownGrace
-        do {
-            try await ServiceGroup(configuration: configuration).run()
-        } catch let error as IOError where error.errnoCode == EADDRINUSE {
-            throw ServeFailure.portInUse(settings.port)
-        }
     }
 }
 

@@ -108,7 +108,7 @@ struct ServeCommand: AsyncParsableCommand {
         do throws(AccountFailure) {
             store = try await AccountStore.open(
                 options.database.flatMap(DatabaseURL.init), folder: options.folder,
-                password: DatabasePassword.take(), now: UTCTime.now)
+                password: DatabasePassword.take(), now: UTCTime.now, runner: .serviceGroup)
             hasher = try PasswordHasher(width: ProcessInfo.processInfo.activeProcessorCount)
         } catch {
             options.printer.report(error.code, error.message, file: "detour-report")

@@ -38,7 +38,8 @@ extension SiteDriving {
     }
 }
 
-/// The server's router over one workspace, as `serve` builds it, answering requests in process.
+/// The server's application over one workspace, as `serve` builds and runs it, answering requests
+/// in process.
 struct DrivenSite {
     /// A request: HummingbirdTesting sends it to `localhost`.
     struct Request {
@@ -72,17 +73,28 @@ struct DrivenSite {
 
     /// The answers to `requests`, sent one after another to one application.
     func respond(to requests: [Request]) async throws -> [TestResponse] {
-        let app = Application(
-            router: Routes.router(workspace: workspace, settings: settings, boundHost: boundHost, accounts: accounts))
-        return try await app.test(.router) { client in
-            var responses: [TestResponse] = []
-            for request in requests {
-                responses.append(
-                    try await client.execute(
-                        uri: request.path, method: request.method, headers: request.headers,
-                        body: request.body.isEmpty ? nil : ByteBuffer(bytes: request.body)))
-            }
-            return responses
+        guard let accounts else {
+            // The application `serve` runs, with its services, for these requests.
+            let app = TripServer.application(
+                workspace: workspace, settings: settings, boundHost: boundHost, announce: { _ in }, log: nil)
+            return try await app.test(.router) { client in try await Self.send(requests, with: client) }
         }
+        // With accounts, an application stopped after each request would close every account's
+        // watch in between: the accounts' tests drive its router, whose state lasts the test.
+        let router = Routes.router(workspace: workspace, settings: settings, boundHost: boundHost, accounts: accounts)
+        return try await Application(router: router).test(.router) { client in
+            try await Self.send(requests, with: client)
+        }
+    }
+
+    static func send(_ requests: [Request], with client: some TestClientProtocol) async throws -> [TestResponse] {
+        var responses: [TestResponse] = []
+        for request in requests {
+            responses.append(
+                try await client.execute(
+                    uri: request.path, method: request.method, headers: request.headers,
+                    body: request.body.isEmpty ? nil : ByteBuffer(bytes: request.body)))
+        }
+        return responses
     }
 }
