@@ -163,13 +163,16 @@ let package = Package(
                 // the server's libraries in, and slow every render's start-up.
                 "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "detour-report-serve",
             dependencies: [
                 "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourCommandLine",
-                "DetourServer", "CMalloc", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "DetourServer", "DetourAccounts", "CMalloc",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
