@@ -15,7 +15,7 @@ import Hummingbird
 struct AccountPages {
     let accounts: AccountService
 
-    var store: AccountStore { accounts.store }
+    var store: any AccountRepositories { accounts.store }
 
     /// Adds the routes to `table`.
     func add(to table: RouteTable) {

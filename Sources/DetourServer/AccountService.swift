@@ -1,5 +1,6 @@
 import DetourAccounts
 import DetourJob
+import ServiceLifecycle
 import Synchronization
 import SystemPackage
 
@@ -32,7 +33,9 @@ public struct Identity: Sendable, Equatable {
 /// are open at once: past it, the one used longest ago with no preview open is closed (its
 /// watch removed, what it kept in memory let go), and opened again at its next request.
 public final class AccountService: Sendable {
-    public let store: AccountStore
+    public let store: any AccountRepositories
+    /// What must run while the server does (the database's client, when the store has one).
+    public let services: [any Service]
     let hasher: PasswordHasher
     public let registration: Registration
     let rule: PasswordRule
@@ -54,8 +57,8 @@ public final class AccountService: Sendable {
     }
 
     public init(
-        store: AccountStore, hasher: PasswordHasher, registration: Registration, rule: PasswordRule,
-        folder: FilePath, settings: ServerSettings,
+        store: any AccountRepositories, services: [any Service] = [], hasher: PasswordHasher,
+        registration: Registration, rule: PasswordRule, folder: FilePath, settings: ServerSettings,
         makeStore: @escaping @Sendable (FilePath) throws(StoreFailure) -> any TripStore,
         monotonic: @escaping @Sendable () -> ContinuousClock.Instant = { .now }, resources: ServerResources? = nil,
         capacity: Int = 128
@@ -63,6 +66,7 @@ public final class AccountService: Sendable {
         self.resources = resources ?? ServerResources(settings: settings)
         self.capacity = max(1, capacity)
         self.store = store
+        self.services = services
         self.hasher = hasher
         self.registration = registration
         self.rule = rule
@@ -128,12 +132,12 @@ final class SessionCache: Sendable {
     let capacity: Int
     static let recheck: Duration = .seconds(1)
 
-    private let store: AccountStore
+    private let store: any AccountRepositories
     private let entries = Mutex<[String: Entry]>([:])
     /// The monotonic clock the second is measured on (tests move one by hand).
     private let monotonic: @Sendable () -> ContinuousClock.Instant
 
-    init(store: AccountStore, monotonic: @escaping @Sendable () -> ContinuousClock.Instant, capacity: Int) {
+    init(store: any AccountRepositories, monotonic: @escaping @Sendable () -> ContinuousClock.Instant, capacity: Int) {
         self.store = store
         self.monotonic = monotonic
         self.capacity = capacity

@@ -77,7 +77,7 @@ public enum TripServer {
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
                 availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
             // Stopped in the reverse order: the database last.
-            services: (accounts?.store.services ?? []) + [WatchService(workspace: workspace, accounts: accounts)],
+            services: (accounts?.services ?? []) + [WatchService(workspace: workspace, accounts: accounts)],
             onServerRunning: { channel in
                 guard let port = channel.localAddress?.port else { return }
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host

@@ -10,7 +10,7 @@ import Hummingbird
 struct Sharing {
     let accounts: AccountService
 
-    var store: AccountStore { accounts.store }
+    var store: any AccountRepositories { accounts.store }
 
     /// The owner's trip the route names, which must exist; and the owner.
     func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {

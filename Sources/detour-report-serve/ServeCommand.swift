@@ -56,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
         let folderPath = FilePath(options.folder)
         // The browser a PDF request starts ends with the server, however it stops.
         defer { ChromiumPrinter.endAll() }
-        let accounts = try await accountService(settings: settings)
+        let opened = try await accountService(settings: settings)
+        let accounts = opened?.service
         let served: Result<Void, any Error>
         do {
             try await TripServer.run(
@@ -71,7 +72,7 @@ struct ServeCommand: AsyncParsableCommand {
             served = .failure(error)
         }
         // The database is closed however the server ended.
-        await accounts?.store.close()
+        await opened?.database.close()
         do {
             try served.get()
         } catch ServeFailure.portInUse(let port) {
@@ -97,11 +98,12 @@ struct ServeCommand: AsyncParsableCommand {
         _ = mallopt(M_TRIM_THRESHOLD, 4 << 20)
     }
 
-    /// With `--accounts`, the accounts; `nil` without.
+    /// With `--accounts`, the accounts and their database, which the caller closes; `nil`
+    /// without.
     ///
     /// The database is opened (made and migrated when new), and the hasher has as many threads as
     /// there are cores.
-    func accountService(settings: ServerSettings) async throws -> AccountService? {
+    func accountService(settings: ServerSettings) async throws -> (service: AccountService, database: AccountStore)? {
         guard options.accounts else { return nil }
         let store: AccountStore
         let hasher: PasswordHasher
@@ -115,11 +117,13 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCodes.ioError
         }
         let files = fileStore
-        return AccountService(
-            store: store, hasher: hasher, registration: Registration(rawValue: options.registration ?? "open") ?? .open,
+        let service = AccountService(
+            store: store, services: store.services, hasher: hasher,
+            registration: Registration(rawValue: options.registration ?? "open") ?? .open,
             rule: PasswordRule(minimum: options.minPasswordLength ?? PasswordRule.defaultMinimum) ?? .standard,
             folder: FilePath(options.folder), settings: settings,
             makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: files) })
+        return (service, store)
     }
 
     static func reason(_ failure: StoreFailure) -> String {

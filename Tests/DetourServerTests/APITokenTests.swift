@@ -60,7 +60,9 @@ import Testing
             ?? ""
     }
 
-    @Test(arguments: TestDatabase.all) func aReadTokenReadsAndWritesNothing(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aReadTokenReadsAndWritesNothing(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "read"))
@@ -79,7 +81,9 @@ import Testing
     }
 
     /// A write token saves through the API without a form token: no browser sends it by itself.
-    @Test(arguments: TestDatabase.all) func aWriteTokenSavesWithoutAFormToken(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aWriteTokenSavesWithoutAFormToken(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             let token = try #require(try await makeToken(site, cookie: cookie, scope: "write"))
@@ -93,7 +97,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aFeedTokenOpensTheCalendarsAndNothingElse(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aFeedTokenOpensTheCalendarsAndNothingElse(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -114,7 +120,9 @@ import Testing
 
     /// An address lands in logs and histories: only a feed token may stand in one, never a token
     /// that reads the API or writes.
-    @Test(arguments: TestDatabase.all) func onlyAFeedTokenIsTakenFromAnAddress(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func onlyAFeedTokenIsTakenFromAnAddress(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             for scope in ["read", "write"] {
@@ -129,7 +137,9 @@ import Testing
 
     /// Whoever took an account over may have made a token: a new password, set on the account's
     /// page, ends every one of them with the other sessions.
-    @Test(arguments: TestDatabase.all) func aNewPasswordEndsEveryToken(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aNewPasswordEndsEveryToken(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             var tokens: [String] = []
@@ -154,7 +164,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aRevokedTokenAndAnExpiredOneAreRefused(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aRevokedTokenAndAnExpiredOneAreRefused(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -183,7 +195,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aTokensLastUseIsRecordedAndItsFormIsChecked(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aTokensLastUseIsRecordedAndItsFormIsChecked(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -204,7 +218,8 @@ import Testing
     }
 
     /// One account's token reaches that account's trips only.
-    @Test(arguments: TestDatabase.all) func aTokenReachesItsOwnAccountsTripsOnly(_ database: TestDatabase) async throws
+    @Test(arguments: AccountSite.Backing.all) func aTokenReachesItsOwnAccountsTripsOnly(_ database: AccountSite.Backing)
+        async throws
     {
         try await AccountSite.with(database: database) { site in
             let (ana, bo) = try await anaWithATripAndBo(site)
@@ -218,7 +233,9 @@ import Testing
 
     /// A feed token in the address counts before the session cookie, whether or not the session
     /// was checked within the second: Bo's feed token opens Bo's calendars, never Ana's.
-    @Test(arguments: TestDatabase.all) func aFeedTokenCountsBeforeTheSessionCookie(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aFeedTokenCountsBeforeTheSessionCookie(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in

@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdTesting
 import Synchronization
 import SystemPackage
+import Testing
 
 @testable import DetourServer
 
@@ -19,19 +20,43 @@ struct AccountSite: SiteDriving {
     let clock: TestClock
     /// The monotonic clock the session cache measures its second on.
     let monotonic: MonotonicClock
-    let store: AccountStore
+    let store: any AccountRepositories
     let service: AccountService
     let site: DrivenSite
 
-    /// Runs `body` with a new site on a new database of the kind `database`, and closes the
+    /// Where a test's accounts are kept: in memory (``MemoryAccountStore``: the server's rules,
+    /// without a database), or in a database of a kind.
+    enum Backing: Sendable, CustomTestStringConvertible {
+        case memory
+        case database(TestDatabase)
+
+        /// In memory, and in every database the tests reach.
+        static var all: [Backing] { [.memory] + TestDatabase.all.map(Backing.database) }
+
+        var testDescription: String {
+            switch self {
+            case .memory: return "memory"
+            case .database(let database): return "\(database)"
+            }
+        }
+    }
+
+    /// Runs `body` with a new site whose accounts are kept as `database` says, and closes the
     /// database however `body` ends.
     static func with(
-        database: TestDatabase = .sqlite, registration: Registration = .open, publicURL: String? = nil,
+        database: Backing = .database(.sqlite), registration: Registration = .open, publicURL: String? = nil,
         cost: HashCost = .owasp, minimum: Int = 8, capacity: Int = 128, _ body: (AccountSite) async throws -> Void
     ) async throws {
         let folder = try ScratchFolder("detour-account-site")
-        try await database.withURL { url in
-            let clock = TestClock()
+        let clock = TestClock()
+        guard case .database(let kind) = database else {
+            let site = try AccountSite(
+                folder: folder, clock: clock, store: MemoryAccountStore(now: clock.now), registration: registration,
+                publicURL: publicURL, cost: cost, minimum: minimum, capacity: capacity)
+            try await body(site)
+            return
+        }
+        try await kind.withURL { url in
             let store = try await AccountStore.open(
                 url.flatMap(DatabaseURL.init), folder: folder.url.path, now: clock.now)
             do {
@@ -48,7 +73,8 @@ struct AccountSite: SiteDriving {
     }
 
     private init(
-        folder: ScratchFolder, clock: TestClock, store: AccountStore, registration: Registration, publicURL: String?,
+        folder: ScratchFolder, clock: TestClock, store: any AccountRepositories, registration: Registration,
+        publicURL: String?,
         cost: HashCost, minimum: Int, capacity: Int
     ) throws {
         let monotonic = MonotonicClock()

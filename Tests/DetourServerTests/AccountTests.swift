@@ -10,8 +10,8 @@ import Testing
 /// `serve --accounts`, in process: the original app's launch rule, registration and login, the
 /// session cookie, CSRF, throttling and each account's own trips.
 @Suite struct AccountTests: SiteDriving {
-    @Test(arguments: TestDatabase.all) func withoutASessionPagesGoToTheLoginPageAndTheAPIAsksForOne(
-        _ database: TestDatabase
+    @Test(arguments: AccountSite.Backing.all) func withoutASessionPagesGoToTheLoginPageAndTheAPIAsksForOne(
+        _ database: AccountSite.Backing
     ) async throws {
         try await AccountSite.with(database: database) { site in
             for path in ["/", "/trips/lisbon", "/trips/lisbon.html", "/calendar.ics", "/account"] {
@@ -30,7 +30,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func registeringSignsInAndEveryPageShowsTheAddress(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func registeringSignsInAndEveryPageShowsTheAddress(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -60,7 +62,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func eachBrokenRuleIsShownNextToItsField(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func eachBrokenRuleIsShownNextToItsField(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let response = try await site.send(
                 .post, "/register", form: [("email", "ab@.c"), ("password", "1234567"), ("confirm", "1234568")])
@@ -82,7 +86,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aPasswordOfTheMinimumIsTakenAndOneShorterIsNot(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aPasswordOfTheMinimumIsTakenAndOneShorterIsNot(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database, minimum: 10) { site in
@@ -93,7 +99,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func anAddressRegisteredAlreadyIsRefused(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func anAddressRegisteredAlreadyIsRefused(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             #expect(try await site.register("ana@example.org") != nil)
             let again = try await site.send(
@@ -104,7 +112,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func closedRegistrationShowsNoForm(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func closedRegistrationShowsNoForm(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database, registration: .closed) { site in
             let page = try await site.send(.get, "/register")
             #expect(page.status == .forbidden)
@@ -115,8 +125,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func anInvitationCodeOpensRegistrationOnce(_ database: TestDatabase) async throws
-    {
+    @Test(arguments: AccountSite.Backing.all) func anInvitationCodeOpensRegistrationOnce(
+        _ database: AccountSite.Backing
+    ) async throws {
         try await AccountSite.with(database: database, registration: .invite) { site in
             let hash = try await site.service.hasher.hash("correct horse battery")
             let ana = try await site.store.addAccount(email: "ana@example.org", passwordHash: hash)
@@ -146,7 +157,9 @@ import Testing
 
     /// An unknown address and a wrong password get the same answer, and a login always begins a
     /// new session (the id the browser had is ended: no session fixation).
-    @Test(arguments: TestDatabase.all) func loginFailuresSayOneThingAndALoginIsANewSession(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func loginFailuresSayOneThingAndALoginIsANewSession(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -171,7 +184,9 @@ import Testing
 
     /// Ten failures are answered; the eleventh attempt waits a minute, even with the right
     /// password; one more failure after the wait doubles it; after 15 minutes nothing is left.
-    @Test(arguments: TestDatabase.all) func theEleventhAttemptWaitsAndTheWaitDoubles(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func theEleventhAttemptWaitsAndTheWaitDoubles(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -193,7 +208,9 @@ import Testing
 
     /// The current password asked by the account page is throttled as the login is, against the
     /// same address: a stolen session guesses it no faster, and its failures slow logins too.
-    @Test(arguments: TestDatabase.all) func theCurrentPasswordIsThrottledAsTheLoginIs(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func theCurrentPasswordIsThrottledAsTheLoginIs(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -237,7 +254,9 @@ import Testing
 
     /// A look-alike of an address, or one holding what does not show, makes no account; one
     /// typed in other forms of the same letters is the account that exists.
-    @Test(arguments: TestDatabase.all) func anAddressIsCheckedAndNormalizedAtRegistration(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func anAddressIsCheckedAndNormalizedAtRegistration(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -265,7 +284,9 @@ import Testing
     }
 
     /// A form past its limit is too large (413), not a fault, and one of the limit is read.
-    @Test(arguments: TestDatabase.all) func aFormPastItsLimitIsTooLarge(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aFormPastItsLimitIsTooLarge(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let padding = String(repeating: "x", count: Form.limit)
             let large = try await site.send(.post, "/login", form: [("email", "a@b.c"), ("password", padding)])
@@ -281,8 +302,8 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aChangeSignedInByCookieNeedsTheFormTokenAndTheServersOrigin(
-        _ database: TestDatabase
+    @Test(arguments: AccountSite.Backing.all) func aChangeSignedInByCookieNeedsTheFormTokenAndTheServersOrigin(
+        _ database: AccountSite.Backing
     ) async throws {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
@@ -309,7 +330,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aSessionEndsAfterTwelveHoursIdle(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aSessionEndsAfterTwelveHoursIdle(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
             site.clock.advance(SessionLifetime.idle - 1)
@@ -322,7 +345,9 @@ import Testing
     }
 
     /// Another account's trip is not found: 404, as a name no one has, never 403.
-    @Test(arguments: TestDatabase.all) func anotherAccountsTripsAreNotFound(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func anotherAccountsTripsAreNotFound(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let ana = try #require(try await site.register("ana@example.org"))
             let bo = try #require(try await site.register("bo@example.org"))
@@ -341,7 +366,8 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aPasswordChangeEndsEveryOtherSession(_ database: TestDatabase) async throws
+    @Test(arguments: AccountSite.Backing.all) func aPasswordChangeEndsEveryOtherSession(_ database: AccountSite.Backing)
+        async throws
     {
         try await AccountSite.with(database: database) { site in
             let first = try #require(try await site.register("ana@example.org"))
@@ -370,7 +396,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func anotherSessionIsEndedFromTheAccountPage(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func anotherSessionIsEndedFromTheAccountPage(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -389,7 +417,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func overHTTPSTheCookieIsSecureAndHostPrefixed(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func overHTTPSTheCookieIsSecureAndHostPrefixed(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database, publicURL: "https://trips.example.org") { site in
@@ -405,7 +435,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func aHashOfALowerCostIsMadeAgainAtLogin(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func aHashOfALowerCostIsMadeAgainAtLogin(_ database: AccountSite.Backing)
+        async throws
+    {
         let raised = try #require(HashCost(passes: 3, memoryBytes: 19 << 20))
         try await AccountSite.with(database: database, cost: raised) { site in
             let old = try await PasswordHasher(width: 1).hash("correct horse battery")
@@ -418,8 +450,8 @@ import Testing
 
     /// A session ended elsewhere (another server, `detour-report user end-sessions`) is still
     /// taken within the second after it was last checked, and refused after it.
-    @Test(arguments: TestDatabase.all) func aSessionIsCheckedAgainstTheDatabaseAtMostOnceASecond(
-        _ database: TestDatabase
+    @Test(arguments: AccountSite.Backing.all) func aSessionIsCheckedAgainstTheDatabaseAtMostOnceASecond(
+        _ database: AccountSite.Backing
     ) async throws {
         try await AccountSite.with(database: database) { site in
             let cookie = try #require(try await site.register("ana@example.org"))
@@ -434,8 +466,9 @@ import Testing
     }
 
     /// Past its capacity, the cache drops the sessions not checked within the second.
-    @Test(arguments: TestDatabase.all) func theSessionCacheKeepsAtMostItsCapacity(_ database: TestDatabase) async throws
-    {
+    @Test(arguments: AccountSite.Backing.all) func theSessionCacheKeepsAtMostItsCapacity(
+        _ database: AccountSite.Backing
+    ) async throws {
         try await AccountSite.with(database: database) { site in
             let account = try await site.store.addAccount(email: "ana@example.org", passwordHash: "h")
             let cache = SessionCache(store: site.store, monotonic: site.monotonic.now, capacity: 2)

@@ -33,7 +33,9 @@ import Testing
         #expect(preview.hasSuffix("; frame-ancestors 'none'"))
     }
 
-    @Test(arguments: TestDatabase.all) func aSignedInAnswerIsPrivateAndNeverFramed(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aSignedInAnswerIsPrivateAndNeverFramed(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in

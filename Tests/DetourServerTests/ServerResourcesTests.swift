@@ -9,7 +9,9 @@ import Testing
 /// the server's one pool, keeps its outputs in the server's one cache, and is watched by its one
 /// watcher; past the server's capacity the workspace used longest ago is closed.
 @Suite struct ServerResourcesTests: SiteDriving {
-    @Test(arguments: TestDatabase.all) func everyAccountWorksOnTheServersOneSetOfResources(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func everyAccountWorksOnTheServersOneSetOfResources(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -30,7 +32,9 @@ import Testing
     }
 
     /// Two accounts' trips of one name are two outputs in the one cache, never one.
-    @Test(arguments: TestDatabase.all) func twoAccountsTripsOfOneNameAreKeptApart(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func twoAccountsTripsOfOneNameAreKeptApart(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -51,8 +55,8 @@ import Testing
 
     /// Past its capacity, the server closes the workspace used longest ago (its watch removed),
     /// never one a preview listens to, and opens it again at its next request.
-    @Test(arguments: TestDatabase.all) func pastItsCapacityTheWorkspaceUsedLongestAgoIsClosed(
-        _ database: TestDatabase
+    @Test(arguments: AccountSite.Backing.all) func pastItsCapacityTheWorkspaceUsedLongestAgoIsClosed(
+        _ database: AccountSite.Backing
     ) async throws {
         try await AccountSite.with(database: database, capacity: 3) { site in
             var cookies: [String] = []

@@ -56,7 +56,9 @@ import Testing
                 ], body: Array("{\"role\": \"\(role)\"}".utf8)))
     }
 
-    @Test(arguments: TestDatabase.all) func aViewerReadsEveryFormatAndWritesNothing(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func aViewerReadsEveryFormatAndWritesNothing(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -85,8 +87,8 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func anEditorSavesTheOwnersFileAndNobodyButTheOwnerDeletes(
-        _ database: TestDatabase
+    @Test(arguments: AccountSite.Backing.all) func anEditorSavesTheOwnersFileAndNobodyButTheOwnerDeletes(
+        _ database: AccountSite.Backing
     ) async throws {
         try await AccountSite.with(database: database) { site in
             let (ana, _, cy, anaID) = try await people(site)
@@ -106,7 +108,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func theOwnerListsChangesAndEndsSharing(_ database: TestDatabase) async throws {
+    @Test(arguments: AccountSite.Backing.all) func theOwnerListsChangesAndEndsSharing(_ database: AccountSite.Backing)
+        async throws
+    {
         try await AccountSite.with(database: database) { site in
             let (ana, bo, cy, anaID) = try await people(site)
             #expect(try await share(site, ana, "bo@example.org", "viewer").status == .ok)
@@ -134,7 +138,9 @@ import Testing
         }
     }
 
-    @Test(arguments: TestDatabase.all) func sharingIsRefusedForNoAccountTheOwnerAndABadRole(_ database: TestDatabase)
+    @Test(arguments: AccountSite.Backing.all) func sharingIsRefusedForNoAccountTheOwnerAndABadRole(
+        _ database: AccountSite.Backing
+    )
         async throws
     {
         try await AccountSite.with(database: database) { site in
@@ -151,7 +157,8 @@ import Testing
     }
 
     /// The owner's preview has the form; sharing and ending it through it lands back on the preview.
-    @Test(arguments: TestDatabase.all) func thePreviewsFormSharesAndStopsSharing(_ database: TestDatabase) async throws
+    @Test(arguments: AccountSite.Backing.all) func thePreviewsFormSharesAndStopsSharing(_ database: AccountSite.Backing)
+        async throws
     {
         try await AccountSite.with(database: database) { site in
             let (ana, bo, _, anaID) = try await people(site)
