@@ -92,13 +92,16 @@ let package = Package(
             ],
             plugins: ["CompileTemplates"]
         ),
+        // What blocking work runs on (a pool of plain threads) and the digest of some bytes: the
+        // small base the job, the server and the accounts share.
+        .target(name: "DetourBase", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
         // The one pipeline every front end runs: a trip's bytes to its outputs, and the file store
         // (a protocol) its outputs are delivered through.
         .target(
             name: "DetourJob",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", .product(name: "SystemPackage", package: "swift-system"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "DetourCore", "DetourIO", "DetourRender", "DetourBase",
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The real file system behind the store: only executables link it.
@@ -110,7 +113,7 @@ let package = Package(
         .target(
             name: "DetourServer",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourAccounts",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourAccounts", "DetourBase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -130,7 +133,7 @@ let package = Package(
         .target(
             name: "DetourAccounts",
             dependencies: [
-                "DetourCore", "CSodium", "DetourJob",
+                "DetourCore", "CSodium", "DetourBase",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "SQLiteKit", package: "sqlite-kit"),
@@ -151,7 +154,7 @@ let package = Package(
         .target(
             name: "DetourCommandLine",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourFiles", "DetourBase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -208,6 +211,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+        .testTarget(name: "DetourBaseTests", dependencies: ["DetourBase"]),
         .testTarget(
             name: "DetourJobTests",
             dependencies: [
@@ -219,6 +223,7 @@ let package = Package(
             name: "DetourServerTests",
             dependencies: [
                 "DetourServer", "DetourAccounts", "DetourJob", "DetourCore", "DetourRender", "DetourFiles", "DetourTestSupport",
+                "DetourBase",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -1,5 +1,5 @@
 import CSodium
-import DetourJob
+import DetourBase
 
 /// What an Argon2id hash costs: passes over memory, and how much memory.
 public struct HashCost: Sendable, Equatable {

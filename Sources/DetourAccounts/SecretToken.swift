@@ -1,5 +1,5 @@
 import CSodium
-import DetourJob
+import DetourBase
 
 /// A secret made of 32 random bytes (libsodium's `randombytes_buf`, the kernel's `getrandom`),
 /// written as unpadded base64url: a session id, an API token (`dtr_…`), a feed token.

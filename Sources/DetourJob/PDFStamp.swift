@@ -1,3 +1,4 @@
+import DetourBase
 import DetourCore
 
 /// Makes a browser's PDF reproducible: the same report gives the same bytes on every run.

@@ -1,3 +1,4 @@
+import DetourBase
 import DetourFiles
 import DetourJob
 import DetourTestSupport

@@ -1,3 +1,4 @@
+import DetourBase
 import DetourJob
 import Foundation
 import Synchronization

@@ -157,7 +157,7 @@ public enum ICSExport {
 ///
 /// It names events; it protects nothing, so it need not be cryptographic, only the same on every
 /// run (Swift's `Hasher` is seeded per process). It stays FNV-1a, a few lines, and not SHA-256
-/// (`ContentDigest` in `DetourJob`, for entity tags), because a calendar knows an event by its
+/// (`ContentDigest` in `DetourBase`, for entity tags), because a calendar knows an event by its
 /// UID: a different hash would give every event of every exported file and subscribed feed a new
 /// UID, and each calendar that refreshes would show every event twice.
 enum ContentHash {

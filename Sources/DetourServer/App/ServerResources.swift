@@ -1,3 +1,4 @@
+import DetourBase
 import DetourJob
 
 /// What a server has once, however many folders it serves (its own, or one per account): the

@@ -1,3 +1,4 @@
+import DetourBase
 import DetourJob
 import Synchronization
 import SystemPackage

@@ -1,3 +1,4 @@
+import DetourBase
 import DetourCore
 import DetourIO
 import DetourJob

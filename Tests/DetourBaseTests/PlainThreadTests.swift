@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 import Testing
 
-@testable import DetourJob
+@testable import DetourBase
 
 /// The one kind of thread detour-report starts for blocking work.
 @Suite struct PlainThreadTests {

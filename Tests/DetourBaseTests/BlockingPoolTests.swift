@@ -1,4 +1,4 @@
-import DetourJob
+import DetourBase
 import Dispatch
 import Synchronization
 import Testing

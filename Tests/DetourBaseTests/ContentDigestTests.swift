@@ -1,6 +1,6 @@
 import Testing
 
-@testable import DetourJob
+@testable import DetourBase
 
 /// SHA-256 (swift-crypto's, in hex) against FIPS 180-4's examples and against Python's hashlib at every length where the
 /// padding changes (a block of 55 bytes fits its length, 56 does not).
