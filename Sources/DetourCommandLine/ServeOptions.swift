@@ -95,7 +95,7 @@ public struct ServeOptions: ParsableArguments {
         help: ArgumentHelp(
             "With --accounts, who may register: open (anyone), invite (with a code an account holder made) or closed.",
             valueName: "who"))
-    public var registration: String?
+    public var registration: Registration?
 
     @Option(
         help: ArgumentHelp(
@@ -155,9 +155,6 @@ public struct ServeOptions: ParsableArguments {
             throw ValidationError(
                 "--token-file is for a server without accounts; with --accounts, scripts use an account's API token")
         }
-        if let registration, !["open", "invite", "closed"].contains(registration) {
-            throw ValidationError("--registration takes open, invite or closed")
-        }
         try DatabaseURL.validate(option: database)
         if let minPasswordLength, !Self.passwordLengths.contains(minPasswordLength) {
             throw ValidationError("--min-password-length must be between 6 and 1024")
@@ -169,3 +166,5 @@ extension CompletionKind {
     /// Trip files: JSON and GPX, and folders to find them in.
     public static var tripFiles: CompletionKind { .file(extensions: TripFormat.allCases.map(\.rawValue)) }
 }
+
+extension Registration: ExpressibleByArgument {}

@@ -119,7 +119,7 @@ struct ServeCommand: AsyncParsableCommand {
         let files = fileStore
         let service = AccountService(
             store: store, services: store.services, hasher: hasher,
-            registration: Registration(rawValue: options.registration ?? "open") ?? .open,
+            registration: options.registration ?? .open,
             rule: PasswordRule(minimum: options.minPasswordLength ?? PasswordRule.defaultMinimum) ?? .standard,
             folder: FilePath(options.folder), settings: settings,
             makeStore: { path throws(StoreFailure) in try FolderTripStore(folder: path, files: files) })

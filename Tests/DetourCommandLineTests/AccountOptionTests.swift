@@ -18,7 +18,7 @@ import Testing
             (["--accounts", "--min-password-length", "1024", "--database", "sqlite:/tmp/a.sqlite"], nil),
             (["--accounts", "--min-password-length", "5"], "--min-password-length must be between 6 and 1024"),
             (["--accounts", "--min-password-length", "1025"], "--min-password-length must be between 6 and 1024"),
-            (["--accounts", "--registration", "anyone"], "--registration takes open, invite or closed"),
+            (["--accounts", "--registration", "anyone"], "The value 'anyone' is invalid for '--registration <who>'"),
             (["--accounts", "--database", "postgres://detour@db/trips"], nil),
             (
                 ["--accounts", "--database", "mysql://x"],

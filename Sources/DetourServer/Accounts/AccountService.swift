@@ -1,16 +1,9 @@
 import DetourAccounts
+import DetourCore
 import DetourJob
 import ServiceLifecycle
 import Synchronization
 import SystemPackage
-
-/// Who may register on a server with accounts: anyone, whoever has an invitation code, or
-/// nobody (accounts are then made with `detour-report user add`).
-public enum Registration: String, Sendable, CaseIterable {
-    case open
-    case invite
-    case closed
-}
 
 /// Who a request comes from, as its session said.
 public struct Identity: Sendable, Equatable {
