@@ -36,6 +36,19 @@ import Testing
         #expect(retried.status == .ok, "the same request succeeds once there is room")
     }
 
+    /// The server's index says what a served trip is, in the server's words: ready, or has
+    /// errors; never a batch run's "written".
+    @Test func theIndexSaysReadyOrHasErrors() async throws {
+        let store = FakeTripStore([
+            "nordic-budget.json": try Fixtures.sample("nordic-budget.json"), "broken.json": Array("{}".utf8),
+        ])
+        let page = body(try await site(store).respond(to: request(.get, "/")))
+        #expect(page.contains("<p class=\"summary\">1 ready, 1 with errors, 0 unreadable</p>"), "\(page)")
+        #expect(page.contains(">ready</span>"))
+        #expect(page.contains(">has errors</span>"))
+        #expect(!page.contains(">written<"))
+    }
+
     @Test func aFolderThatCannotBeListedIsAServerErrorThatNamesNoPath() async throws {
         let store = FakeTripStore()
         store.state.withLock { $0.listingFails = true }

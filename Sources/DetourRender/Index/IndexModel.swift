@@ -10,7 +10,7 @@ public struct IndexModel: Sendable {
     /// The rows of `index`.
     public init(_ index: TripIndex) {
         summary = index.summary
-        trips = index.entries.map(IndexRowModel.init)
+        trips = index.entries.map { IndexRowModel($0, served: index.served) }
     }
 }
 
@@ -26,6 +26,9 @@ public struct IndexRowModel: Sendable {
     public var stays: String
     /// `written`, `invalid`, `unreadable` or `failed`.
     public var status: String
+    /// The status as the page says it: the status itself for a batch run; `ready`, `has errors`
+    /// or `unreadable` on the server, where nothing is written.
+    public var statusWord: String
     /// `2 warnings`, or empty.
     public var warnings: String
     /// The first error, for a trip with no reports.
@@ -33,7 +36,7 @@ public struct IndexRowModel: Sendable {
     /// A link to each report.
     public var links: [IndexLinkModel]
 
-    init(_ entry: TripIndex.Entry) {
+    init(_ entry: TripIndex.Entry, served: Bool) {
         title = entry.title ?? entry.source
         source = entry.source
         switch (entry.firstDay, entry.lastDay) {
@@ -42,6 +45,7 @@ public struct IndexRowModel: Sendable {
         }
         stays = entry.stays.map { $0 == 1 ? "1 stay" : "\($0) stays" } ?? ""
         status = entry.status.rawValue
+        statusWord = served ? TripIndex.servedWord(entry.status) : entry.status.rawValue
         warnings = entry.warnings == 0 ? "" : entry.warnings == 1 ? "1 warning" : "\(entry.warnings) warnings"
         note = entry.firstError ?? ""
         links = entry.reports.map(IndexLinkModel.init)

@@ -77,6 +77,18 @@ public struct TripIndex: Sendable, Equatable {
 
     /// Every trip, sorted by name.
     public var entries: [Entry]
+    /// Whether the server lists the trips, where nothing is written: a trip is then `ready` or
+    /// `has errors`, not `written` or `invalid`.
+    public var served = false
+
+    /// What the server calls a trip of `status`.
+    static func servedWord(_ status: TripStatus) -> String {
+        switch status {
+        case .valid, .written: return "ready"
+        case .invalid: return "has errors"
+        case .unreadable, .failed: return status.rawValue
+        }
+    }
 
     public init(entries: [Entry]) {
         self.entries = entries.sorted { ($0.name, $0.source) < ($1.name, $1.source) }
@@ -90,6 +102,9 @@ public struct TripIndex: Sendable, Equatable {
     /// The run in one line: `198 written, 2 invalid, 0 unreadable`, and `, 1 failed` when a
     /// report could not be written.
     public var summary: String {
+        if served {
+            return "\(count(.written)) ready, \(count(.invalid)) with errors, \(count(.unreadable)) unreadable"
+        }
         var text = "\(count(.written)) written, \(count(.invalid)) invalid, \(count(.unreadable)) unreadable"
         let failed = count(.failed)
         if failed > 0 { text += ", \(failed) failed" }

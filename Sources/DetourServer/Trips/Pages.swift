@@ -162,7 +162,9 @@ enum Pages {
             let entries = found.map { file, read in
                 entry(file, read, formats: formats, authority: authority, publicURL: settings.publicURL)
             }
-            return Array(library.job.index(TripIndex(entries: entries), as: .html).utf8)
+            var index = TripIndex(entries: entries)
+            index.served = true
+            return Array(library.job.index(index, as: .html).utf8)
         }
         // The account bar differs by session, so it is added to the page kept, not kept with it.
         let shared = try await SharePanel.sharedWithYou(context)
