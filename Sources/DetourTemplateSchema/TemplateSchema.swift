@@ -137,7 +137,8 @@ extension TemplateScope {
         name: "IndexRowModel",
         keys: [
             "title": userText, "source": userText, "dates": typedText, "hasDates": .flag, "stays": typedText,
-            "status": typedText, "statusWord": typedText, "isWritten": .flag, "warnings": typedText, "hasWarnings": .flag, "note": userText,
+            "status": typedText, "statusWord": typedText, "isWritten": .flag, "warnings": typedText,
+            "hasWarnings": .flag, "note": userText,
             "hasNote": .flag, "links": .list(.object(indexLink)), "hasLinks": .flag,
         ])
 
