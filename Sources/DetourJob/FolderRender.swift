@@ -13,7 +13,7 @@ public struct FolderRender: Sendable {
     /// The failure that stopped the writing, if one did.
     public var failure: Delivery.Failure?
     /// The job's status: `valid`, `invalid` or `unreadable`, as the trip was checked.
-    public var outcome: TripStatus
+    public var status: TripStatus
 }
 
 extension RenderJob {
@@ -32,9 +32,9 @@ extension RenderJob {
         var diagnostics = result.diagnostics.map { (diagnostic: $0, file: shown) }
         guard let trip = result.trip else {
             let entry = TripIndex.Entry(
-                source: shown, name: name, status: result.outcome, warnings: result.diagnostics.warnings.count,
+                source: shown, name: name, status: result.status, warnings: result.diagnostics.warnings.count,
                 firstError: result.firstError.map(DiagnosticText.lineWithoutFile))
-            return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
+            return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, status: result.status)
         }
         var entry = TripIndex.Entry(
             source: shown, name: name, trip: trip, warnings: result.diagnostics.warnings.count, reports: [])
@@ -60,10 +60,10 @@ extension RenderJob {
                 diagnostics.append((diagnostic, path.string))
                 entry.status = .failed
                 entry.firstError = DiagnosticText.line(diagnostic, file: path.string)
-                return FolderRender(entry: entry, diagnostics: diagnostics, failure: error, outcome: result.outcome)
+                return FolderRender(entry: entry, diagnostics: diagnostics, failure: error, status: result.status)
             }
             entry.reports.append(TripIndex.Entry.Report(format: .output(output.format), file: file))
         }
-        return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, outcome: result.outcome)
+        return FolderRender(entry: entry, diagnostics: diagnostics, failure: nil, status: result.status)
     }
 }

@@ -111,7 +111,7 @@ public struct RenderJob: Sendable {
         guard let trip = validated.trip else {
             // GPX streams, so a read that fails part-way is met, and reported, by its reader.
             let unreadable = validated.diagnostics.contains { $0.code == .readFailed }
-            return RenderResult(outcome: unreadable ? .unreadable : .invalid, found: validated.diagnostics)
+            return RenderResult(status: unreadable ? .unreadable : .invalid, found: validated.diagnostics)
         }
         let plan = Planner.plan(trip, today: options.today, options: options.planner)
         let tripWarnings = validated.diagnostics.warnings
@@ -120,7 +120,7 @@ public struct RenderJob: Sendable {
                 format: format, plan: plan, trip: trip, tripWarnings: tripWarnings, renderer: options.renderer,
                 printing: options.printing)
         }
-        return RenderResult(outcome: .valid, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
+        return RenderResult(status: .valid, found: validated.diagnostics, trip: trip, plan: plan, outputs: outputs)
     }
 }
 
@@ -128,7 +128,7 @@ public struct RenderJob: Sendable {
 public struct RenderResult: Sendable {
     /// How it ended: `valid`, with its outputs ready to write (warnings allowed), `invalid` or
     /// `unreadable`, with none.
-    public var outcome: TripStatus
+    public var status: TripStatus
     /// What the reader and the validator found, in file order.
     public var found: [Diagnostic]
     /// Everything found, to print in this order: the reader's and the validator's findings in
@@ -149,7 +149,7 @@ public struct RenderResult: Sendable {
 
     /// A trip whose file could not be read.
     public static func unreadable(_ diagnostic: Diagnostic) -> RenderResult {
-        RenderResult(outcome: .unreadable, found: [diagnostic])
+        RenderResult(status: .unreadable, found: [diagnostic])
     }
 
     /// The output in `format`, when the job made one (a valid trip, a format it was asked for).

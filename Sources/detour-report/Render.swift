@@ -131,7 +131,7 @@ struct Render: ParsableCommand {
         let (job, _) = try job(formats: [outputFormat])
         let result = job.run(path: FilePath(input), store: fileStore)
         printer.print(result.diagnostics)
-        if !result.outcome.isValid { throw result.outcome.exitCode }
+        if !result.status.isValid { throw result.status.exitCode }
         if check, let target = self.output {
             let bytes = result.outputs.flatMap { (try? $0.bytes()) ?? [] }
             let differences = Check.compare(bytes, withFileAt: FilePath(target)).map { [$0] } ?? []

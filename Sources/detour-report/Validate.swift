@@ -75,7 +75,7 @@ struct Validate: ParsableCommand {
         let result = job.run(path: source.source, store: fileStore)
         printer.print(result.diagnostics)
         let warnings = Quoting.counted(result.diagnostics.warnings.count, "warning")
-        let status = result.outcome
+        let status = result.status
         if let trip = result.trip {
             let detours = trip.destinations.reduce(0) { $0 + $1.detours.count }
             try say(

@@ -7,7 +7,7 @@ import Foundation
 import SystemPackage
 import Testing
 
-/// The render job: one trip in, its diagnostics, an outcome and its outputs out, whichever front
+/// The render job: one trip in, its diagnostics, a status and its outputs out, whichever front
 /// end asks; and a trip rendered into a folder through a file store that can fail.
 @Suite struct RenderJobTests {
     static let today = CalendarDay(year: 2026, month: 11, day: 22) ?? .unixEpoch
@@ -40,7 +40,7 @@ import Testing
     @Test func aValidTripGivesOneOutputPerFormatInOrder() throws {
         let bytes = try Fixtures.sample("lisbon-city-break.json")
         let result = Self.job([.json, .html, .ics, .gpx]).run(bytes: bytes, name: "lisbon.json")
-        #expect(result.outcome == .valid)
+        #expect(result.status == .valid)
         #expect(result.outputs.map(\.format) == [.json, .html, .ics, .gpx])
         let golden = try String(
             contentsOf: Fixtures.repository.appendingPathComponent(
@@ -52,14 +52,14 @@ import Testing
 
     @Test func anInvalidTripHasItsDiagnosticsAndNoOutput() {
         let result = Self.job().run(bytes: Array(#"{"title": " ", "destinations": []}"#.utf8), name: "t.json")
-        #expect(result.outcome == .invalid)
+        #expect(result.status == .invalid)
         #expect(result.outputs.isEmpty)
         #expect(result.firstError?.code == .blankText)
     }
 
     @Test func aTripThatCannotBeOpenedIsUnreadable() {
         let result = Self.job().run(path: "/nowhere.json", store: FakeFileStore())
-        #expect(result.outcome == .unreadable)
+        #expect(result.status == .unreadable)
         #expect(result.diagnostics.map(\.message) == ["cannot read the trip: No such file or directory"])
         let store = FakeFileStore()
         store.folder("/trips")
@@ -75,17 +75,17 @@ import Testing
     func aTripWithoutAnExtensionIsToldByItsFirstBytes(_ sample: String) throws {
         let bytes = try Fixtures.sample(sample)
         let result = Self.job([.json]).run(bytes: bytes, name: "-")
-        #expect(result.outcome == .valid)
+        #expect(result.status == .valid)
         #expect(result.trip?.title == "Lisbon in December")
         // Under a JSON limit smaller than the file, GPX still streams; JSON is refused.
         let small = Self.job([.json], limits: ReadLimits(maxJSONBytes: 100)).run(bytes: bytes, name: "trip")
-        #expect(small.outcome == (sample.hasSuffix(".gpx") ? .valid : .invalid))
+        #expect(small.status == (sample.hasSuffix(".gpx") ? .valid : .invalid))
     }
 
     /// A trip shorter than the bytes looked at to tell its format is told all the same.
     @Test func aTripShorterThanTheSniffIsToldByItsBytes() {
         let result = Self.job([.json]).run(bytes: Array(#"{"title": "T", "destinations": []}"#.utf8), name: "-")
-        #expect(result.outcome == .valid)
+        #expect(result.status == .valid)
         #expect(result.trip?.title == "T")
     }
 
@@ -97,7 +97,7 @@ import Testing
         let sample = name.hasSuffix(".gpx") ? "lisbon-city-break.gpx" : "lisbon-city-break.json"
         store.put("/" + name, String(decoding: try Fixtures.sample(sample), as: UTF8.self))
         let result = Self.job().run(path: FilePath("/" + name), store: store)
-        #expect(result.outcome == .unreadable)
+        #expect(result.status == .unreadable)
         #expect(result.diagnostics.map(\.message) == ["cannot read the trip: Input/output error"])
         #expect(result.diagnostics.map(\.code) == [.readFailed])
     }
@@ -109,10 +109,10 @@ import Testing
         let bytes = try Fixtures.sample("lisbon-city-break.json")
         store.put("/t.json", String(decoding: bytes, as: UTF8.self))
         #expect(
-            Self.job(limits: ReadLimits(maxJSONBytes: bytes.count)).run(path: "/t.json", store: store).outcome
+            Self.job(limits: ReadLimits(maxJSONBytes: bytes.count)).run(path: "/t.json", store: store).status
                 == .valid)
         let refused = Self.job(limits: ReadLimits(maxJSONBytes: bytes.count - 1)).run(path: "/t.json", store: store)
-        #expect(refused.outcome == .invalid)
+        #expect(refused.status == .invalid)
         #expect(
             refused.diagnostics.map { "\($0.code.rawValue): \($0.message)" } == [
                 "file-too-large: the file is larger than the 0 MiB limit for a trip read whole (JSON)"

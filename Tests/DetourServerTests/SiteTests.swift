@@ -340,10 +340,10 @@ import Testing
         let file = try #require(TripFile(fileName: "t.json"))
         let valid = TripSnapshot(file: file, bytes: try Fixtures.sample("nordic-budget.json"))
         let first = await library.check(valid, today: SiteTests.today)
-        #expect(first.outcome == .valid)
+        #expect(first.status == .valid)
         #expect(await library.check(valid, today: SiteTests.today).plan?.today == first.plan?.today)
         let broken = TripSnapshot(file: file, bytes: Array(#"{"title": 3}"#.utf8))
-        #expect(await library.check(broken, today: SiteTests.today).outcome == .invalid, "a new version is checked")
-        #expect(await library.check(valid, today: .unixEpoch).outcome == .valid, "and a new day")
+        #expect(await library.check(broken, today: SiteTests.today).status == .invalid, "a new version is checked")
+        #expect(await library.check(valid, today: .unixEpoch).status == .valid, "and a new day")
     }
 }

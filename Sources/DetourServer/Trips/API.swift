@@ -45,7 +45,7 @@ enum API {
             TripIndex.Entry(source: file.fileName, name: file.name.text, trip: $0, warnings: 0, reports: [])
         }
         fields += [
-            ("etag", .string(snapshot.etag)), ("status", .string(result.outcome.rawValue)),
+            ("etag", .string(snapshot.etag)), ("status", .string(result.status.rawValue)),
             ("title", .string(entry?.title)), ("first_day", .string(entry?.firstDay)),
             ("last_day", .string(entry?.lastDay)),
             ("warnings", .int(result.diagnostics.count - errors)), ("errors", .int(errors)),
@@ -120,7 +120,7 @@ enum API {
         }
         let file = TripFile(name: name, format: format)
         let result = library.job.run(bytes: body, name: file.fileName, today: settings.today())
-        guard result.outcome == .valid else {
+        guard result.status == .valid else {
             throw Problem.invalidTrip(result.diagnostics, file: file.fileName)
         }
         return try await offThread(library) { () throws -> Response in

@@ -188,7 +188,7 @@ enum Pages {
         let warnings = result.diagnostics.count { $0.severity == .warning }
         guard let trip = result.trip else {
             return TripIndex.Entry(
-                source: file.fileName, name: name, status: result.outcome,
+                source: file.fileName, name: name, status: result.status,
                 warnings: warnings, firstError: result.firstError.map(DiagnosticText.lineWithoutFile),
                 reports: [TripIndex.Entry.Report(format: .preview, file: "trips/\(name)")])
         }

@@ -212,7 +212,7 @@ public final class TripLibrary: Sendable {
         outputs.forget(cacheName(file.fileName))
     }
 
-    /// The trip checked and planned as of `today`: its outcome, diagnostics and plan.
+    /// The trip checked and planned as of `today`: its status, diagnostics and plan.
     public func check(_ snapshot: TripSnapshot, today: CalendarDay) async -> RenderResult {
         if let known = kept(snapshot, today: today) { return known }
         let key = ResultKey(etag: snapshot.etag, name: snapshot.file.fileName, today: today)
@@ -305,7 +305,7 @@ public final class TripLibrary: Sendable {
             if let output = outputs[cached, etag: snapshot.etag] { return .rendered(output) }
             // A render checks on its own pool thread: it waits for no other piece of work.
             let result = kept(snapshot, today: today) ?? checked(snapshot, today: today)
-            guard result.outcome == .valid else { return .invalid(result) }
+            guard result.status == .valid else { return .invalid(result) }
             guard let produced = result.output(format) else { return .notMade }
             let bytes: [UInt8]
             do throws(Delivery.Failure) {

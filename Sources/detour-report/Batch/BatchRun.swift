@@ -74,7 +74,7 @@ enum BatchRun {
             job.source, name: job.name, into: settings.folder, existing: settings.existing, store: fileStore)
         let messages = printer.text(rendered.diagnostics.map { ($0.diagnostic, $0.file) })
         let code: ExitCode =
-            rendered.failure.map(CommandOutput.exitCode) ?? rendered.outcome.exitCode
+            rendered.failure.map(CommandOutput.exitCode) ?? rendered.status.exitCode
         return BatchResult(entry: rendered.entry, messages: messages, exitCode: code.rawValue)
     }
 }
