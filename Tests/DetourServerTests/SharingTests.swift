@@ -179,4 +179,30 @@ import Testing
             #expect(try await site.send(.get, "/shared/\(anaID)/trips/nordic", cookie: bo).status == .notFound)
         }
     }
+
+    /// A share the preview's form asks for and the server refuses comes back as the preview, the
+    /// address as typed and the reason next to it: a browser never gets the API's JSON.
+    @Test(arguments: AccountSite.Backing.all) func aRefusedShareFormComesBackAsThePageWithTheReason(
+        _ database: AccountSite.Backing
+    ) async throws {
+        try await AccountSite.with(database: database) { site in
+            let (ana, _, _, _) = try await people(site)
+            let token = try await site.formToken(ana)
+            for (email, role, reason) in [
+                ("zed@example.org", "viewer", "no account has the address zed@example.org"),
+                ("ana@example.org", "viewer", "the trip is yours already"),
+                ("bo@example.org", "owner", "choose viewer or editor"),
+            ] {
+                let refused = try await site.send(
+                    .post, "/trips/nordic/members", cookie: ana,
+                    form: [("csrf", token), ("email", email), ("role", role)])
+                #expect(refused.status == .unprocessableContent)
+                #expect(refused.headers[.contentType]?.hasPrefix("text/html") == true)
+                let page = body(refused)
+                #expect(page.contains("value=\"\(email)\" aria-invalid=\"true\""), "\(page)")
+                #expect(page.contains("<span class=\"problem\" id=\"share-email-problem\">\(reason)</span>"))
+                #expect(!page.contains("\"error\":"))
+            }
+        }
+    }
 }

@@ -112,17 +112,30 @@ struct Sharing {
 
     /// `POST /trips/NAME/members`, the preview's form: shares the trip (`email`, `role`), or stops
     /// sharing it with `remove`; then back to the preview.
+    ///
+    /// A browser sent the form, so a refusal comes back as the preview with the message next to
+    /// the address (422), the address as it was typed: never as the API's JSON.
     func form(_ request: Request, context: ServerContext) async throws -> Response {
         let (name, identity) = try ownTrip(context)
         let fields = try await Form.read(ShareFields.self, from: request)
         if let remove = fields.remove {
             _ = try await unshare(name, with: remove, by: identity, client: context.client)
-        } else {
+            return AccountPages.redirect("/trips/\(name.text)")
+        }
+        do {
             let email = try Self.address(fields.email ?? "")
             guard let role = fields.role.flatMap(ShareRole.init(rawValue:)) else {
                 throw Problem(.unprocessableContent, .badRole, "choose viewer or editor")
             }
             try await share(name, with: email, as: role, by: identity, client: context.client)
+        } catch let error as Problem {
+            let panel = try await SharePanel.html(
+                name, context: context, refused: (typed: fields.email ?? "", message: error.message))
+            var page = try await Pages.preview(
+                name, request: request, workspace: try context.trips(), identity: context.identity,
+                base: context.tripsBase, panel: panel)
+            page.status = error.status
+            return page
         }
         return AccountPages.redirect("/trips/\(name.text)")
     }
@@ -134,7 +147,12 @@ enum SharePanel {
     ///
     /// It lists the trip's members, each with a button that stops sharing, and has a form to share
     /// it.
-    static func html(_ name: TripName, context: ServerContext) async throws -> String {
+    ///
+    /// A share the owner asked for and the server `refused` shows the address as it was typed and
+    /// the reason next to it.
+    static func html(
+        _ name: TripName, context: ServerContext, refused: (typed: String, message: String)? = nil
+    ) async throws -> String {
         guard let accounts = context.accounts, case .session(let identity) = context.principal, !context.throughShare
         else { return "" }
         let members = try await accounts.store.members(ownerID: identity.accountID, trip: name.text)
@@ -152,7 +170,10 @@ enum SharePanel {
             border-bottom: 1px solid #cfd6dd;">\
             Shared with: \(listed.isEmpty ? "no one" : listed.joined(separator: " · ")) · \
             <form method="post" action="\(action)" style="display: inline;">\(csrf)\
-            <label>Share with <input name="email" type="email" required></label> \
+            <label for="share-email">Share with</label> \
+            <input id="share-email" name="email" type="email" value="\(Escaping.html(refused?.typed ?? ""))"\
+            \(refused == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"share-email-problem\"") required> \
+            \(refused.map { "<span class=\"problem\" id=\"share-email-problem\">\(Escaping.html($0.message))</span> " } ?? "")\
             <select name="role"><option value="viewer">viewer</option><option value="editor">editor</option></select> \
             <button type="submit">Share</button></form></section>
             <style>@media print { section.share-panel { display: none; } }</style>
