@@ -44,7 +44,8 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         StandardStreams.turnWriteSignalsIntoErrors()
         ServeCommand.keepFreedMemory()
-        let settings = try settings()
+        var settings = try settings()
+        settings.maxConnections = ServerSettings.connectionCap(openFiles: ServeCommand.raiseOpenFileLimit())
         let store: FolderTripStore
         do {
             store = try FolderTripStore(folder: FilePath(options.folder), files: fileStore)
@@ -84,6 +85,19 @@ struct ServeCommand: AsyncParsableCommand {
             options.printer.report(.readFailed, "cannot serve: \(error)", file: "detour-report")
             throw ExitCodes.cannotCreate
         }
+    }
+
+    /// Raises the limit on open files to its hard limit (a server's connections each take one),
+    /// and returns the limit then in force.
+    static func raiseOpenFileLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
     }
 
     /// Keeps up to 4 MiB of freed memory at the top of each of glibc's heaps instead of handing

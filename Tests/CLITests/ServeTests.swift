@@ -44,6 +44,22 @@ struct ServeTests {
         ("geojson", "geojson", "application/geo+json"), ("gpx", "gpx", "application/gpx+xml"),
     ]
 
+    /// The server raises its limit on open files to the hard limit at start: each connection
+    /// takes one, and the cap on connections is sized by it.
+    @Test func theOpenFileLimitIsRaisedToItsHardLimit() throws {
+        var limit = rlimit()
+        #expect(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0)
+        let hard = limit.rlim_max == rlim_t.max ? "unlimited" : String(limit.rlim_max)
+        let folder = try ScratchFolder("detour-serve-limit")
+        let server = try ServerProcess(folder: folder.url, launcher: ["/usr/bin/prlimit", "--nofile=64:\(hard)"])
+        let limits = try String(contentsOfFile: "/proc/\(server.process.processIdentifier)/limits", encoding: .utf8)
+        let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+        let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+        #expect(fields.count == 6, "\(line)")
+        #expect(fields[3] == fields[4], "soft and hard: \(line)")
+        #expect(String(fields[4]) == hard)
+    }
+
     @Test(arguments: ["json", "gpx"])
     func everyFormatIsByteForByteWhatRenderWrites(_ input: String) throws {
         let names = try copySamples(input)

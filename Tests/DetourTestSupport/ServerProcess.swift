@@ -16,18 +16,26 @@ public final class ServerProcess: @unchecked Sendable {
     private let errors = ErrorLog()
 
     /// Starts `detour-report serve FOLDER --port 0 ARGUMENTS…` and waits (up to 20 s) for the
-    /// address it prints; `--today 2026-11-24` unless the arguments give a day.
-    public init(folder: URL, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// address it prints; `--today 2026-11-24` unless the arguments give a day. With `launcher`
+    /// (a program and its arguments, such as `prlimit --nofile=…`), that program starts it.
+    public init(
+        folder: URL, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+    ) throws {
         let cli = try CommandRunner.built()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-serve-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         errorURL = scratch.appendingPathComponent("stderr")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         let process = Process()
-        process.executableURL = cli.executable
         var arguments = ["serve", folder.path, "--port", "0"] + arguments
         if !arguments.contains("--today") { arguments += ["--today", "2026-11-24"] }
-        process.arguments = arguments
+        if let program = launcher.first {
+            process.executableURL = URL(fileURLWithPath: program)
+            process.arguments = launcher.dropFirst() + [cli.executable.path] + arguments
+        } else {
+            process.executableURL = cli.executable
+            process.arguments = arguments
+        }
         var env = ProcessInfo.processInfo.environment
         env.merge(CommandRunner.pinnedClock) { $1 }
         env.merge(environment) { $1 }

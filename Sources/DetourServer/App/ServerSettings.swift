@@ -57,6 +57,16 @@ public struct ServerSettings: Sendable {
     /// Why the server prints no PDF, when it has no browser: the install hint.
     public var noPrinting: String = "this server has no browser to print PDF with"
 
+    /// The most connections a server holds at once when the process may open `openFiles` files.
+    ///
+    /// Each connection takes a descriptor; 256 are kept for everything else (trip files, the
+    /// database, the watch, the browser that prints PDFs), and no more than 4,096 connections
+    /// are held, whatever the limit: past that, memory runs out before descriptors do. Never fewer
+    /// than 32, one client's share.
+    public static func connectionCap(openFiles: Int) -> Int {
+        max(32, min(4096, openFiles - 256))
+    }
+
     public init(
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
         planner: Planner.Options = Planner.Options(), templates: ReportTemplates, readOnly: Bool = false,
