@@ -16,8 +16,10 @@ public final class ServerProcess: @unchecked Sendable {
     private let errors = ErrorLog()
 
     /// Starts `detour-report serve FOLDER --port 0 ARGUMENTS…` and waits (up to 20 s) for the
-    /// address it prints; `--today 2026-11-24` unless the arguments give a day. With `launcher`
-    /// (a program and its arguments, such as `prlimit --nofile=…`), that program starts it.
+    /// address it prints.
+    ///
+    /// `--today 2026-11-24` is added unless the arguments give a day. With `launcher` (a program
+    /// and its arguments, such as `prlimit --nofile=…`), that program starts it.
     public init(
         folder: URL, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
     ) throws {
