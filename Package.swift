@@ -3,8 +3,9 @@ import PackageDescription
 
 // Data flows one way through these targets:
 // bytes -> DetourIO (readers) -> DetourCore (validated Trip -> Plan) -> DetourRender (report model
-// -> template) -> bytes, run for every front end by DetourJob. Only DetourFiles and the executables
-// touch files, streams and exit codes. docs/ARCHITECTURE.md is the map.
+// -> template) -> bytes, run for every front end by DetourJob. Files, streams and exit codes are
+// touched only by DetourFiles, DetourCommandLine, the server's store and the accounts' folder, and
+// the executables (IORuleTests keeps it so). docs/ARCHITECTURE.md is the map.
 // Linux only (x86-64, AArch64), as the README says: the code calls Glibc and Linux's own
 // interfaces (O_TMPFILE, inotify, /proc), so no Apple platform is declared.
 let package = Package(
