@@ -8,7 +8,11 @@ import Testing
 @Suite struct IORuleTests {
     /// What does I/O, by what Swift and the C library name it.
     static let calls = try? NSRegularExpression(
-        pattern: #"FileManager|FileHandle|FileDescriptor|Date\(\)|getenv\(|environment\b|fopen\(|opendir\(|openat\(|\bopen\([^)]*O_[A-Z]|contentsOfFile|String\(contentsOf|Data\(contentsOf|inotify_|\blstat\(|\bstat\(|Process\(\)|posix_spawn|\bmkdir\(|\bflock\("#)
+        pattern: [
+            #"FileManager|FileHandle|FileDescriptor|Date\(\)|getenv\(|environment\b"#,
+            #"fopen\(|opendir\(|openat\(|\bopen\([^)]*O_[A-Z]|contentsOfFile|String\(contentsOf|Data\(contentsOf"#,
+            #"inotify_|\blstat\(|\bstat\(|Process\(\)|posix_spawn|\bmkdir\(|\bflock\("#,
+        ].joined(separator: "|"))
 
     /// The targets that read only from bytes they are handed and write only into a sink.
     static let pure = [
