@@ -22,7 +22,7 @@ struct AccountSite: SiteDriving {
     let monotonic: MonotonicClock
     let store: any AccountRepositories
     let service: AccountService
-    let site: DrivenSite
+    var site: DrivenSite
 
     /// Where a test's accounts are kept: in memory (``MemoryAccountStore``: the server's rules,
     /// without a database), or in a database of a kind.
@@ -53,7 +53,7 @@ struct AccountSite: SiteDriving {
             let site = try AccountSite(
                 folder: folder, clock: clock, store: MemoryAccountStore(now: clock.now), registration: registration,
                 publicURL: publicURL, cost: cost, minimum: minimum, capacity: capacity)
-            try await body(site)
+            try await running(site, body)
             return
         }
         try await kind.withURL { url in
@@ -63,12 +63,25 @@ struct AccountSite: SiteDriving {
                 let site = try AccountSite(
                     folder: folder, clock: clock, store: store, registration: registration, publicURL: publicURL,
                     cost: cost, minimum: minimum, capacity: capacity)
-                try await body(site)
+                try await running(site, body)
             } catch {
                 await store.close()
                 throw error
             }
             await store.close()
+        }
+    }
+
+    /// Runs `body` while the site's application runs, with its services, as `serve` runs it: the
+    /// accounts' workspaces and their watches last the whole test.
+    private static func running(_ site: AccountSite, _ body: (AccountSite) async throws -> Void) async throws {
+        // The tester runs the application on tasks of its own; `body` is awaited within it, and
+        // returns before the application ends.
+        nonisolated(unsafe) let body = body
+        try await site.site.application().test(.router) { client in
+            var site = site
+            site.site.client = client
+            try await body(site)
         }
     }
 

@@ -54,6 +54,9 @@ struct DrivenSite {
     let boundHost: String
     /// The accounts, on a server with them.
     let accounts: AccountService?
+    /// The client of the application running for the whole test, when one is (``AccountSite``);
+    /// otherwise each ``respond(to:)`` runs the application for its requests.
+    var client: (any TestClientProtocol)?
 
     init(
         settings: ServerSettings, store: FakeTripStore, boundHost: String = "127.0.0.1", accounts: AccountService? = nil
@@ -73,18 +76,15 @@ struct DrivenSite {
 
     /// The answers to `requests`, sent one after another to one application.
     func respond(to requests: [Request]) async throws -> [TestResponse] {
-        guard let accounts else {
-            // The application `serve` runs, with its services, for these requests.
-            let app = TripServer.application(
-                workspace: workspace, settings: settings, boundHost: boundHost, announce: { _ in }, log: nil)
-            return try await app.test(.router) { client in try await Self.send(requests, with: client) }
-        }
-        // With accounts, an application stopped after each request would close every account's
-        // watch in between: the accounts' tests drive its router, whose state lasts the test.
-        let router = Routes.router(workspace: workspace, settings: settings, boundHost: boundHost, accounts: accounts)
-        return try await Application(router: router).test(.router) { client in
-            try await Self.send(requests, with: client)
-        }
+        if let client { return try await Self.send(requests, with: client) }
+        return try await application().test(.router) { client in try await Self.send(requests, with: client) }
+    }
+
+    /// The application `serve` runs, with its services, over this site's workspace.
+    func application() -> some ApplicationProtocol {
+        TripServer.application(
+            workspace: workspace, settings: settings, accounts: accounts, boundHost: boundHost, announce: { _ in },
+            log: nil)
     }
 
     static func send(_ requests: [Request], with client: some TestClientProtocol) async throws -> [TestResponse] {
