@@ -15,13 +15,18 @@ in the same run:
     passes) and with an address that has no account (a hash of the dummy), 9 of each, alternating;
     medians, printed as information: the two should be the same, so that the answer's time does not
     tell whether an address has an account. 9, because the 10th failure from one client would
-    make the next attempt wait.
+    make the next attempt wait;
+(c) many accounts: BENCH_ACCOUNTS accounts (default 1,000) each register (which signs in), open
+    `/` and a preview, on a fresh server; the server's threads and resident memory are printed
+    against the count of accounts, next to the idle server's. Targets: at most the cores + 8
+    threads more than idle (the server's resources are its own, not each account's), and resident
+    memory within `--cache-mib` (256) + 64 MiB of idle.
 
 The server is the plain release build (`swift build -c release --product detour-report`, which
 builds detour-report-serve and detour-report-user beside it). wrk comes from Debian (installed
 when missing). All traffic stays on 127.0.0.1. The script exits with 1 when a target is missed.
 
-    python3 bench/bench_accounts.py        # about 1.5 minutes on 2 cores
+    python3 bench/bench_accounts.py        # about 3 minutes on 2 cores
 
 With BENCH_DATABASE set to a PostgreSQL address (`--database postgres://…`; `.ci/postgres start`
 prints one as DETOUR_TEST_POSTGRES), the accounts live there instead of in the folder's SQLite
@@ -85,6 +90,63 @@ def measured(server, headers):
     before = cpu_seconds(server.proc.pid)
     requests, rate, p99, errors = wrk(server.url(PAGE), ["-t2", "-c64", "-d10s", "--latency", *headers])
     return rate, p99, errors, (cpu_seconds(server.proc.pid) - before) * 1e6 / requests
+
+
+def threads(pid):
+    """How many threads process `pid` has."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("Threads:"):
+                return int(line.split()[1])
+    raise RuntimeError("no Threads")
+
+
+def get(port, path, cookie):
+    """GETs `path` with the session `cookie`; the status."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection.request("GET", path, headers={"Cookie": f"detour_session={cookie}"})
+    response = connection.getresponse()
+    response.read()
+    connection.close()
+    return response.status
+
+
+def many_accounts(binary, work, database_options, missed):
+    """(c): threads and resident memory against the number of accounts that signed in."""
+    count = int(os.environ.get("BENCH_ACCOUNTS", "1000"))
+    folder = os.path.join(work, "many")
+    os.makedirs(folder)
+    server = Server(binary, folder, work, extra=["--accounts", *database_options, *PER_CLIENT])
+    try:
+        cores = os.cpu_count() or 1
+        idle_threads, idle_rss = threads(server.proc.pid), server.rss_kib()
+        print(f"(c) {count} accounts, each registering, then opening / and a preview; {cores} cores")
+        print(f"    {'accounts':>8} {'threads':>8} {'RSS MiB':>8}")
+        print(f"    {0:>8} {idle_threads:>8} {idle_rss / 1024:>8.1f}  (idle)")
+        marks = sorted({max(1, count // 10), count // 4, count // 2, count} - {0})
+        worst_threads, worst_rss = idle_threads, idle_rss
+        for number in range(1, count + 1):
+            status, set_cookie, _ = post(server.port, "/register", {
+                "email": f"user{number}@example.org", "password": PASSWORD, "confirm": PASSWORD})
+            cookie = session_of(set_cookie)
+            if status != 303 or not cookie:
+                sys.exit(f"bench: registration {number} failed: {status} {server.errors()}")
+            for path in ("/", "/trips/lisbon-city-break"):
+                if get(server.port, path, cookie) not in (200, 404):
+                    sys.exit(f"bench: {path} for account {number} failed")
+            worst_threads = max(worst_threads, threads(server.proc.pid))
+            worst_rss = max(worst_rss, server.rss_kib())
+            if number in marks:
+                print(f"    {number:>8} {threads(server.proc.pid):>8} {server.rss_kib() / 1024:>8.1f}", flush=True)
+        print(f"    most seen: {worst_threads} threads (idle {idle_threads}, target at most "
+              f"{idle_threads + cores + 8}), {worst_rss / 1024:.1f} MiB (idle {idle_rss / 1024:.1f}, target at most "
+              f"{(idle_rss / 1024) + 256 + 64:.1f})")
+        if worst_threads > idle_threads + cores + 8:
+            missed.append(f"{worst_threads} threads with {count} accounts > idle {idle_threads} + {cores} cores + 8")
+        if worst_rss > idle_rss + (256 + 64) * 1024:
+            missed.append(f"{worst_rss / 1024:.1f} MiB with {count} accounts > idle + 320 MiB")
+    finally:
+        server.stop()
 
 
 def session_of(set_cookie):
@@ -169,6 +231,7 @@ def main():
         finally:
             plain_server.stop()
             account_server.stop()
+        many_accounts(binary, work, database_options, missed)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     finish(missed)

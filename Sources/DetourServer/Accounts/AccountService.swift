@@ -78,12 +78,12 @@ public final class AccountService: Sendable {
 
     /// The `Set-Cookie` value that gives the browser `token`.
     func sessionCookie(_ token: SecretToken) -> String {
-        "\(cookieName)=\(token.text); Path=/; HttpOnly; SameSite=Lax\(secureCookies ? "; Secure" : "")"
+        SetCookie(name: cookieName, value: token.text, sameSite: .lax, secure: secureCookies).description
     }
 
     /// The `Set-Cookie` value that removes the session cookie.
     var endedCookie: String {
-        "\(cookieName)=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0\(secureCookies ? "; Secure" : "")"
+        SetCookie(name: cookieName, value: "", sameSite: .lax, secure: secureCookies, expired: true).description
     }
 
     /// The workspace of the account `accountID`: its folder made when missing, watched while it

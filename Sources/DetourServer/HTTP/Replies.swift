@@ -119,3 +119,29 @@ enum Cookies {
         return nil
     }
 }
+
+/// A `Set-Cookie` field's value (RFC 6265 §4.1), its attributes always in one order.
+///
+/// Hummingbird's `Cookie` keeps its attributes in a dictionary, so their order changes from one
+/// process to the next; the server's answers are the same bytes every run, so it writes its
+/// cookies through this instead.
+struct SetCookie: CustomStringConvertible {
+    enum SameSite: String {
+        case strict = "Strict"
+        case lax = "Lax"
+    }
+
+    let name: String
+    let value: String
+    var sameSite: SameSite
+    /// `Secure`: sent over HTTPS only.
+    var secure = false
+    /// `Max-Age=0`: the browser forgets the cookie at once.
+    var expired = false
+
+    /// `NAME=VALUE; Path=/; HttpOnly; SameSite=…`, then `Max-Age=0` and `Secure` when set.
+    var description: String {
+        "\(name)=\(value); Path=/; HttpOnly; SameSite=\(sameSite.rawValue)\(expired ? "; Max-Age=0" : "")"
+            + (secure ? "; Secure" : "")
+    }
+}
