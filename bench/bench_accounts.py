@@ -92,15 +92,6 @@ def measured(server, headers):
     return rate, p99, errors, (cpu_seconds(server.proc.pid) - before) * 1e6 / requests
 
 
-def threads(pid):
-    """How many threads process `pid` has."""
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("Threads:"):
-                return int(line.split()[1])
-    raise RuntimeError("no Threads")
-
-
 def get(port, path, cookie):
     """GETs `path` with the session `cookie`; the status."""
     connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
@@ -119,7 +110,7 @@ def many_accounts(binary, work, database_options, missed):
     server = Server(binary, folder, work, extra=["--accounts", *database_options, *PER_CLIENT])
     try:
         cores = os.cpu_count() or 1
-        idle_threads, idle_rss = threads(server.proc.pid), server.rss_kib()
+        idle_threads, idle_rss = server.threads(), server.rss_kib()
         print(f"(c) {count} accounts, each registering, then opening / and a preview; {cores} cores")
         print(f"    {'accounts':>8} {'threads':>8} {'RSS MiB':>8}")
         print(f"    {0:>8} {idle_threads:>8} {idle_rss / 1024:>8.1f}  (idle)")
@@ -134,10 +125,10 @@ def many_accounts(binary, work, database_options, missed):
             for path in ("/", "/trips/lisbon-city-break"):
                 if get(server.port, path, cookie) not in (200, 404):
                     sys.exit(f"bench: {path} for account {number} failed")
-            worst_threads = max(worst_threads, threads(server.proc.pid))
+            worst_threads = max(worst_threads, server.threads())
             worst_rss = max(worst_rss, server.rss_kib())
             if number in marks:
-                print(f"    {number:>8} {threads(server.proc.pid):>8} {server.rss_kib() / 1024:>8.1f}", flush=True)
+                print(f"    {number:>8} {server.threads():>8} {server.rss_kib() / 1024:>8.1f}", flush=True)
         print(f"    most seen: {worst_threads} threads (idle {idle_threads}, target at most "
               f"{idle_threads + cores + 8}), {worst_rss / 1024:.1f} MiB (idle {idle_rss / 1024:.1f}, target at most "
               f"{(idle_rss / 1024) + 256 + 64:.1f})")

@@ -145,12 +145,19 @@ class Server:
     def url(self, path):
         return f"http://127.0.0.1:{self.port}{path}"
 
-    def rss_kib(self):
+    def status(self, key):
+        """A number of the server's /proc/PID/status: `VmRSS` (KiB), `Threads`."""
         with open(f"/proc/{self.proc.pid}/status") as status:
             for line in status:
-                if line.startswith("VmRSS:"):
+                if line.startswith(key + ":"):
                     return int(line.split()[1])
-        raise RuntimeError("no VmRSS")
+        raise RuntimeError(f"no {key}")
+
+    def rss_kib(self):
+        return self.status("VmRSS")
+
+    def threads(self):
+        return self.status("Threads")
 
     def close_wait(self):
         """How many of the server's connections the client has closed and the server still holds

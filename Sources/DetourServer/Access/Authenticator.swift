@@ -86,7 +86,8 @@ struct Authenticator: RouterMiddleware {
         var response = try await next(request, context)
         // A page opened with `?token=` sets the cookie, so the pages and streams it loads carry it.
         if access == .reads(viaLink: true), response.status.code < 400 {
-            response.headers[.setCookie] = SetCookie(name: Self.tokenCookie, value: token, sameSite: .strict).description
+            let cookie = SetCookie(name: Self.tokenCookie, value: token, sameSite: .strict)
+            response.headers[.setCookie] = cookie.description
         }
         return response
     }
