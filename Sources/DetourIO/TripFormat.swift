@@ -6,12 +6,32 @@ public enum TripFormat: String, Sendable, CaseIterable {
     case gpx
 
     /// The format of a trip file in a folder of trips, and the file's name without its
-    /// extension: `NAME.json` or `NAME.gpx`, the extension in any case; `nil` for any other file.
+    /// extension: `NAME.json` or `NAME.gpx`, the extension in lower case; `nil` for any other file.
     ///
-    /// This is what a batch run, `validate` and the server take for a trip when they are given a
-    /// folder. A file named on its own may also be `.xml` (``init(fileName:)``), but no `.xml` is
-    /// picked out of a folder: most XML files are not trips.
+    /// This is the one rule a batch run, `validate` and the server follow when they take trips
+    /// out of a folder. The extension is matched as written, so that one trip is one file on every
+    /// file system and the server's `PUT` replaces the very file its `GET` read; a file whose
+    /// extension differs only in case (`Lisbon.JSON`) is named by ``misspelledInFolder(_:)`` so
+    /// that a run can say why it was left out. A file named on its own may also be `.xml`, in any
+    /// case (``init(fileName:)``), but no `.xml` is picked out of a folder: most XML files are not
+    /// trips.
     public static func ofTripInFolder(_ fileName: String) -> (stem: Substring, format: TripFormat)? {
+        guard let (stem, format) = extensionInAnyCase(fileName),
+            fileName.utf8[stem.endIndex...].elementsEqual(("." + format.rawValue).utf8)
+        else { return nil }
+        return (stem, format)
+    }
+
+    /// The name `fileName` would be a trip under (`Lisbon.json`), when only the case of its
+    /// extension keeps it out of a folder's trips (`Lisbon.JSON`, `oslo.Gpx`); `nil` for a trip
+    /// file or any other file.
+    public static func misspelledInFolder(_ fileName: String) -> String? {
+        guard let (stem, format) = extensionInAnyCase(fileName), ofTripInFolder(fileName) == nil else { return nil }
+        return stem + "." + format.rawValue
+    }
+
+    /// `NAME.json` or `NAME.gpx` with the extension in any case, split.
+    private static func extensionInAnyCase(_ fileName: String) -> (stem: Substring, format: TripFormat)? {
         let bytes = fileName.utf8
         for format in allCases {
             let suffix = ("." + format.rawValue).utf8

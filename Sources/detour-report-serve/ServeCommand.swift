@@ -55,6 +55,15 @@ struct ServeCommand: AsyncParsableCommand {
             throw ExitCodes.noInput
         }
         let folderPath = FilePath(options.folder)
+        if !options.accounts {
+            for (name, renamed) in store.misspelled() {
+                options.printer.report(
+                    .tripExtensionCase,
+                    "not served: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it "
+                        + Quoting.quoted(renamed, limit: nil),
+                    file: folderPath.appending(name).shown)
+            }
+        }
         // The browser a PDF request starts ends with the server, however it stops.
         defer { ChromiumPrinter.endAll() }
         let opened = try await accountService(settings: settings)

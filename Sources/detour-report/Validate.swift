@@ -46,7 +46,9 @@ struct Validate: ParsableCommand {
         var codes: [Int32] = []
         var seen: Set<FilePath> = []
         for input in inputs {
-            let found = BatchInputs([input], recursive: recursive).jobs
+            let inputs = BatchInputs([input], recursive: recursive)
+            inputs.warnOfMisspelled { trip.printer(file: $0) }
+            let found = inputs.jobs
             if found.isEmpty {
                 // A folder with no trip in it is a mistake worth a line, not a silent success.
                 trip.printer(file: input).report(

@@ -254,8 +254,9 @@ import Testing
     }
 
     /// Hidden files and folders (an editor's `.draft.json`, a `.git`), files that are not trips,
-    /// and a link to a folder are left out of a folder's trips; a trip's extension is matched in
-    /// any case.
+    /// and a link to a folder are left out of a folder's trips; a trip's extension is in lower
+    /// case, and a file whose extension is in another case is left out with a warning that names
+    /// it, from a batch run and from `validate`.
     @Test func onlyVisibleTripFilesOfAFolderAreRendered() throws {
         let lisbon = try String(
             contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"), encoding: .utf8)
@@ -269,7 +270,14 @@ import Testing
         let result = try cli.run([folder.path, "-r", "-d", output.path, "--quiet"] + Self.today)
         #expect(result.status == 0, "\(result.stderr)")
         let names = try index(in: output).compactMap { $0["name"] as? String }.sorted()
-        #expect(names == (Fixtures.sampleTrips().map { String($0.dropLast(5)) } + ["LOUD", "sub/inner"]).sorted())
+        #expect(names == (Fixtures.sampleTrips().map { String($0.dropLast(5)) } + ["sub/inner"]).sorted())
+        let warning =
+            "\(folder.path)/LOUD.JSON: warning: not read: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it \"LOUD.json\" [trip-extension-case]\n"
+        #expect(result.stderr.hasPrefix(warning), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "trip-extension-case").count == 2, "once")
+        let validate = try cli.run(["validate", folder.path, "-r"])
+        #expect(validate.status == 0, "\(validate.stderr)")
+        #expect(validate.stderr.hasPrefix(warning), "\(validate.stderr)")
     }
 
     /// A trip whose file name is not UTF-8 (`caf` and a Latin-1 `é`, the byte E9) is opened by

@@ -60,6 +60,19 @@ struct ServeTests {
         #expect(String(fields[4]) == hard)
     }
 
+    /// A `Lisbon.JSON` is not served, as a batch run does not read it, and the server says so
+    /// at start, naming the file and the name to give it.
+    @Test func aTripExtensionInAnotherCaseIsNamedAtStart() throws {
+        let folder = try ScratchFolder("detour-serve-case")
+        let lisbon = try Data(contentsOf: Fixtures.samples.appendingPathComponent("lisbon-city-break.json"))
+        try lisbon.write(to: folder.url.appendingPathComponent("Lisbon.JSON"))
+        let server = try ServerProcess(folder: folder.url)
+        let warning =
+            "\(folder.url.path)/Lisbon.JSON: warning: not served: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it \"Lisbon.json\" [trip-extension-case]"
+        #expect(server.waitForError(containing: warning), "\(server.stderr)")
+        #expect(try Curl.request("\(server.base)/trips/Lisbon.html").status == 404)
+    }
+
     @Test(arguments: ["json", "gpx"])
     func everyFormatIsByteForByteWhatRenderWrites(_ input: String) throws {
         let names = try copySamples(input)

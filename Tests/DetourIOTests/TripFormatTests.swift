@@ -6,14 +6,14 @@ import Testing
 @Suite struct TripFormatTests {
     @Test(arguments: [
         ("lisbon.json", "lisbon", TripFormat.json),
-        ("Lisbon.JSON", "Lisbon", .json),
-        ("oslo.Gpx", "oslo", .gpx),
+        ("Lisbon.json", "Lisbon", .json),
+        ("OSLO.gpx", "OSLO", .gpx),
         ("europe.2026.gpx", "europe.2026", .gpx),
         ("東京.json", "東京", .json),
-        ("café\u{301}.JSON", "café\u{301}", .json),
+        ("café\u{301}.json", "café\u{301}", .json),
         ("x.json", "x", .json),
     ])
-    func aTripInAFolderIsJSONOrGPXInAnyCase(_ name: String, _ stem: String, _ format: TripFormat) throws {
+    func aTripInAFolderIsJSONOrGPXInLowerCase(_ name: String, _ stem: String, _ format: TripFormat) throws {
         let found = try #require(TripFormat.ofTripInFolder(name))
         #expect(found.stem == stem)
         #expect(found.format == format)
@@ -27,6 +27,21 @@ import Testing
     ])
     func anyOtherFileIsNotATrip(_ name: String) {
         #expect(TripFormat.ofTripInFolder(name) == nil)
+        #expect(TripFormat.misspelledInFolder(name) == nil)
+    }
+
+    /// A file that differs from a trip file only in the case of its extension is left out, and
+    /// named with the name it would be a trip under; a trip file is not misspelled.
+    @Test(arguments: [
+        ("Lisbon.JSON", "Lisbon.json"), ("oslo.Gpx", "oslo.gpx"), ("x.jSoN", "x.json"),
+        ("café\u{301}.GPX", "café\u{301}.gpx"),
+        ("a.json.JSON", "a.json.json"),
+    ])
+    func anExtensionInAnotherCaseIsNamed(_ name: String, _ renamed: String) {
+        #expect(TripFormat.ofTripInFolder(name) == nil)
+        #expect(TripFormat.misspelledInFolder(name) == renamed)
+        #expect(TripFormat.misspelledInFolder(renamed) == nil)
+        #expect(TripFormat.ofTripInFolder(renamed) != nil)
     }
 
     @Test func aFileNamedOnItsOwnMayBeXML() {

@@ -277,6 +277,17 @@ import Testing
         #expect(names == ["a.json", "b.gpx", "in.json"])
     }
 
+    /// `Lisbon.JSON` is not served, as a batch run does not read it, and the server can name it.
+    @Test func aTripExtensionInAnotherCaseIsNamed() throws {
+        for name in ["a.json", "Lisbon.JSON", "oslo.Gpx", "e.txt"] { try write(name, "{}") }
+        let store = try store()
+        #expect(try store.list().map(\.fileName) == ["a.json"])
+        #expect(store.misspelled().map(\.name) == ["Lisbon.JSON", "oslo.Gpx"])
+        #expect(store.misspelled().map(\.renamed) == ["Lisbon.json", "oslo.gpx"])
+        try FileManager.default.removeItem(at: scratch.url)
+        #expect(store.misspelled().isEmpty, "a folder gone lists nothing")
+    }
+
     @Test func readWriteAndDeleteGoThroughTheFolder() throws {
         let store = try store()
         let file = try #require(TripFile(fileName: "t.json"))

@@ -186,6 +186,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case gpxNoTrip = "gpx-no-trip"
     /// Two trips of a batch run would write reports of the same name.
     case outputNameClash = "output-name-clash"
+    /// A file in a folder of trips would be a trip but for the case of its extension
+    /// (`Lisbon.JSON`): it is left out.
+    case tripExtensionCase = "trip-extension-case"
     /// `--check`: a report on disk is not what rendering writes now (or is missing, or no trip
     /// writes it).
     case reportDiffers = "report-differs"
@@ -208,7 +211,8 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
             .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .taskFarFromStay, .templateUnescaped,
             .templateUnknownKey, .overBudget,
-            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing, .importDraft:
+            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing, .importDraft,
+            .tripExtensionCase:
             return .warning
         default:
             return .error

@@ -58,6 +58,16 @@ public struct FolderTripStore: TripStore {
         }
     }
 
+    /// The names of the folder's files that would be trips but for the case of their extension
+    /// (`Lisbon.JSON`), with the name each would be a trip under, sorted; the server leaves them
+    /// out, as a batch run does.
+    public func misspelled() -> [(name: String, renamed: String)] {
+        guard let entries = try? files.entries(in: folder) else { return [] }
+        return entries.compactMap { entry in
+            TripFormat.misspelledInFolder(entry.name.string).map { (entry.name.string, $0) }
+        }.sorted { $0.name < $1.name }
+    }
+
     /// Whether `path` is a regular file inside the folder, after following any links.
     func isServable(_ path: FilePath) -> Bool {
         guard let info = try? files.info(path, followLinks: false) else { return false }

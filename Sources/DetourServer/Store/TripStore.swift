@@ -16,13 +16,10 @@ public struct TripFile: Hashable, Sendable {
     public var fileName: String { "\(name.text).\(format.rawValue)" }
 
     /// The trip file `fileName` names, or `nil` for any other file: not a trip by
-    /// ``TripFormat/ofTripInFolder(_:)``, a name the rule refuses, a dotfile, an editor's backup
-    /// (`NAME.json~`) or swap file.
-    ///
-    /// The server adds one rule of its own: the extension is spelled as it writes it, in lower
-    /// case, so that one URL is one file and a `PUT` replaces the file a `GET` read.
+    /// ``TripFormat/ofTripInFolder(_:)`` (the rule a batch run follows too: the extension in lower
+    /// case), a name the rule refuses, a dotfile, an editor's backup (`NAME.json~`) or swap file.
     public init?(fileName: String) {
-        guard let (stem, format) = TripFormat.ofTripInFolder(fileName), fileName.hasSuffix("." + format.rawValue),
+        guard let (stem, format) = TripFormat.ofTripInFolder(fileName),
             let name = TripName(decoded: String(stem))
         else { return nil }
         self.init(name: name, format: format)

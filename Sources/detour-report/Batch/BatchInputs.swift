@@ -27,6 +27,9 @@ struct BatchInputs {
 
     /// Every trip, sorted by source path (byte order), each once.
     var jobs: [Job]
+    /// Files of a folder given that would be trips but for the case of their extension
+    /// (`Lisbon.JSON`): left out, by ``TripFormat/ofTripInFolder(_:)``, and named in a warning.
+    var misspelled: [(path: FilePath, renamed: String)] = []
 
     /// Expands `inputs`: a file is one trip; a folder is every `*.json` and `*.gpx` directly in it (and in its
     /// subfolders with `recursive`), hidden files left out.
@@ -38,13 +41,14 @@ struct BatchInputs {
     /// `workers` threads.
     init(_ inputs: [String], recursive: Bool, output: FilePath? = nil, workers: Int = 1) {
         var jobs: [Job] = []
+        var misspelled: [(path: FilePath, renamed: String)] = []
         let written = output.flatMap { try? fileStore.info($0, followLinks: true) }?.identity
         for input in inputs {
             // FilePath drops the `/` a shell's completion leaves at the end of a folder.
             let path = FilePath(input)
             if input != "-", (try? fileStore.info(path, followLinks: true))?.kind == .directory {
                 let walk = Walk(recursive: recursive, output: written)
-                walk.collect(path, relative: FilePath(), owned: [], into: &jobs)
+                walk.collect(path, relative: FilePath(), owned: [], into: &jobs, misspelled: &misspelled)
             } else {
                 jobs.append(Job(source: path, name: BatchInputs.stem(of: path.lastComponent?.string ?? input)))
             }
@@ -57,6 +61,19 @@ struct BatchInputs {
             sorted[$0].mayBeReport && Ownership.isReportJSON(sorted[$0].source)
         }
         self.jobs = zip(sorted, reports).filter { !$0.1 }.map(\.0)
+        self.misspelled = misspelled.sorted {
+            BatchInputs.bytes(of: $0.path).lexicographicallyPrecedes(BatchInputs.bytes(of: $1.path))
+        }
+    }
+
+    /// Warns of each file left out for the case of its extension, through the printer for its path.
+    func warnOfMisspelled(_ printer: (String) -> DiagnosticPrinter) {
+        for (path, renamed) in misspelled {
+            printer(path.shown).report(
+                .tripExtensionCase,
+                "not read: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it "
+                    + Quoting.quoted(renamed, limit: nil))
+        }
     }
 
     /// The K-th of N parts of the sorted list (K from 0): every N-th trip from the K-th, so each
@@ -204,7 +221,10 @@ struct BatchInputs {
         /// The trips in the folder at `path`, which is `relative` inside the folder given; `owned`
         /// are the reports that the indexes of the folders above list in this one (names relative
         /// to it), which are a run's outputs, not trips.
-        func collect(_ path: FilePath, relative: FilePath, owned inherited: Set<String>, into jobs: inout [Job]) {
+        func collect(
+            _ path: FilePath, relative: FilePath, owned inherited: Set<String>, into jobs: inout [Job],
+            misspelled: inout [(path: FilePath, renamed: String)]
+        ) {
             let entries: [FolderEntry]
             do {
                 entries = try fileStore.entries(in: path)
@@ -232,12 +252,14 @@ struct BatchInputs {
                     if output != nil, identity(of: source) == output { continue }
                     let prefix = name + "/"
                     let below = Set(owned.filter { $0.hasPrefix(prefix) }.map { String($0.dropFirst(prefix.count)) })
-                    collect(source, relative: inner, owned: below, into: &jobs)
+                    collect(source, relative: inner, owned: below, into: &jobs, misspelled: &misspelled)
                 case .regular where TripFormat.ofTripInFolder(name) != nil:
                     let stem = BatchInputs.stem(of: inner.string)
                     if isOutput, relative.isEmpty, BatchInputs.isIndexName(stem.lowercased()) { continue }
                     // A JSON report or index (`detour-report/1`) is an output wherever it lies.
-                    jobs.append(Job(source: source, name: stem, mayBeReport: name.lowercased().hasSuffix(".json")))
+                    jobs.append(Job(source: source, name: stem, mayBeReport: name.hasSuffix(".json")))
+                case .regular:
+                    if let renamed = TripFormat.misspelledInFolder(name) { misspelled.append((source, renamed)) }
                 default:
                     break
                 }

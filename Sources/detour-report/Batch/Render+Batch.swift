@@ -91,6 +91,7 @@ extension Render {
         let (job, templates) = try job(formats: formats, alsoLoading: indexTemplates)
         let workers = self.jobs ?? ProcessInfo.processInfo.activeProcessorCount
         let inputs = BatchInputs(inputs, recursive: recursive, output: folder, workers: workers)
+        inputs.warnOfMisspelled { trip.printer(file: $0) }
         let shard = shard.flatMap { BatchInputs.Shard($0) }
 
         // The names in the output folder, listed once: no worker then looks for a report that
