@@ -80,6 +80,9 @@ let package = Package(
                 .embedInCode("report.md.mustache"),
                 .embedInCode("index.html.mustache"),
                 .embedInCode("index.md.mustache"),
+                .embedInCode("page.html.mustache"),
+                .embedInCode("chrome.html.mustache"),
+                .embedInCode("field.html.mustache"),
             ]
         ),
         .target(

@@ -9,5 +9,8 @@ public enum BundledTemplates {
         "report.md.mustache": String(decoding: PackageResources.report_md_mustache, as: UTF8.self),
         "index.html.mustache": String(decoding: PackageResources.index_html_mustache, as: UTF8.self),
         "index.md.mustache": String(decoding: PackageResources.index_md_mustache, as: UTF8.self),
+        "page.html.mustache": String(decoding: PackageResources.page_html_mustache, as: UTF8.self),
+        "chrome.html.mustache": String(decoding: PackageResources.chrome_html_mustache, as: UTF8.self),
+        "field.html.mustache": String(decoding: PackageResources.field_html_mustache, as: UTF8.self),
     ]
 }

@@ -158,6 +158,102 @@ extension TemplateScope {
         ])
 }
 
+/// The server's own pages (`page.html.mustache`) and what it adds to a report or index it serves
+/// (`chrome.html.mustache`): `ServerPageModel` and `ChromeModel` and their parts.
+extension TemplateScope {
+    /// `FormFieldModel`: a labelled input and its problem.
+    public static let formField = TemplateScope(
+        name: "FormFieldModel",
+        keys: [
+            "name": typedText, "label": typedText, "type": typedText, "value": userText, "autocomplete": typedText,
+            "hasAutocomplete": .flag, "problem": userText, "hasProblem": .flag,
+        ])
+    /// `AccountBarModel`: who is signed in, and the form that logs out.
+    public static let accountBar = TemplateScope(
+        name: "AccountBarModel", keys: ["email": userText, "formField": typedText, "formToken": typedText])
+    /// `ShareMemberModel`.
+    public static let shareMember = TemplateScope(
+        name: "ShareMemberModel", keys: ["email": userText, "role": typedText])
+    /// `SharePanelModel`: a trip's members and the form that shares it.
+    public static let sharePanel = TemplateScope(
+        name: "SharePanelModel",
+        keys: [
+            "action": userText, "members": .list(.object(shareMember)), "formField": typedText,
+            "formToken": typedText, "typed": userText, "problem": userText, "hasProblem": .flag,
+        ])
+    /// `SharedTripModel`: a trip shared with the account, on its index.
+    public static let sharedTrip = TemplateScope(
+        name: "SharedTripModel", keys: ["href": userText, "name": userText, "owner": userText, "role": typedText])
+    /// `PreviewBarModel`: the links a preview opens with.
+    public static let previewBar = TemplateScope(
+        name: "PreviewBarModel", keys: ["downloads": .list(.object(indexLink))])
+    /// `ChromeModel`: what the server puts after a page's `<body>` tag.
+    public static let chrome = TemplateScope(
+        name: "ChromeModel",
+        keys: [
+            "bar": .object(accountBar), "share": .object(sharePanel), "shared": .list(.object(sharedTrip)),
+            "hasShared": .flag, "preview": .object(previewBar),
+        ])
+    /// `LoginPageModel`.
+    public static let loginPage = TemplateScope(
+        name: "LoginPageModel",
+        keys: [
+            "problem": userText, "hasProblem": .flag, "fields": .list(.object(formField)), "canRegister": .flag,
+        ])
+    /// `RegisterPageModel`.
+    public static let registerPage = TemplateScope(
+        name: "RegisterPageModel", keys: ["fields": .list(.object(formField))])
+    /// `SessionRowModel`: one of an account's sessions.
+    public static let sessionRow = TemplateScope(
+        name: "SessionRowModel",
+        keys: [
+            "began": typedText, "seen": typedText, "client": userText, "isThis": .flag, "handle": typedText,
+        ])
+    /// `TokenRowModel`: one of an account's API tokens.
+    public static let tokenRow = TemplateScope(
+        name: "TokenRowModel",
+        keys: [
+            "name": userText, "scope": typedText, "made": typedText, "expires": typedText, "used": typedText,
+            "id": typedText,
+        ])
+    /// `AccountPageModel`.
+    public static let accountPage = TemplateScope(
+        name: "AccountPageModel",
+        keys: [
+            "notice": userText, "hasNotice": .flag, "email": userText, "formField": typedText,
+            "formToken": typedText, "passwordFields": .list(.object(formField)),
+            "sessions": .list(.object(sessionRow)), "tokens": .list(.object(tokenRow)),
+            "tokenName": .object(formField), "daysProblem": userText, "hasDaysProblem": .flag,
+            "invites": .flag,
+        ])
+    /// `ProblemRowModel`: one diagnostic of a trip, on its problems page.
+    public static let problemRow = TemplateScope(
+        name: "ProblemRowModel",
+        keys: [
+            "severity": typedText, "place": userText, "code": typedText, "href": typedText, "message": userText,
+        ])
+    /// `ProblemsPageModel`: a trip's diagnostics in place of its report.
+    public static let problemsPage = TemplateScope(
+        name: "ProblemsPageModel",
+        keys: ["heading": userText, "summary": typedText, "rows": .list(.object(problemRow))])
+    /// `DiagnosticPageModel`: a section of the diagnostics' documentation.
+    public static let diagnosticPage = TemplateScope(name: "DiagnosticPageModel", keys: ["html": typedText])
+
+    /// `ErrorPageModel`: a refusal, as a browser is told it.
+    public static let errorPage = TemplateScope(
+        name: "ErrorPageModel", keys: ["heading": typedText, "message": userText, "code": typedText])
+
+    /// `ServerPageModel`: where the server's page template starts.
+    public static let serverPage = TemplateScope(
+        name: "ServerPageModel",
+        keys: [
+            "title": userText, "chrome": .object(chrome), "hasBack": .flag, "hasForms": .flag,
+            "login": .object(loginPage), "register": .object(registerPage), "closed": .flag,
+            "account": .object(accountPage), "problems": .object(problemsPage),
+            "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
+        ])
+}
+
 extension TemplateScope {
     /// Every scope reachable from `roots` through their objects and lists, each once, in the
     /// order first reached.
@@ -197,6 +293,12 @@ public enum TemplateRoots {
     public static let indexHTML = "index.html.mustache"
     /// A batch run's index as Markdown.
     public static let indexMarkdown = "index.md.mustache"
+    /// A page of the server's own: one layout for every page.
+    public static let serverPage = "page.html.mustache"
+    /// What the server adds after `<body>`: the account bar, sharing, the preview's links.
+    public static let chrome = "chrome.html.mustache"
+    /// One labelled input of a form on the server's pages, a partial of `page.html.mustache`.
+    public static let field = "field.html.mustache"
 
     /// Every built-in template, by file name (each is also embedded by name in `Package.swift`).
     public static let builtIn: [String: Root] = [
@@ -204,5 +306,8 @@ public enum TemplateRoots {
         reportMarkdown: Root(scope: .report, contentType: "DETOUR_MARKDOWN"),
         indexHTML: Root(scope: .index, contentType: "DETOUR_HTML"),
         indexMarkdown: Root(scope: .index, contentType: "DETOUR_MARKDOWN"),
+        serverPage: Root(scope: .serverPage, contentType: "DETOUR_HTML"),
+        chrome: Root(scope: .chrome, contentType: "DETOUR_HTML"),
+        field: Root(scope: .formField, contentType: "DETOUR_HTML"),
     ]
 }

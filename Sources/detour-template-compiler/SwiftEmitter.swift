@@ -73,11 +73,13 @@ struct SwiftEmitter {
             case .section(let name, let inverted, let body):
                 flushText()
                 code += try section(name, inverted: inverted, body: body, context, indent: indent)
-            case .partial(let tag, _), .parent(let tag, _), .block(let tag, _), .delimiters(let tag):
+            case .partial(let name, let dynamic):
+                flushText()
+                code += try partial(name, dynamic: dynamic, context, pad: pad)
+            case .parent(let tag, _), .block(let tag, _), .delimiters(let tag):
                 throw MustacheSyntaxError(
                     line: tag.line, column: tag.column,
-                    reason:
-                        "partials, inheritance and delimiter changes are not compiled; the built-in templates do not use them"
+                    reason: "inheritance and delimiter changes are not compiled; the built-in templates do not use them"
                 )
             }
         }
@@ -107,6 +109,40 @@ struct SwiftEmitter {
             return "\(pad)out.markdown(\(expression), \(place))\n"
         }
         return "\(pad)out.\(escaper)(\(expression))\n"
+    }
+
+    /// A partial, `{{> file.mustache}}`: a call of that built-in template's function.
+    ///
+    /// It is called with the value the context holds on top, which must be of the type the
+    /// partial starts from, and the partial must escape for the same content type. The partial sees only that value, so it must not read a
+    /// key of an enclosing one (the build fails if it does) nor a position: then the engine, which
+    /// would look further out, finds the same.
+    private func partial(_ name: MustacheName, dynamic: Bool, _ context: Context, pad: String)
+        throws(MustacheSyntaxError) -> String
+    {
+        guard !dynamic, let root = TemplateRoots.builtIn[name.name] else {
+            throw MustacheSyntaxError(
+                line: name.line, column: name.column,
+                reason: "a compiled partial names a built-in template by its file name, not \(name.name)")
+        }
+        guard let top = context.frames.last, !top.expression.isEmpty, case .object(let scope) = top.value,
+            scope.name == root.scope.name
+        else {
+            throw MustacheSyntaxError(
+                line: name.line, column: name.column,
+                reason: "{{> \(name.name)}} starts from a \(root.scope.name); open a section of one around it")
+        }
+        guard context.escaper == SwiftEmitter.escapers[root.contentType] else {
+            throw MustacheSyntaxError(
+                line: name.line, column: name.column,
+                reason: "{{> \(name.name)}} escapes for \(root.contentType), not for this template's content type")
+        }
+        return "\(pad)\(SwiftEmitter.functionName(name.name))(\(top.expression), into: &out)\n"
+    }
+
+    /// The Swift function of the built-in template `file`: `report.html.mustache` is `report_html`.
+    static func functionName(_ file: String) -> String {
+        file.replacingOccurrences(of: ".mustache", with: "").replacingOccurrences(of: ".", with: "_")
     }
 
     private mutating func section(

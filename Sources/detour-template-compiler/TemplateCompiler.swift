@@ -51,8 +51,7 @@ enum TemplateCompiler {
                     path: template.path, line: 1, column: 1,
                     reason: "the template must declare {{% CONTENT_TYPE: \(root.contentType)}}")
             }
-            let name = template.file.replacingOccurrences(of: ".mustache", with: "").replacingOccurrences(
-                of: ".", with: "_")
+            let name = SwiftEmitter.functionName(template.file)
             do throws(MustacheSyntaxError) {
                 code += "\n" + (try emitter.function(named: name, root: root.scope, nodes: nodes))
             } catch {

@@ -49,6 +49,28 @@ import Testing
         #expect(!page.contains(">written<"))
     }
 
+    /// A browser asking for a page is never answered with JSON.
+    ///
+    /// A refusal is a page that says the same, with the same status and fields. The API keeps its JSON whatever is accepted, and
+    /// so does a client that does not ask for HTML.
+    @Test func aBrowserIsToldARefusalInAPage() async throws {
+        let site = try site(FakeTripStore(["lisbon.json": try Fixtures.sample("lisbon-city-break.json")]))
+        let browser: HTTPFields = [.accept: "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"]
+        let missing = try await site.respond(to: request(.get, "/trips/nowhere.html", headers: browser))
+        #expect(missing.status == .notFound)
+        #expect(missing.headers[.contentType] == "text/html; charset=utf-8")
+        let page = body(missing)
+        #expect(page.contains("<h1>Not Found</h1>\n<p>no such trip or page</p>\n<p>Code: <code>not-found</code></p>"))
+        #expect(page.contains("<a href=\"/\">← All trips</a>"))
+        let refused = try await site.respond(to: request(.patch, "/trips/lisbon.html", headers: browser))
+        #expect(refused.status == .methodNotAllowed)
+        #expect(refused.headers[.allow] != nil && body(refused).contains("<code>method-not-allowed</code>"))
+        for (path, headers) in [("/api/v1/trips/nowhere", browser), ("/trips/nowhere.html", [:] as HTTPFields)] {
+            let json = try await site.respond(to: request(.get, path, headers: headers))
+            #expect(json.status == .notFound && body(json).hasPrefix("{\"error\":{\"code\":\"not-found\""), "\(path)")
+        }
+    }
+
     @Test func aFolderThatCannotBeListedIsAServerErrorThatNamesNoPath() async throws {
         let store = FakeTripStore()
         store.state.withLock { $0.listingFails = true }

@@ -39,9 +39,10 @@ import Testing
         #expect(templates.map(\.file).sorted() == TemplateRoots.builtIn.keys.sorted())
         let source = try TemplateCompiler.compile(templates)
         #expect(try TemplateCompiler.compile(templates.reversed()) == source)
-        for name in ["report_html", "report_md", "index_html", "index_md"] {
+        for name in ["report_html", "report_md", "index_html", "index_md", "page_html", "chrome_html", "field_html"] {
             #expect(source.contains("static func \(name)("), "\(name)")
         }
+        #expect(source.contains("field_html(item"), "a partial is a call of the partial's function")
         let built = try #require(try Self.builtFile(), "the build wrote no CompiledTemplates.swift beside the tests")
         #expect(try String(contentsOf: built, encoding: .utf8) == source)
     }
@@ -57,6 +58,27 @@ import Testing
         ("report.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n  {{#sections}}", 2, 16, "is not closed"),
         // A name the model does not have, at its tag.
         ("report.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n<p>{{titel}}</p>", 2, 4, "has no key titel"),
+        // A partial that is not a built-in template, or whose name is a value's.
+        (
+            "page.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{> notes.mustache}}", 2, 1,
+            "names a built-in template"
+        ),
+        ("page.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{>*title}}", 2, 1, "names a built-in template"),
+        // A partial that starts from another part of the model than the one at hand.
+        (
+            "page.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{> field.html.mustache}}", 2, 1,
+            "starts from a FormFieldModel"
+        ),
+        // A partial that escapes for another content type.
+        (
+            "report.md.mustache", "{{% CONTENT_TYPE: DETOUR_MARKDOWN}}\n{{> report.html.mustache}}", 2, 1,
+            "escapes for DETOUR_HTML"
+        ),
+        // Inheritance is not compiled.
+        (
+            "page.html.mustache", "{{% CONTENT_TYPE: DETOUR_HTML}}\n{{<page.html.mustache}}{{/page.html.mustache}}", 2,
+            1, "inheritance"
+        ),
     ])
     func whatCannotBeCompiledIsNamedWithItsPlace(file: String, text: String, line: Int, column: Int, reason: String)
         throws

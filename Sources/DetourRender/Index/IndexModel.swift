@@ -61,6 +61,11 @@ public struct IndexLinkModel: Sendable {
     /// specially, so templates may write it unescaped.
     public var href: String
 
+    init(label: String, href: String) {
+        self.label = label
+        self.href = href
+    }
+
     init(_ report: TripIndex.Entry.Report) {
         label = report.format.label
         href = IndexLinkModel.href(report.file)

@@ -15,85 +15,35 @@ extension AccountPages {
     func accountForm(
         _ identity: Identity, notice: String?, problems: [String: String], status: HTTPResponse.Status
     ) async throws -> Response {
-        let csrf = Self.hidden(CSRFRule.formField, identity.formToken)
-        var sessions = ""
-        for session in try await store.sessions(accountID: identity.accountID) {
-            let end =
-                session.digest == identity.sessionDigest
-                ? "this session"
-                : """
-                <form method="post" action="/account/sessions">\(csrf)\(Self.hidden("session", session.handle))\
-                <button type="submit">End</button></form>
-                """
-            sessions += """
-                <tr><td>\(UTCTime.text(session.createdAt))</td><td>\(UTCTime.text(session.seenAt))</td>\
-                <td>\(Escaping.html(session.client ?? "-"))</td><td>\(end)</td></tr>
-
-                """
+        let sessions = try await store.sessions(accountID: identity.accountID).map { session in
+            SessionRowModel(
+                began: UTCTime.text(session.createdAt), seen: UTCTime.text(session.seenAt),
+                client: session.client ?? "-", isThis: session.digest == identity.sessionDigest, handle: session.handle)
         }
-        let invites =
-            accounts.registration == .invite
-            ? """
-            <h2>Invitations</h2>
-            <p>Registration on this server needs an invitation code. Each code can be used once, within 7 days.</p>
-            <form method="post" action="/account/invites">\(csrf)<button type="submit">Make an invitation code</button></form>
-
-            """ : ""
-        var tokens = ""
-        for token in try await store.tokens(accountID: identity.accountID) {
-            tokens += """
-                <tr><td>\(Escaping.html(token.name))</td><td>\(token.scope.rawValue)</td>\
-                <td>\(UTCTime.text(token.createdAt))</td><td>\(token.expiresAt.map(UTCTime.text) ?? "never")</td>\
-                <td>\(token.usedAt.map(UTCTime.text) ?? "never")</td>\
-                <td><form method="post" action="/account/tokens/revoke">\(csrf)\(Self.hidden("id", token.id))\
-                <button type="submit">Revoke</button></form></td></tr>
-
-                """
+        let tokens = try await store.tokens(accountID: identity.accountID).map { token in
+            TokenRowModel(
+                name: token.name, scope: token.scope.rawValue, made: UTCTime.text(token.createdAt),
+                expires: token.expiresAt.map(UTCTime.text) ?? "never", used: token.usedAt.map(UTCTime.text) ?? "never",
+                id: token.id)
         }
-        let body = """
-            <h1>Your account</h1>
-            \(notice.map { "<p class=\"notice\" role=\"status\">\(Escaping.html($0))</p>\n" } ?? "")\
-            <p>Signed in as <strong>\(Escaping.html(identity.email))</strong>.</p>
-            <h2>Change password</h2>
-            <p>A new password ends your other sessions and every API and feed token.</p>
-            <form method="post" action="/account/password">
-            \(csrf)
-            \(Self.field("current", label: "Current password", type: "password", autocomplete: "current-password", problem: problems["current"]))\
-            \(Self.field("password", label: "New password (at least \(accounts.rule.minimum) characters)", type: "password", autocomplete: "new-password", problem: problems["password"]))\
-            \(Self.field("confirm", label: "New password again", type: "password", autocomplete: "new-password", problem: problems["confirm"]))\
-            <p><button type="submit">Change password</button></p>
-            </form>
-            <h2>Sessions</h2>
-            <table>
-            <thead><tr><th>Began (UTC)</th><th>Last used (UTC)</th><th>From</th><th></th></tr></thead>
-            <tbody>
-            \(sessions)</tbody>
-            </table>
-            <h2>API tokens</h2>
-            <p>A script sends a token as <code>Authorization: Bearer dtr_…</code>: <em>read</em> reads every \
-            trip, format and feed; <em>write</em> can also save and delete trips through the API; <em>feed</em> \
-            reads calendar feeds only, given in the feed's address (<code>/calendar.ics?feed=dtr_…</code>) for \
-            calendar programs, which send no header. A token is shown once, when it is made.</p>
-            <table>
-            <thead><tr><th>Name</th><th>Scope</th><th>Made (UTC)</th><th>Expires (UTC)</th><th>Last used (UTC)</th>\
-            <th></th></tr></thead>
-            <tbody>
-            \(tokens)</tbody>
-            </table>
-            <form method="post" action="/account/tokens">
-            \(csrf)
-            \(Self.field("name", label: "Name", type: "text", problem: problems["name"]))\
-            <label for="scope">Scope</label>
-            <select id="scope" name="scope"><option value="read">read</option><option value="write">write</option>\
-            <option value="feed">feed</option></select>
-            <label for="days">Expires after this many days (empty: never)</label>
-            <input id="days" name="days" type="number" min="1" max="3650">
-            \(problems["days"].map { "<span class=\"problem\" id=\"days-problem\">\(Escaping.html($0))</span>\n" } ?? "")\
-            <p><button type="submit">Make a token</button></p>
-            </form>
-            \(invites)
-            """
-        return Self.page("Your account", body: body, identity: identity, status: status)
+        let passwordFields = [
+            FormFieldModel(
+                "current", label: "Current password", type: "password", autocomplete: "current-password",
+                problem: problems["current"]),
+            FormFieldModel(
+                "password", label: "New password (at least \(accounts.rule.minimum) characters)", type: "password",
+                autocomplete: "new-password", problem: problems["password"]),
+            FormFieldModel(
+                "confirm", label: "New password again", type: "password", autocomplete: "new-password",
+                problem: problems["confirm"]),
+        ]
+        var page = ServerPageModel(title: "Your account", chrome: ChromeModel(bar: Chrome.bar(identity)), hasBack: true)
+        page.account = AccountPageModel(
+            notice: notice, email: identity.email, formField: CSRFRule.formField, formToken: identity.formToken,
+            passwordFields: passwordFields, sessions: sessions, tokens: tokens,
+            tokenName: FormFieldModel("name", label: "Name", type: "text", problem: problems["name"]),
+            daysProblem: problems["days"], invites: accounts.registration == .invite)
+        return Self.page(page, status: status)
     }
 
     struct PasswordFields: Decodable {

@@ -49,20 +49,16 @@ struct AccountPages {
     )
         -> Response
     {
-        let register =
-            accounts.registration == .closed
-            ? "" : "<p>No account yet? <a href=\"/register\">Create one</a>.</p>\n"
-        let body = """
-            <h1>Log in</h1>
-            \(problem.map { "<p class=\"problem\" role=\"alert\">\(Escaping.html($0))</p>\n" } ?? "")\
-            <form method="post" action="/login">
-            \(Self.field("email", label: "E-mail address", type: "email", value: email, autocomplete: "username"))\
-            \(Self.field("password", label: "Password", type: "password", autocomplete: "current-password"))\
-            <p><button type="submit">Log in</button></p>
-            </form>
-            \(register)
-            """
-        return Self.page("Log in", body: body, identity: nil, status: status, fields: fields)
+        let form = LoginPageModel(
+            problem: problem,
+            fields: [
+                FormFieldModel("email", label: "E-mail address", type: "email", value: email, autocomplete: "username"),
+                FormFieldModel("password", label: "Password", type: "password", autocomplete: "current-password"),
+            ],
+            canRegister: accounts.registration != .closed)
+        var page = ServerPageModel(title: "Log in", chrome: nil, hasBack: false)
+        page.login = form
+        return Self.page(page, status: status, fields: fields)
     }
 
     func login(_ request: Request, context: ServerContext) async throws -> Response {
@@ -150,35 +146,32 @@ struct AccountPages {
     }
 
     func closedPage() -> Response {
-        Self.page(
-            "Registration is closed",
-            body: """
-                <h1>Registration is closed</h1>
-                <p>Accounts on this server are made by the person who runs it. <a href="/login">Log in</a></p>
-
-                """, identity: nil, status: .forbidden)
+        var page = ServerPageModel(title: "Registration is closed", chrome: nil, hasBack: false)
+        page.closed = true
+        return Self.page(page, status: .forbidden)
     }
 
     func registerForm(_ state: RegisterState, status: HTTPResponse.Status) -> Response {
-        let invite =
-            accounts.registration == .invite
-            ? Self.field(
-                "invite", label: "Invitation code", type: "text", value: state.invite, problem: state.problems["invite"]
-            )
-            : ""
-        let body = """
-            <h1>Create an account</h1>
-            <form method="post" action="/register">
-            \(Self.field("email", label: "E-mail address", type: "email", value: state.email, autocomplete: "username", problem: state.problems["email"]))\
-            \(Self.field("password", label: "Password (at least \(accounts.rule.minimum) characters)", type: "password", autocomplete: "new-password", problem: state.problems["password"]))\
-            \(Self.field("confirm", label: "Password again", type: "password", autocomplete: "new-password", problem: state.problems["confirm"]))\
-            \(invite)\
-            <p><button type="submit">Create account</button></p>
-            </form>
-            <p>Have an account? <a href="/login">Log in</a>.</p>
-
-            """
-        return Self.page("Create an account", body: body, identity: nil, status: status)
+        var fields = [
+            FormFieldModel(
+                "email", label: "E-mail address", type: "email", value: state.email, autocomplete: "username",
+                problem: state.problems["email"]),
+            FormFieldModel(
+                "password", label: "Password (at least \(accounts.rule.minimum) characters)", type: "password",
+                autocomplete: "new-password", problem: state.problems["password"]),
+            FormFieldModel(
+                "confirm", label: "Password again", type: "password", autocomplete: "new-password",
+                problem: state.problems["confirm"]),
+        ]
+        if accounts.registration == .invite {
+            fields.append(
+                FormFieldModel(
+                    "invite", label: "Invitation code", type: "text", value: state.invite,
+                    problem: state.problems["invite"]))
+        }
+        var page = ServerPageModel(title: "Create an account", chrome: nil, hasBack: false)
+        page.register = RegisterPageModel(fields: fields)
+        return Self.page(page, status: status)
     }
 
     func register(_ request: Request, context: ServerContext) async throws -> Response {
@@ -236,43 +229,12 @@ struct AccountPages {
 
     // MARK: building pages
 
-    /// A page of the server's own, with the account bar when someone is signed in; never cached.
+    /// A page of the server's own (its account bar in `model`); never cached.
     static func page(
-        _ title: String, body: String, identity: Identity?, status: HTTPResponse.Status,
-        fields: [(HTTPField.Name, String)] = []
+        _ model: ServerPageModel, status: HTTPResponse.Status, fields: [(HTTPField.Name, String)] = []
     ) -> Response {
-        let style = """
-            form p, form label { display: block; margin: .5rem 0; }
-            input[type=email], input[type=password], input[type=text] { width: 100%; max-width: 24rem; font: inherit; padding: .3rem; }
-            .problem { color: #a1262b; font-weight: 600; }
-            .notice { color: #1f5f3a; font-weight: 600; }
-            td form { display: inline; }
-
-            """
-        let html = ServerPage.html(title: title, style: style, body: body, back: identity != nil)
-        let bytes = AccountBar.inserted(into: Array(html.utf8), identity: identity)
-        return Replies.bytes(bytes, type: .html, status: status, extra: fields + [(.cacheControl, "no-store")])
-    }
-
-    /// A labelled input, its problem (when it has one) beside it, tied to it for screen readers.
-    static func field(
-        _ name: String, label: String, type: String, value: String = "", autocomplete: String? = nil,
-        problem: String? = nil
-    ) -> String {
-        let described = problem == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"\(name)-problem\""
-        let complete = autocomplete.map { " autocomplete=\"\($0)\"" } ?? ""
-        let shown = problem.map { "<span class=\"problem\" id=\"\(name)-problem\">\(Escaping.html($0))</span>" } ?? ""
-        return """
-            <label for="\(name)">\(Escaping.html(label))</label>
-            <input id="\(name)" name="\(name)" type="\(type)" value="\(Escaping.html(value))"\(complete)\(described) required>
-            \(shown)
-
-            """
-    }
-
-    /// A hidden input.
-    static func hidden(_ name: String, _ value: String) -> String {
-        "<input type=\"hidden\" name=\"\(name)\" value=\"\(Escaping.html(value))\">"
+        Replies.bytes(
+            ServerPages.page(model), type: .html, status: status, extra: fields + [(.cacheControl, "no-store")])
     }
 
     /// 303 to `location`.
@@ -287,32 +249,5 @@ struct AccountPages {
         if seconds < 60 { return seconds == 1 ? "1 second" : "\(seconds) seconds" }
         let minutes = (seconds + 59) / 60
         return minutes == 1 ? "1 minute" : "\(minutes) minutes"
-    }
-}
-
-/// The bar every page of a signed-in person opens with: the address they are signed in with
-/// (people with several accounts must see which one), their account's page, and a way to log out.
-enum AccountBar {
-    static func html(_ identity: Identity) -> String {
-        """
-        <nav class="account-bar" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
-        border-bottom: 1px solid #cfd6dd; background: #eef2f5; text-align: right;">\
-        Signed in as <strong>\(Escaping.html(identity.email))</strong> · <a href="/account">Account</a> · \
-        <form method="post" action="/logout" style="display: inline;">\
-        \(AccountPages.hidden(CSRFRule.formField, identity.formToken))\
-        <button type="submit">Log out</button></form></nav>
-        <style>@media print { nav.account-bar { display: none; } }</style>
-
-        """
-    }
-
-    /// `page` with the bar right after its `<body>` tag, and `more` (HTML) after the bar, when
-    /// someone is signed in.
-    static func inserted(into page: [UInt8], identity: Identity?, more: String = "") -> [UInt8] {
-        guard let identity else { return page }
-        var text = String(decoding: page, as: UTF8.self)
-        guard let body = text.range(of: "<body>") else { return page }
-        text.insert(contentsOf: "\n" + html(identity) + more, at: body.upperBound)
-        return Array(text.utf8)
     }
 }

@@ -129,7 +129,7 @@ struct Sharing {
             }
             try await share(name, with: email, as: role, by: identity, client: context.client)
         } catch let error as Problem {
-            let panel = try await SharePanel.html(
+            let panel = try await SharePanel.model(
                 name, context: context, refused: (typed: fields.email ?? "", message: error.message))
             var page = try await Pages.preview(
                 name, request: request, workspace: try context.trips(), identity: context.identity,
@@ -143,61 +143,34 @@ struct Sharing {
 
 /// What a preview and the index show of sharing.
 enum SharePanel {
-    /// The share panel of the owner's own preview, signed in by a session; empty anywhere else.
+    /// The share panel of the owner's own preview, signed in by a session; `nil` anywhere else.
     ///
     /// It lists the trip's members, each with a button that stops sharing, and has a form to share
     /// it.
     ///
     /// A share the owner asked for and the server `refused` shows the address as it was typed and
     /// the reason next to it.
-    static func html(
+    static func model(
         _ name: TripName, context: ServerContext, refused: (typed: String, message: String)? = nil
-    ) async throws -> String {
+    ) async throws -> SharePanelModel? {
         guard let accounts = context.accounts, case .session(let identity) = context.principal, !context.throughShare
-        else { return "" }
+        else { return nil }
         let members = try await accounts.store.members(ownerID: identity.accountID, trip: name.text)
-        let csrf = AccountPages.hidden(CSRFRule.formField, identity.formToken)
-        let action = "/trips/\(name.text)/members"
-        let listed = members.map { member in
-            """
-            \(Escaping.html(member.email)) (\(member.role.rawValue)) \
-            <form method="post" action="\(action)" style="display: inline;">\(csrf)\
-            \(AccountPages.hidden("remove", member.email))<button type="submit">Stop sharing</button></form>
-            """
-        }
-        return """
-            <section class="share-panel" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
-            border-bottom: 1px solid #cfd6dd;">\
-            Shared with: \(listed.isEmpty ? "no one" : listed.joined(separator: " · ")) · \
-            <form method="post" action="\(action)" style="display: inline;">\(csrf)\
-            <label for="share-email">Share with</label> \
-            <input id="share-email" name="email" type="email" value="\(Escaping.html(refused?.typed ?? ""))"\
-            \(refused == nil ? "" : " aria-invalid=\"true\" aria-describedby=\"share-email-problem\"") required> \
-            \(refused.map { "<span class=\"problem\" id=\"share-email-problem\">\(Escaping.html($0.message))</span> " } ?? "")\
-            <select name="role"><option value="viewer">viewer</option><option value="editor">editor</option></select> \
-            <button type="submit">Share</button></form></section>
-            <style>@media print { section.share-panel { display: none; } }</style>
-
-            """
+        var panel = SharePanelModel(
+            action: "/trips/\(name.text)/members",
+            members: members.map { ShareMemberModel(email: $0.email, role: $0.role.rawValue) },
+            formField: CSRFRule.formField, formToken: identity.formToken)
+        if let refused { (panel.typed, panel.problem) = refused }
+        return panel
     }
 
     /// On the index: the trips shared with the account, each marked with its owner and role.
-    static func sharedWithYou(_ context: ServerContext) async throws -> String {
-        guard let accounts = context.accounts, let identity = context.identity else { return "" }
-        let shared = try await accounts.store.sharedTrips(memberID: identity.accountID)
-        guard !shared.isEmpty else { return "" }
-        let items = shared.map { trip in
-            """
-            <li><a href="/shared/\(trip.ownerID)/trips/\(Escaping.html(trip.trip))">\(Escaping.html(trip.trip))</a>, \
-            shared by \(Escaping.html(trip.ownerEmail)) (\(trip.role.rawValue))</li>
-            """
+    static func sharedWithYou(_ context: ServerContext) async throws -> [SharedTripModel] {
+        guard let accounts = context.accounts, let identity = context.identity else { return [] }
+        return try await accounts.store.sharedTrips(memberID: identity.accountID).map { trip in
+            SharedTripModel(
+                href: "/shared/\(trip.ownerID)/trips/\(trip.trip)", name: trip.trip, owner: trip.ownerEmail,
+                role: trip.role.rawValue)
         }
-        return """
-            <section class="shared-with-you" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
-            border-bottom: 1px solid #cfd6dd;"><strong>Shared with you</strong><ul>
-            \(items.joined(separator: "\n"))
-            </ul></section>
-
-            """
     }
 }

@@ -41,6 +41,15 @@ public struct Problem: HTTPResponseError {
         Replies.bytes(Self.body(code: code, message: message, more: more), type: .json, status: status, extra: fields)
     }
 
+    /// The answer to a browser: a page with the status's reason, the message and the code, and
+    /// the same fields; never cached, as the JSON answer is not.
+    var page: Response {
+        var model = ServerPageModel(title: status.reasonPhrase, chrome: nil, hasBack: true)
+        model.error = ErrorPageModel(heading: status.reasonPhrase, message: message, code: code.rawValue)
+        return Replies.bytes(
+            ServerPages.page(model), type: .html, status: status, extra: fields + [(.cacheControl, "no-store")])
+    }
+
     /// The JSON body of a problem: `{"error": {"code": …, "message": …}}` and what else it carries.
     static func body(code: ProblemCode, message: String, more: [(String, JSONOutput)] = []) -> [UInt8] {
         let body = JSONOutput.object(

@@ -1,10 +1,12 @@
 import DetourAccounts
 import DetourJob
+import DetourRender
 import HTTPTypes
 import Hummingbird
 import NIOCore
 
-/// Answers every refusal in one place, as ``Problem``'s JSON body.
+/// Answers every refusal in one place: as ``Problem``'s JSON body, or, to a browser asking for a
+/// page (its `Accept` names `text/html`) anywhere but the API, as a page that says the same.
 ///
 /// Routes and middleware throw a ``Problem``, a ``StoreFailure`` from the folder or an
 /// `AccountFailure` from the accounts' database, and a body read past its limit throws
@@ -25,28 +27,35 @@ struct ProblemMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
+        let problem: Problem
         do {
             return try await next(request, context)
-        } catch let problem as Problem {
-            if problem.code == Problem.signInRequired.code, !request.uri.path.hasPrefix("/api/") {
+        } catch let thrown as Problem {
+            if thrown.code == Problem.signInRequired.code, !request.uri.path.hasPrefix("/api/") {
                 return Response(status: .seeOther, headers: [.location: "/login", .cacheControl: "no-store"])
             }
-            return problem.response
+            problem = thrown
         } catch let failure as StoreFailure {
-            return Problem(failure).response
+            problem = Problem(failure)
         } catch is AccountFailure {
             // The accounts' database failed: what it said stays in the server's own hands.
-            return Problem(.serviceUnavailable, .accountsFailed, "the accounts cannot be reached now; try again")
-                .response
+            problem = Problem(.serviceUnavailable, .accountsFailed, "the accounts cannot be reached now; try again")
         } catch is NIOTooManyBytesError {
-            return Problem.bodyTooLarge.response
+            problem = Problem.bodyTooLarge
         } catch let error as HTTPError where error.status == .notFound {
-            guard Self.knownMethods.contains(request.method) else { return Problem.methodNotImplemented.response }
-            return Problem.notFound.response
+            problem = Self.knownMethods.contains(request.method) ? Problem.notFound : Problem.methodNotImplemented
         } catch let error as HTTPError {
-            return Problem(error.status, .httpError, error.status.reasonPhrase).response
+            problem = Problem(error.status, .httpError, error.status.reasonPhrase)
         } catch {
-            return Problem.serverFault.response
+            problem = Problem.serverFault
         }
+        return Self.wantsPage(request) ? problem.page : problem.response
+    }
+
+    /// Whether the request is a browser's for a page: it accepts HTML and is not the API's,
+    /// which keeps its JSON problems whatever a client accepts.
+    static func wantsPage(_ request: Request) -> Bool {
+        guard !request.uri.path.hasPrefix("/api/"), let accept = request.headers[.accept] else { return false }
+        return accept.lowercased().contains("text/html")
     }
 }

@@ -115,15 +115,10 @@ public enum DiagnosticDocs {
         .joined()
     }
 
-    /// The section as a small page.
-    public static func page(_ code: String, section: String) -> [UInt8] {
-        let style = """
-            body { max-width: 50rem; }
-            pre { white-space: pre-wrap; overflow-wrap: anywhere; background: #f3f6f8; padding: .6rem .8rem; \
-            border-radius: 4px; }
-            code, pre { font: 10pt/1.45 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
-
-            """
-        return Array(ServerPage.html(title: code, style: style, body: DiagnosticDocs.html(section)).utf8)
+    /// The section as a small page, with the account bar of whoever is signed in.
+    static func page(_ code: String, section: String, bar: AccountBarModel?) -> [UInt8] {
+        var model = ServerPageModel(title: code, chrome: bar.map { ChromeModel(bar: $0) }, hasBack: true)
+        model.diagnostic = DiagnosticPageModel(html: DiagnosticDocs.html(section))
+        return ServerPages.page(model)
     }
 }

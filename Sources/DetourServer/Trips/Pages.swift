@@ -17,7 +17,7 @@ enum Pages {
         if let format {
             return try await output(name, format: format, request: request, workspace: workspace)
         }
-        let panel = try await SharePanel.html(name, context: context)
+        let panel = try await SharePanel.model(name, context: context)
         return try await preview(
             name, request: request, workspace: workspace, identity: context.identity, base: context.tripsBase,
             panel: panel)
@@ -60,7 +60,8 @@ enum Pages {
 
     /// `/trips/NAME`: the report, or the trip's problems, with the live-reload script.
     static func preview(
-        _ name: TripName, request: Request, workspace: Workspace, identity: Identity?, base: String, panel: String
+        _ name: TripName, request: Request, workspace: Workspace, identity: Identity?, base: String,
+        panel: SharePanelModel?
     ) async throws -> Response {
         let library = workspace.library
         let nonce = Nonce.make()
@@ -68,6 +69,8 @@ enum Pages {
         let headers: [(HTTPField.Name, String)] = [
             (.contentSecurityPolicy, PreviewPage.policy(nonce: nonce)), (.cacheControl, "no-store"),
         ]
+        // With no one signed in, no panel either: it needs the account bar's session.
+        let chrome = ChromeModel(bar: Chrome.bar(identity), share: identity == nil ? nil : panel)
         let snapshot: TripSnapshot
         do {
             snapshot = try workspace.current(name)
@@ -80,27 +83,22 @@ enum Pages {
                     : "no trip file \(name.text).json or \(name.text).gpx in the folder")
             let page = PreviewPage.problems(
                 title: name.text, file: name.text, diagnostics: [problem], nonce: nonce, version: version,
-                events: events, docs: "/docs/diagnostics/")
-            return Replies.bytes(
-                AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, status: .notFound,
-                request: request,
-                extra: headers)
+                events: events, docs: "/docs/diagnostics/", chrome: chrome)
+            return Replies.bytes(page, type: .html, status: .notFound, request: request, extra: headers)
         }
         let today = workspace.settings.today()
         if case .rendered(let report) = await library.output(snapshot, format: .html, today: today) {
+            var withBar = chrome
+            withBar.preview = PreviewPage.bar(name, base: base)
             let page = PreviewPage.preview(
-                of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, name: name, base: base)
-            return Replies.bytes(
-                AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, request: request,
-                extra: headers)
+                of: report.bytes, nonce: nonce, version: snapshot.etag, events: events, chrome: withBar)
+            return Replies.bytes(page, type: .html, request: request, extra: headers)
         }
         let result = await library.check(snapshot, today: today)
         let page = PreviewPage.problems(
             title: snapshot.file.fileName, file: snapshot.file.fileName, diagnostics: result.diagnostics,
-            nonce: nonce, version: snapshot.etag, events: events, docs: "/docs/diagnostics/")
-        return Replies.bytes(
-            AccountBar.inserted(into: page, identity: identity, more: panel), type: .html, request: request,
-            extra: headers)
+            nonce: nonce, version: snapshot.etag, events: events, docs: "/docs/diagnostics/", chrome: chrome)
+        return Replies.bytes(page, type: .html, request: request, extra: headers)
     }
 
     /// `/trips/NAME/events`: the trip's versions as Server-Sent Events, the current one first.
@@ -144,8 +142,8 @@ enum Pages {
     static func diagnostic(_ request: Request, context: ServerContext) async throws -> Response {
         let code = try context.parameters.require("code")
         guard let section = DiagnosticDocs.section(code) else { throw Problem.notFound }
-        let page = DiagnosticDocs.page(code, section: section)
-        return Replies.bytes(AccountBar.inserted(into: page, identity: context.identity), type: .html, request: request)
+        let page = DiagnosticDocs.page(code, section: section, bar: Chrome.bar(context.identity))
+        return Replies.bytes(page, type: .html, request: request)
     }
 
     /// `/`: the folder's index, from the index templates a batch run uses.
@@ -167,9 +165,10 @@ enum Pages {
             return Array(library.job.index(index, as: .html).utf8)
         }
         // The account bar differs by session, so it is added to the page kept, not kept with it.
-        let shared = try await SharePanel.sharedWithYou(context)
+        let bar = Chrome.bar(context.identity)
+        let shared = bar == nil ? [] : try await SharePanel.sharedWithYou(context)
         return Replies.bytes(
-            AccountBar.inserted(into: page.bytes, identity: context.identity, more: shared), type: .html,
+            Chrome.inserted(into: page.bytes, ChromeModel(bar: bar, shared: shared)), type: .html,
             request: request,
             extra: [(.cacheControl, context.identity == nil ? "no-cache" : "no-store")])
     }

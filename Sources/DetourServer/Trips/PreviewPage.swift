@@ -37,30 +37,19 @@ public enum PreviewPage {
     ///
     /// Each format is `/trips/NAME.EXT`, byte for byte what `render` writes, to download. Hidden
     /// on paper, so a printed preview is the report.
-    static func bar(_ name: TripName, base: String) -> String {
-        let downloads = OutputFormat.withoutBrowser.map { format in
-            "<a href=\"\(base)/\(name.text).\(format.fileExtension)\" download>\(format.label)</a>"
-        }
-        return """
-            <nav class="preview-bar" style="font: 10pt/1.4 sans-serif; padding: .4rem .8rem; \
-            border-bottom: 1px solid #cfd6dd; background: #f3f6f8;">\
-            <a href="/">← All trips</a> · Download: \(downloads.joined(separator: " · "))</nav>
-            <style>@media print { nav.preview-bar { display: none; } }</style>
-
-            """
+    static func bar(_ name: TripName, base: String) -> PreviewBarModel {
+        PreviewBarModel(
+            downloads: OutputFormat.withoutBrowser.map {
+                (label: $0.label, href: "\(base)/\(name.text).\($0.fileExtension)")
+            })
     }
 
-    /// `page` with its Content-Security-Policy meta element set to the preview's.
-    ///
-    /// The bar of links goes after `<body>` when a trip's `name` is given, and the script
-    /// before `</body>` (or at the end).
+    /// `page` with `chrome` after its `<body>` tag, its Content-Security-Policy meta element set
+    /// to the preview's, and the script before `</body>` (or at the end).
     public static func preview(
-        of page: [UInt8], nonce: String, version: String, events: String, name: TripName? = nil, base: String = "/trips"
+        of page: [UInt8], nonce: String, version: String, events: String, chrome: ChromeModel = ChromeModel()
     ) -> [UInt8] {
-        var text = String(decoding: page, as: UTF8.self)
-        if let name, let body = text.range(of: "<body>") {
-            text.insert(contentsOf: "\n" + bar(name, base: base), at: body.upperBound)
-        }
+        var text = String(decoding: Chrome.inserted(into: page, chrome), as: UTF8.self)
         let meta = "<meta http-equiv=\"Content-Security-Policy\" content=\""
         if let start = text.range(of: meta), let end = text[start.upperBound...].firstIndex(of: "\"") {
             text.replaceSubrange(start.upperBound..<end, with: policy(nonce: nonce))
@@ -74,42 +63,20 @@ public enum PreviewPage {
         return Array(text.utf8)
     }
 
-    /// A page listing `diagnostics` of the trip file `file`, in place of its report.
-    public static func problems(
+    /// A page listing `diagnostics` of the trip file `file`, in place of its report, with
+    /// `chrome` after its `<body>` tag.
+    static func problems(
         title: String, file: String, diagnostics: [Diagnostic], nonce: String, version: String, events: String,
-        docs: String
+        docs: String, chrome: ChromeModel
     ) -> [UInt8] {
-        var rows = ""
-        for diagnostic in diagnostics {
-            let place = DiagnosticText.location(diagnostic, file: file)
-            let code = diagnostic.code.rawValue
-            rows += """
-                <tr class="\(diagnostic.severity.rawValue)"><td class="place">\(Escaping.html(place))</td>\
-                <td class="severity">\(diagnostic.severity.rawValue)</td>\
-                <td class="code"><a href="\(docs)\(code)">\(code)</a></td>\
-                <td class="message">\(Escaping.html(message(diagnostic)))</td></tr>
-
-                """
+        let rows = diagnostics.map { diagnostic in
+            ProblemRowModel(
+                severity: diagnostic.severity.rawValue, place: DiagnosticText.location(diagnostic, file: file),
+                code: diagnostic.code.rawValue, href: docs + diagnostic.code.rawValue, message: message(diagnostic))
         }
-        let style = """
-            table { width: 100%; }
-            td.place, td.code { white-space: nowrap; font-family: ui-monospace, monospace; }
-            tr.error td.severity { color: #a1262b; font-weight: 600; }
-            tr.warning td.severity { color: #8a5a00; font-weight: 600; }
-
-            """
-        let body = """
-            <h1>\(Escaping.html(title))</h1>
-            <p class="summary">\(Escaping.html(summary(diagnostics))); the report comes back when the file is saved without errors.</p>
-            <table>
-            <thead><tr><th>Where</th><th>Severity</th><th>Code</th><th>Message</th></tr></thead>
-            <tbody>
-            \(rows)</tbody>
-            </table>
-
-            """
-        let page = ServerPage.html(title: title, style: style, body: body)
-        return preview(of: Array(page.utf8), nonce: nonce, version: version, events: events)
+        var model = ServerPageModel(title: title, chrome: chrome.isEmpty ? nil : chrome, hasBack: true)
+        model.problems = ProblemsPageModel(heading: title, summary: summary(diagnostics), rows: rows)
+        return preview(of: ServerPages.page(model), nonce: nonce, version: version, events: events)
     }
 
     /// The message with its path in front, as the command line prints it.

@@ -1,0 +1,156 @@
+import DetourTemplateSchema
+import DetourTemplates
+import Foundation
+import Mustache
+import Testing
+
+@testable import DetourMustacheSyntax
+@testable import DetourRender
+
+/// The server's own pages and the chrome it puts on reports: compiled as the reports are, they
+/// write what the template engine writes for them, escape every value, and show each part of a
+/// page only when its model has it.
+@Suite struct ServerPageTests {
+    static let hostile = "<b>\"x\" & 'y'</b>"
+
+    static let bar = AccountBarModel(email: "alice+\(hostile)@example.org", formField: "csrf", formToken: "T0K")
+
+    static func share(members: Int, refused: Bool) -> SharePanelModel {
+        var panel = SharePanelModel(
+            action: "/trips/lisbon/members",
+            members: (0..<members).map { ShareMemberModel(email: "m\($0)\(hostile)@example.org", role: "viewer") },
+            formField: "csrf", formToken: "T0K")
+        if refused { (panel.typed, panel.problem) = (hostile, "no account has the address \(hostile)") }
+        return panel
+    }
+
+    static let chromes: [ChromeModel] = [
+        ChromeModel(),
+        ChromeModel(bar: bar),
+        ChromeModel(bar: bar, share: share(members: 0, refused: false)),
+        ChromeModel(bar: bar, share: share(members: 2, refused: true)),
+        ChromeModel(
+            bar: bar,
+            shared: [
+                SharedTripModel(
+                    href: "/shared/ab/trips/x", name: "x\(hostile)", owner: "o@example.org", role: "editor"),
+                SharedTripModel(href: "/shared/cd/trips/y", name: "y", owner: "p\(hostile)", role: "viewer"),
+            ]),
+        ChromeModel(preview: PreviewBarModel(downloads: [("HTML", "/trips/a.html"), ("JSON", "/trips/a.json")])),
+    ]
+
+    static var pages: [ServerPageModel] {
+        var pages: [ServerPageModel] = []
+        let fields = [
+            FormFieldModel("email", label: "E-mail address", type: "email", value: hostile, autocomplete: "username"),
+            FormFieldModel("password", label: "Password", type: "password", problem: hostile),
+        ]
+        for (problem, canRegister) in [(nil, true), (hostile, false)] {
+            var login = ServerPageModel(title: "Log in", chrome: nil, hasBack: false)
+            login.login = LoginPageModel(problem: problem, fields: fields, canRegister: canRegister)
+            pages.append(login)
+        }
+        var register = ServerPageModel(title: "Create an account", chrome: nil, hasBack: false)
+        register.register = RegisterPageModel(fields: fields)
+        pages.append(register)
+        var closed = ServerPageModel(title: "Registration is closed", chrome: nil, hasBack: false)
+        closed.closed = true
+        pages.append(closed)
+        for (notice, invites) in [(nil, false), (hostile, true)] {
+            var account = ServerPageModel(title: "Your account", chrome: ChromeModel(bar: bar), hasBack: true)
+            account.account = AccountPageModel(
+                notice: notice, email: bar.email, formField: "csrf", formToken: "T0K", passwordFields: fields,
+                sessions: [
+                    SessionRowModel(began: "b", seen: "s", client: hostile, isThis: true, handle: "h1"),
+                    SessionRowModel(began: "b", seen: "s", client: "-", isThis: false, handle: "h2"),
+                ],
+                tokens: invites
+                    ? [TokenRowModel(name: hostile, scope: "read", made: "m", expires: "never", used: "u", id: "i")]
+                    : [],
+                tokenName: FormFieldModel("name", label: "Name", type: "text", problem: notice),
+                daysProblem: notice, invites: invites)
+            pages.append(account)
+        }
+        for rows in [0, 2] {
+            var problems = ServerPageModel(title: "t\(hostile)", chrome: ChromeModel(bar: bar), hasBack: true)
+            problems.problems = ProblemsPageModel(
+                heading: "t\(hostile)", summary: "1 error, 1 warning",
+                rows: (0..<rows).map {
+                    ProblemRowModel(
+                        severity: $0 == 0 ? "error" : "warning", place: "t.json:\($0)", code: "read-failed",
+                        href: "/docs/diagnostics/read-failed", message: hostile)
+                })
+            pages.append(problems)
+        }
+        var diagnostic = ServerPageModel(title: "usage", chrome: nil, hasBack: true)
+        diagnostic.diagnostic = DiagnosticPageModel(html: "<h1><code>usage</code></h1>\n")
+        pages.append(diagnostic)
+        var error = ServerPageModel(title: "Not Found", chrome: nil, hasBack: true)
+        error.error = ErrorPageModel(heading: "Not Found", message: hostile, code: "not-found")
+        pages.append(error)
+        return pages
+    }
+
+    static func engine() throws -> MustacheLibrary {
+        ContentTypes.register()
+        var library = MustacheLibrary()
+        for (name, text) in BundledTemplates.files { library.register(try MustacheTemplate(string: text), named: name) }
+        return library
+    }
+
+    @Test func theCompiledPagesMatchTheTemplateEngine() throws {
+        let engine = try Self.engine()
+        for page in Self.pages {
+            for chrome in Self.chromes {
+                var model = page
+                if chrome.bar != nil || model.chrome != nil { model.chrome = chrome.isEmpty ? nil : chrome }
+                let compiled = String(decoding: ServerPages.page(model), as: UTF8.self)
+                #expect(compiled == engine.render(model, withTemplate: TemplateRoots.serverPage), "\(model.title)")
+                #expect(!compiled.contains(Self.hostile), "every value is escaped")
+            }
+        }
+        for chrome in Self.chromes {
+            let compiled = String(decoding: ServerPages.chrome(chrome), as: UTF8.self)
+            #expect(compiled == engine.render(chrome, withTemplate: TemplateRoots.chrome))
+            #expect(!compiled.contains(Self.hostile))
+        }
+    }
+
+    /// Each part shows only when its model has it, and the chrome of no one is nothing at all.
+    @Test func eachPartShowsWhenItsModelHasIt() {
+        #expect(ServerPages.chrome(ChromeModel()).isEmpty)
+        let panel = String(decoding: ServerPages.chrome(Self.chromes[3]), as: UTF8.self)
+        #expect(panel.contains("(viewer) <form") && panel.contains("</form> · m1"), "members apart by a dot")
+        #expect(panel.contains("aria-invalid=\"true\" aria-describedby=\"share-email-problem\""))
+        let lonely = String(decoding: ServerPages.chrome(Self.chromes[2]), as: UTF8.self)
+        #expect(lonely.contains("Shared with: no one · ") && !lonely.contains("aria-invalid"))
+        let pages = Self.pages.map { String(decoding: ServerPages.page($0), as: UTF8.self) }
+        #expect(pages[0].contains("Create one") && !pages[1].contains("Create one"))
+        #expect(!pages[0].contains("role=\"alert\"") && pages[1].contains("role=\"alert\""))
+        #expect(pages[0].contains("autocomplete=\"username\"") && !pages[0].contains("autocomplete=\"\""))
+        #expect(pages[3].contains("Registration is closed") && !pages[3].contains("← All trips"))
+        #expect(!pages[4].contains("Invitations") && pages[5].contains("Invitations"))
+        #expect(pages[4].contains("this session") && pages[4].contains("name=\"session\" value=\"h2\""))
+        #expect(!pages[4].contains("days-problem") && pages[5].contains("days-problem"))
+        #expect(!pages[6].contains("<tr class=") && pages[7].contains("<tr class=\"warning\">"))
+        #expect(pages[8].hasSuffix("<h1><code>usage</code></h1>\n</body>\n</html>\n"))
+        #expect(pages[9].contains("<p>Code: <code>not-found</code></p>\n</body>") && !pages[8].contains("Code:"))
+        for page in pages {
+            #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n"))
+            #expect(page.components(separatedBy: "<style>").count == 2 + (page.contains("account-bar") ? 1 : 0))
+        }
+    }
+
+    /// The page templates pass the check `--templates` runs: every key is the model's, and user
+    /// text is never written raw.
+    @Test func thePageTemplatesWriteUserTextEscaped() throws {
+        var parsed: [String: [MustacheNode]] = [:]
+        for (name, text) in BundledTemplates.files { parsed[name] = try MustacheParser.parse(text) }
+        var check = TemplateCheck(templates: parsed)
+        for name in [TemplateRoots.serverPage, TemplateRoots.chrome, TemplateRoots.field] {
+            let root = try #require(TemplateRoots.builtIn[name])
+            check.walk(root: name, contentType: root.contentType, scope: root.scope)
+        }
+        #expect(check.warnings.isEmpty, "\(check.warnings)")
+    }
+}
