@@ -96,10 +96,12 @@ def which(name):
 
 
 def build():
-    """Builds the plain release binary and returns its path."""
-    print("bench: building detour-report (release)", flush=True)
-    subprocess.run(["swift", "build", "-c", "release", "--product", "detour-report"], cwd=ROOT, check=True,
-                   stdout=subprocess.DEVNULL)
+    """Builds the plain release binaries (detour-report and the detour-report-serve it starts)
+    and returns the path of detour-report."""
+    print("bench: building detour-report and detour-report-serve (release)", flush=True)
+    for product in ("detour-report", "detour-report-serve"):
+        subprocess.run(["swift", "build", "-c", "release", "--product", product], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
     folder = subprocess.run(["swift", "build", "-c", "release", "--show-bin-path"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout.strip()
     return os.path.join(folder, "detour-report")
@@ -118,14 +120,15 @@ PER_CLIENT_BEFORE = PER_CLIENT if os.environ.get("BENCH_BEFORE_PER_CLIENT") else
 
 
 class Server:
-    """`detour-report serve FOLDER` on a free port of the loopback."""
+    """`detour-report serve FOLDER` on a free port of the loopback, started by `launcher` (a
+    program and its arguments, such as `prlimit --nofile=…`) when one is given."""
 
-    def __init__(self, binary, folder, work, extra=()):
+    def __init__(self, binary, folder, work, extra=(), launcher=()):
         self.out_path = os.path.join(work, "server.out")
         self.err_path = os.path.join(work, "server.err")
         with open(self.out_path, "wb") as out, open(self.err_path, "wb") as err:
             self.proc = subprocess.Popen(
-                [binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet", *extra],
+                [*launcher, binary, "serve", folder, "--port", "0", "--today", TODAY, "--quiet", *extra],
                 stdout=out, stderr=err, stdin=subprocess.DEVNULL)
         self.port = None
         deadline = time.monotonic() + 30

@@ -58,6 +58,7 @@ public enum TripServer {
         var logger = Logger(label: "detour-report")
         logger.logLevel = .critical
         let clients = ClientConnections(limit: settings.maxConnectionsPerClient, exempt: settings.trustedProxy)
+        let idle = IdleConnections()
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -70,12 +71,12 @@ public enum TripServer {
                             httpDecoderConfiguration: .init(
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),
-                    clients: clients, headerTimeout: Self.timeAmount(settings.headerTimeout),
+                    clients: clients, idle: idle, headerTimeout: Self.timeAmount(settings.headerTimeout),
                     maxBodyBytes: settings.maxInputBytes)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
-                availableConnectionsDelegate: MaximumAvailableConnections(settings.maxConnections)),
+                availableConnectionsDelegate: ConnectionBudget(cap: settings.maxConnections, idle: idle)),
             // Stopped in the reverse order: the database last.
             services: (accounts?.services ?? []) + [WatchService(workspace: workspace, accounts: accounts)],
             onServerRunning: { channel in

@@ -12,6 +12,8 @@ struct ServerChannel: ServerChildChannel {
     let http: HTTP1Channel
     /// The connections each client holds, capped.
     let clients: ClientConnections
+    /// Every open connection, for shedding the idle ones near the server's cap.
+    let idle: IdleConnections
     /// How long a connection may wait for a request's head.
     let headerTimeout: TimeAmount
     /// The largest body any route takes.
@@ -30,8 +32,9 @@ struct ServerChannel: ServerChildChannel {
         return http.setup(channel: channel, logger: logger).flatMapThrowing { value in
             let operations = channel.pipeline.syncOperations
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
-            try operations.addHandler(
-                RequestHeadRules(headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes), position: .before(codec))
+            let rules = RequestHeadRules(headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes)
+            try operations.addHandler(rules, position: .before(codec))
+            idle.add(channel, rules: rules)
             return value
         }
     }
@@ -69,6 +72,10 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     private var waitingSince: NIODeadline?
     /// Whether a refused request's body is being dropped.
     private var refusing = false
+    /// Whether the connection waits for a request: none has come yet, or the last response is out
+    /// and no other has come; never while a request is under way or a refused one is dropped.
+    var isIdle: Bool { waitingSince != nil && open == 0 && !refusing }
+
     /// Requests whose head has come and whose response has not ended: a pipelined head may come
     /// before the previous response ends, and is not timed again.
     private var open = 0
