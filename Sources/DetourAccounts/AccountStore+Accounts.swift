@@ -8,16 +8,12 @@ extension AccountStore: AccountRepository {
         let email = AccountAddress.normalized(email)
         let account = Account(
             id: SecretToken.randomHex(count: 16), email: email, passwordHash: passwordHash, createdAt: now())
+        let row = AccountRow(
+            id: account.id, email: email, emailKey: AccountStore.key(email), passwordHash: passwordHash,
+            createdAt: account.createdAt)
         let inserted: Bool = try await attempt {
-            let rows = try await database.raw(
-                """
-                INSERT INTO accounts (id, email, email_key, password_hash, created_at)
-                VALUES (\(bind: account.id), \(bind: email), \(bind: AccountStore.key(email)), \
-                \(bind: passwordHash), \(bind: account.createdAt))
-                ON CONFLICT (email_key) DO NOTHING RETURNING id
-                """
-            ).all()
-            return !rows.isEmpty
+            try await !database.insert(into: "accounts").model(row, with: AccountStore.columns)
+                .ignoringConflicts(with: "email_key").returning("id").all().isEmpty
         }
         guard inserted else { throw .emailTaken(email) }
         return account
@@ -26,22 +22,17 @@ extension AccountStore: AccountRepository {
     /// The account with the address `email` (in any case), or `nil`.
     public func account(email: String) async throws(AccountFailure) -> Account? {
         try await attempt {
-            try await database.raw(
-                """
-                SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts \
-                WHERE email_key = \(bind: AccountStore.key(email))
-                """
-            ).first().map(AccountStore.account)
+            try await selectAccounts().where("email_key", .equal, AccountStore.key(email))
+                .first(decoding: AccountRow.self, with: AccountStore.rows)?.account
         }
     }
 
     /// The account with the id `id`, or `nil`.
     public func account(id: String) async throws(AccountFailure) -> Account? {
         try await attempt {
-            try await database.raw(
-                "SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts WHERE id = \(bind: id)"
-            )
-            .first().map(AccountStore.account)
+            try await selectAccounts().where("id", .equal, id).first(
+                decoding: AccountRow.self, with: AccountStore.rows)?
+                .account
         }
     }
 
@@ -51,33 +42,27 @@ extension AccountStore: AccountRepository {
     /// locale, and the order must not depend on where the database was made.
     public func accounts() async throws(AccountFailure) -> [Account] {
         try await attempt {
-            try await database.raw("SELECT \(unsafeRaw: AccountStore.accountColumns) FROM accounts")
-                .all().map(AccountStore.account).sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
+            try await selectAccounts().all(decoding: AccountRow.self, with: AccountStore.rows).map(\.account)
+                .sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
         }
     }
 
-    static let accountColumns = "id, email, password_hash, created_at"
-
-    static func account(_ row: any SQLRow) throws -> Account {
-        Account(
-            id: try row.decode(column: "id", as: String.self),
-            email: try row.decode(column: "email", as: String.self),
-            passwordHash: try row.decode(column: "password_hash", as: String.self),
-            createdAt: try row.decode(column: "created_at", as: Int64.self))
+    /// `SELECT` of every column of `accounts`.
+    private func selectAccounts() -> SQLSelectBuilder {
+        database.select().columns("id", "email", "email_key", "password_hash", "created_at").from("accounts")
     }
 
     /// Removes the account and its sessions; false when there was none.
     public func removeAccount(id: String) async throws(AccountFailure) -> Bool {
         try await attempt {
-            try await !database.raw("DELETE FROM accounts WHERE id = \(bind: id) RETURNING id").all().isEmpty
+            try await !database.delete(from: "accounts").where("id", .equal, id).returning("id").all().isEmpty
         }
     }
 
     /// Replaces the account's password hash.
     public func setPasswordHash(accountID: String, _ hash: String) async throws(AccountFailure) {
         try await attempt {
-            try await database.raw("UPDATE accounts SET password_hash = \(bind: hash) WHERE id = \(bind: accountID)")
-                .run()
+            try await database.update("accounts").set("password_hash", to: hash).where("id", .equal, accountID).run()
         }
     }
 }

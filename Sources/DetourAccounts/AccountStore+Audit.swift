@@ -8,32 +8,21 @@ extension AccountStore: AuditRepository {
     {
         let key = email.map(AccountStore.key)
         let time = now()
+        let row = AuditRow(at: time, emailKey: key, event: event, client: client, detail: detail)
         try await attempt {
-            try await database.raw(
-                """
-                INSERT INTO audit (at, email_key, event, client, detail)
-                VALUES (\(bind: time), \(bind: key), \(bind: event), \(bind: client), \(bind: detail))
-                """
-            ).run()
+            try await database.insert(into: "audit").model(row, with: AccountStore.columns).run()
         }
     }
 
     /// The audit log of an address, oldest first.
     public func audit(email: String) async throws(AccountFailure) -> [AuditEntry] {
         try await attempt {
-            try await database.raw(
-                """
-                SELECT at, email_key, event, client, detail FROM audit \
-                WHERE email_key = \(bind: AccountStore.key(email)) ORDER BY id
-                """
-            ).all().map { row in
-                AuditEntry(
-                    at: try row.decode(column: "at", as: Int64.self),
-                    event: try row.decode(column: "event", as: String.self),
-                    email: try row.decode(column: "email_key", as: String?.self),
-                    client: try row.decode(column: "client", as: String?.self),
-                    detail: try row.decode(column: "detail", as: String?.self))
-            }
+            try await database.select().columns("at", "email_key", "event", "client", "detail").from("audit")
+                .where("email_key", .equal, AccountStore.key(email)).orderBy("id")
+                .all(decoding: AuditRow.self, with: AccountStore.rows).map { row in
+                    AuditEntry(
+                        at: row.at, event: row.event, email: row.emailKey, client: row.client, detail: row.detail)
+                }
         }
     }
 }

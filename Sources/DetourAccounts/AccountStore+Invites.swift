@@ -9,13 +9,9 @@ extension AccountStore: InviteRepository {
     public func makeInvite(accountID: String) async throws(AccountFailure) -> SecretToken {
         let code = SecretToken.random(prefix: "inv_")
         let time = now()
+        let row = InviteRow(digest: code.digest, accountId: accountID, createdAt: time)
         try await attempt {
-            try await database.raw(
-                """
-                INSERT INTO invites (digest, account_id, created_at) \
-                VALUES (\(bind: code.digest), \(bind: accountID), \(bind: time))
-                """
-            ).run()
+            try await database.insert(into: "invites").model(row, with: AccountStore.columns).run()
         }
         return code
     }
@@ -25,12 +21,11 @@ extension AccountStore: InviteRepository {
     public func useInvite(_ code: SecretToken) async throws(AccountFailure) -> Bool {
         let time = now()
         return try await attempt {
-            try await !database.raw(
-                """
-                UPDATE invites SET used_at = \(bind: time) WHERE digest = \(bind: code.digest) AND used_at IS NULL \
-                AND created_at > \(bind: time - AccountStore.inviteLifetime) RETURNING digest
-                """
-            ).all().isEmpty
+            try await !database.update("invites").set("used_at", to: time).where("digest", .equal, code.digest)
+                .where("used_at", .is, SQLLiteral.null).where(
+                    "created_at", .greaterThan, time - AccountStore.inviteLifetime
+                )
+                .returning("digest").all().isEmpty
         }
     }
 }

@@ -11,14 +11,11 @@ extension AccountStore: SessionRepository {
         let session = Session(
             digest: token.digest, accountID: accountID, formToken: SecretToken.random().text, createdAt: time,
             seenAt: time)
+        let row = SessionRow(
+            digest: session.digest, accountId: accountID, formToken: session.formToken, createdAt: time, seenAt: time,
+            client: client)
         try await attempt {
-            try await database.raw(
-                """
-                INSERT INTO sessions (digest, account_id, form_token, created_at, seen_at, client)
-                VALUES (\(bind: session.digest), \(bind: accountID), \(bind: session.formToken), \
-                \(bind: time), \(bind: time), \(bind: client))
-                """
-            ).run()
+            try await database.insert(into: "sessions").model(row, with: AccountStore.columns).run()
         }
         return (token, session)
     }
@@ -35,23 +32,18 @@ extension AccountStore: SessionRepository {
         return try await attempt { () async throws -> Session? in
             // isLive's rule, in SQL.
             guard
-                let row = try await database.raw(
-                    """
-                    UPDATE sessions SET seen_at = \(bind: time) WHERE digest = \(bind: digest) \
-                    AND seen_at > \(bind: time - SessionLifetime.idle) \
-                    AND created_at > \(bind: time - SessionLifetime.absolute) \
-                    RETURNING account_id, form_token, created_at, seen_at
-                    """
-                ).first()
+                let use = try await database.update("sessions").set("seen_at", to: time).where("digest", .equal, digest)
+                    .where("seen_at", .greaterThan, time - SessionLifetime.idle)
+                    .where("created_at", .greaterThan, time - SessionLifetime.absolute)
+                    .returning(AccountStore.sessionColumns.map { SQLColumn($0) })
+                    .first(decoding: SessionRow.self, with: AccountStore.rows)
             else {
-                try await database.raw("DELETE FROM sessions WHERE digest = \(bind: digest)").run()
+                try await database.delete(from: "sessions").where("digest", .equal, digest).run()
                 return nil
             }
             return Session(
-                digest: digest, accountID: try row.decode(column: "account_id", as: String.self),
-                formToken: try row.decode(column: "form_token", as: String.self),
-                createdAt: try row.decode(column: "created_at", as: Int64.self),
-                seenAt: try row.decode(column: "seen_at", as: Int64.self))
+                digest: digest, accountID: use.accountId, formToken: use.formToken, createdAt: use.createdAt,
+                seenAt: use.seenAt)
         }
     }
 
@@ -61,13 +53,10 @@ extension AccountStore: SessionRepository {
         let time = now()
         return try await attempt { () async throws -> Bool in
             guard
-                let row = try await database.raw(
-                    "SELECT created_at, seen_at FROM sessions WHERE digest = \(bind: token.digest)"
-                ).first()
+                let found = try await database.select().columns(AccountStore.sessionColumns).from("sessions")
+                    .where("digest", .equal, token.digest).first(decoding: SessionRow.self, with: AccountStore.rows)
             else { return false }
-            let createdAt = try row.decode(column: "created_at", as: Int64.self)
-            let seenAt = try row.decode(column: "seen_at", as: Int64.self)
-            return time - seenAt < SessionLifetime.idle && time - createdAt < SessionLifetime.absolute
+            return time - found.seenAt < SessionLifetime.idle && time - found.createdAt < SessionLifetime.absolute
         }
     }
 
@@ -80,19 +69,15 @@ extension AccountStore: SessionRepository {
     /// Ends the session whose id is `token` (logging out).
     public func endSession(_ token: SecretToken) async throws(AccountFailure) {
         try await attempt {
-            try await database.raw("DELETE FROM sessions WHERE digest = \(bind: token.digest)").run()
+            try await database.delete(from: "sessions").where("digest", .equal, token.digest).run()
         }
     }
 
     /// Ends every session of the account but the one with the digest `keeping`; returns how many.
     public func endSessions(accountID: String, keeping: String?) async throws(AccountFailure) -> Int {
         try await attempt {
-            try await database.raw(
-                """
-                DELETE FROM sessions WHERE account_id = \(bind: accountID) \
-                AND digest <> \(bind: keeping ?? "") RETURNING digest
-                """
-            ).all().count
+            try await database.delete(from: "sessions").where("account_id", .equal, accountID)
+                .where("digest", .notEqual, keeping ?? "").returning("digest").all().count
         }
     }
 
@@ -106,19 +91,12 @@ extension AccountStore: SessionRepository {
         let time = now()
         // isLive's rule, in SQL.
         return try await attempt {
-            try await database.raw(
-                """
-                SELECT digest, created_at, seen_at, client FROM sessions WHERE account_id = \(bind: accountID) \
-                AND seen_at > \(bind: time - SessionLifetime.idle) \
-                AND created_at > \(bind: time - SessionLifetime.absolute) ORDER BY seen_at DESC, digest
-                """
-            ).all().map { row in
-                SessionSummary(
-                    digest: try row.decode(column: "digest", as: String.self),
-                    createdAt: try row.decode(column: "created_at", as: Int64.self),
-                    seenAt: try row.decode(column: "seen_at", as: Int64.self),
-                    client: try row.decode(column: "client", as: String?.self))
-            }
+            try await database.select().columns(AccountStore.sessionColumns).from("sessions")
+                .where("account_id", .equal, accountID).where("seen_at", .greaterThan, time - SessionLifetime.idle)
+                .where("created_at", .greaterThan, time - SessionLifetime.absolute).orderBy("seen_at", .descending)
+                .orderBy("digest").all(decoding: SessionRow.self, with: AccountStore.rows).map { row in
+                    SessionSummary(digest: row.digest, createdAt: row.createdAt, seenAt: row.seenAt, client: row.client)
+                }
         }
     }
 
@@ -127,12 +105,11 @@ extension AccountStore: SessionRepository {
     public func endSession(accountID: String, handle: String) async throws(AccountFailure) -> Bool {
         guard handle.count == SessionSummary.handleLength, handle.allSatisfy(\.isHexDigit) else { return false }
         return try await attempt {
-            try await !database.raw(
-                """
-                DELETE FROM sessions WHERE account_id = \(bind: accountID) \
-                AND substr(digest, 1, \(unsafeRaw: String(SessionSummary.handleLength))) = \(bind: handle) RETURNING digest
-                """
-            ).all().isEmpty
+            let prefix = SQLFunction(
+                "substr", args: SQLColumn("digest"), SQLLiteral.numeric("1"),
+                SQLLiteral.numeric(String(SessionSummary.handleLength)))
+            return try await !database.delete(from: "sessions").where("account_id", .equal, accountID)
+                .where(prefix, .equal, SQLBind(handle)).returning("digest").all().isEmpty
         }
     }
 }

@@ -5,40 +5,30 @@ extension AccountStore: ShareRepository {
     /// Shares the owner's trip `trip` with `memberID` as `role` (or changes the role).
     public func share(ownerID: String, trip: String, memberID: String, role: ShareRole) async throws(AccountFailure) {
         let time = now()
+        let row = ShareRow(ownerId: ownerID, trip: trip, memberId: memberID, role: role.rawValue, createdAt: time)
         try await attempt {
-            try await database.raw(
-                """
-                INSERT INTO shares (owner_id, trip, member_id, role, created_at) \
-                VALUES (\(bind: ownerID), \(bind: trip), \(bind: memberID), \(bind: role.rawValue), \(bind: time)) \
-                ON CONFLICT (owner_id, trip, member_id) DO UPDATE SET role = excluded.role
-                """
-            ).run()
+            try await database.insert(into: "shares").model(row, with: AccountStore.columns)
+                .onConflict(with: ["owner_id", "trip", "member_id"]) { $0.set(excludedValueOf: "role") }.run()
         }
     }
 
     /// Stops sharing the trip with `memberID`; false when it was not shared with it.
     public func unshare(ownerID: String, trip: String, memberID: String) async throws(AccountFailure) -> Bool {
         try await attempt {
-            try await !database.raw(
-                """
-                DELETE FROM shares WHERE owner_id = \(bind: ownerID) AND trip = \(bind: trip) \
-                AND member_id = \(bind: memberID) RETURNING trip
-                """
-            ).all().isEmpty
+            try await !database.delete(from: "shares").where("owner_id", .equal, ownerID).where("trip", .equal, trip)
+                .where("member_id", .equal, memberID).returning("trip").all().isEmpty
         }
     }
 
     /// The members of the owner's trip, by address.
     public func members(ownerID: String, trip: String) async throws(AccountFailure) -> [Member] {
         try await attempt {
-            try await database.raw(
-                """
-                SELECT accounts.email AS email, shares.role AS role FROM shares \
-                JOIN accounts ON accounts.id = shares.member_id \
-                WHERE shares.owner_id = \(bind: ownerID) AND shares.trip = \(bind: trip)
-                """
-            ).all().map { row in
-                Member(email: try row.decode(column: "email", as: String.self), role: try AccountStore.role(row))
+            try await sharesWithAccounts(joinedBy: "member_id").where(
+                SQLColumn("owner_id", table: "shares"), .equal, SQLBind(ownerID)
+            )
+            .where(SQLColumn("trip", table: "shares"), .equal, SQLBind(trip))
+            .all(decoding: ShareListed.self, with: AccountStore.rows).map { row in
+                Member(email: row.email, role: try AccountStore.shareRole(row.role))
             }.sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
         }
     }
@@ -46,36 +36,34 @@ extension AccountStore: ShareRepository {
     /// What `memberID` may do with the owner's trip `trip`, or `nil` when it is not shared with it.
     public func role(ownerID: String, trip: String, memberID: String) async throws(AccountFailure) -> ShareRole? {
         try await attempt {
-            try await database.raw(
-                """
-                SELECT role FROM shares WHERE owner_id = \(bind: ownerID) AND trip = \(bind: trip) \
-                AND member_id = \(bind: memberID)
-                """
-            ).first().map(AccountStore.role)
+            try await database.select().column("role").from("shares").where("owner_id", .equal, ownerID)
+                .where("trip", .equal, trip).where("member_id", .equal, memberID)
+                .first(decodingColumn: "role", as: String.self).map(AccountStore.shareRole)
         }
     }
 
     /// The trips shared with `memberID`, by owner and name.
     public func sharedTrips(memberID: String) async throws(AccountFailure) -> [SharedTrip] {
         try await attempt {
-            try await database.raw(
-                """
-                SELECT shares.owner_id AS owner_id, accounts.email AS email, shares.trip AS trip, shares.role AS role \
-                FROM shares JOIN accounts ON accounts.id = shares.owner_id \
-                WHERE shares.member_id = \(bind: memberID)
-                """
-            ).all().map { row in
-                SharedTrip(
-                    ownerID: try row.decode(column: "owner_id", as: String.self),
-                    ownerEmail: try row.decode(column: "email", as: String.self),
-                    trip: try row.decode(column: "trip", as: String.self), role: try AccountStore.role(row))
-            }.sorted { (AccountStore.key($0.ownerEmail), $0.trip) < (AccountStore.key($1.ownerEmail), $1.trip) }
+            try await sharesWithAccounts(joinedBy: "owner_id")
+                .where(SQLColumn("member_id", table: "shares"), .equal, SQLBind(memberID))
+                .all(decoding: ShareListed.self, with: AccountStore.rows).map { row in
+                    SharedTrip(
+                        ownerID: row.ownerId, ownerEmail: row.email, trip: row.trip,
+                        role: try AccountStore.shareRole(row.role))
+                }.sorted { (AccountStore.key($0.ownerEmail), $0.trip) < (AccountStore.key($1.ownerEmail), $1.trip) }
         }
     }
 
-    static func role(_ row: any SQLRow) throws -> ShareRole {
-        let text = try row.decode(column: "role", as: String.self)
-        guard let role = ShareRole(rawValue: text) else { throw AccountFailure.database("a share of role \(text)") }
-        return role
+    /// A share's owner, trip and role with the address of the account whose id is the share's
+    /// `column` (the member, or the owner).
+    private func sharesWithAccounts(joinedBy column: String) -> SQLSelectBuilder {
+        database.select()
+            .column(SQLColumn("owner_id", table: "shares"), as: "owner_id")
+            .column(SQLColumn("email", table: "accounts"), as: "email")
+            .column(SQLColumn("trip", table: "shares"), as: "trip")
+            .column(SQLColumn("role", table: "shares"), as: "role")
+            .from("shares")
+            .join("accounts", on: SQLColumn("id", table: "accounts"), .equal, SQLColumn(column, table: "shares"))
     }
 }

@@ -122,6 +122,10 @@ enum Migrations {
     }
 
     /// Runs `body` between the statements `begin` and `COMMIT`, rolled back when it throws.
+    ///
+    /// These are the only raw statements of the accounts' store: SQLKit has no builder for a
+    /// transaction's own statements (`BEGIN IMMEDIATE` for SQLite, PostgreSQL's advisory lock),
+    /// and they carry no values.
     static func transaction<Value: Sendable>(
         _ database: any SQLDatabase, begin: [String], _ body: @Sendable (any SQLDatabase) async throws -> Value
     ) async throws -> Value {
