@@ -23,6 +23,19 @@ public final class PlainThread: @unchecked Sendable {
     /// The stack each thread gets.
     public static let stackSize = 8 << 20
 
+    /// The thread-specific key each of these threads sets, so that ``isCurrent`` can tell it.
+    private static let marker: pthread_key_t? = {
+        var key = pthread_key_t()
+        return pthread_key_create(&key, nil) == 0 ? key : nil
+    }()
+
+    /// Whether the calling thread is one of these (rather than one of Swift's cooperative
+    /// threads, an event loop or the main thread).
+    public static var isCurrent: Bool {
+        guard let marker else { return false }
+        return pthread_getspecific(marker) != nil
+    }
+
     /// Starts `body` on a new thread, which ``join()`` waits for; `nil` when the system has no
     /// thread to give.
     public static func start(_ body: @escaping @Sendable () -> Void) -> PlainThread? {
@@ -55,6 +68,7 @@ public final class PlainThread: @unchecked Sendable {
             &handle, &attributes,
             { pointer in
                 guard let pointer else { return nil }
+                if let marker = PlainThread.marker { pthread_setspecific(marker, pointer) }
                 Unmanaged<PlainThread>.fromOpaque(pointer).takeRetainedValue().body()
                 return nil
             }, box.toOpaque())

@@ -1,3 +1,4 @@
+import DetourBase
 import DetourJob
 import Synchronization
 
@@ -12,6 +13,8 @@ final class FakeTripStore: TripStore {
         var diskFull = false
         var listingFails = false
         var writes = 0
+        /// For each read, whether it ran on one of the server's own threads (``PlainThread``).
+        var readsOnPlainThreads: [Bool] = []
     }
 
     let state = Mutex(State())
@@ -40,8 +43,10 @@ final class FakeTripStore: TripStore {
     }
 
     func read(_ file: TripFile, limit: Int) throws(StoreFailure) -> StoredBytes? {
-        state.withLock { state in
-            state.files[file].map { $0.count > limit ? .tooLarge : .bytes($0) }
+        let plain = PlainThread.isCurrent
+        return state.withLock { state in
+            state.readsOnPlainThreads.append(plain)
+            return state.files[file].map { $0.count > limit ? .tooLarge : .bytes($0) }
         }
     }
 

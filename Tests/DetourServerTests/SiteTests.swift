@@ -1,3 +1,4 @@
+import DetourBase
 import DetourCore
 import DetourFiles
 import DetourIO
@@ -47,6 +48,19 @@ import Testing
         #expect(page.contains(">ready</span>"))
         #expect(page.contains(">has errors</span>"))
         #expect(!page.contains(">written<"))
+    }
+
+    /// A request reads a trip file on the server's own threads, never on the cooperative thread
+    /// it runs on: a read blocks.
+    @Test func aTripFileIsReadOnTheServersOwnThreads() async throws {
+        let store = FakeTripStore(["lisbon.json": try Fixtures.sample("lisbon-city-break.json")])
+        let site = try site(store)
+        for path in ["/trips/lisbon.html", "/api/v1/trips/lisbon", "/trips/lisbon"] {
+            #expect(try await site.respond(to: request(.get, path)).status == .ok, "\(path)")
+        }
+        let reads = store.state.withLock { $0.readsOnPlainThreads }
+        #expect(!reads.isEmpty && reads.allSatisfy { $0 }, "\(reads)")
+        #expect(!PlainThread.isCurrent, "a test's own thread is none of them")
     }
 
     /// A browser asking for a page is never answered with JSON.

@@ -13,16 +13,16 @@ struct Sharing {
     var store: any AccountRepositories { accounts.store }
 
     /// The owner's trip the route names, which must exist; and the owner.
-    func ownTrip(_ context: ServerContext) throws -> (TripName, Identity) {
+    func ownTrip(_ context: ServerContext) async throws -> (TripName, Identity) {
         let identity = try context.account()
         let name = try API.name(context)
-        _ = try context.trips().current(name)
+        _ = try await context.trips().current(name)
         return (name, identity)
     }
 
     /// `GET /api/v1/trips/NAME/members`: who the trip is shared with.
     func list(_ request: Request, context: ServerContext) async throws -> Response {
-        let (name, identity) = try ownTrip(context)
+        let (name, identity) = try await ownTrip(context)
         let members = try await store.members(ownerID: identity.accountID, trip: name.text)
         let body = JSONOutput.object([
             (
@@ -39,7 +39,7 @@ struct Sharing {
 
     /// `PUT /api/v1/trips/NAME/members/EMAIL` with `{"role": "viewer"}` or `"editor"`.
     func put(_ request: Request, context: ServerContext) async throws -> Response {
-        let (name, identity) = try ownTrip(context)
+        let (name, identity) = try await ownTrip(context)
         var request = request
         let body = try await request.collectBody(upTo: Form.limit)
         guard let decoded = try? JSONDecoder().decode(RoleBody.self, from: Data(buffer: body)),
@@ -55,7 +55,7 @@ struct Sharing {
 
     /// `DELETE /api/v1/trips/NAME/members/EMAIL`.
     func delete(_ request: Request, context: ServerContext) async throws -> Response {
-        let (name, identity) = try ownTrip(context)
+        let (name, identity) = try await ownTrip(context)
         let email = try memberAddress(context)
         guard try await unshare(name, with: email, by: identity, client: context.client) else {
             throw Problem(.notFound, .notAMember, "the trip is not shared with \(email)")
@@ -116,7 +116,7 @@ struct Sharing {
     /// A browser sent the form, so a refusal comes back as the preview with the message next to
     /// the address (422), the address as it was typed: never as the API's JSON.
     func form(_ request: Request, context: ServerContext) async throws -> Response {
-        let (name, identity) = try ownTrip(context)
+        let (name, identity) = try await ownTrip(context)
         let fields = try await Form.read(ShareFields.self, from: request)
         if let remove = fields.remove {
             _ = try await unshare(name, with: remove, by: identity, client: context.client)

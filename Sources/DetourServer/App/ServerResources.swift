@@ -10,6 +10,9 @@ import DetourJob
 public final class ServerResources: Sendable {
     /// The threads every check and render of every folder runs on.
     public let pool: BlockingPool
+    /// The threads a request reads a trip file on, when what the folder holds is not known
+    /// without asking the file system: apart from ``pool``, so a read never waits behind renders.
+    public let files: BlockingPool
     /// Every folder's outputs, bounded in bytes for the whole server.
     let outputs: OutputCache
     /// The watch on every folder.
@@ -19,6 +22,7 @@ public final class ServerResources: Sendable {
 
     public init(settings: ServerSettings) {
         pool = BlockingPool(width: settings.renderThreads)
+        files = BlockingPool(width: settings.renderThreads)
         outputs = OutputCache(limit: settings.cacheBytes)
         watcher = FolderWatcher()
         streams = StreamBudget(limit: settings.maxStreams)

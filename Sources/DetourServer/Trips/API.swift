@@ -64,7 +64,7 @@ enum API {
     /// `GET /api/v1/trips/NAME`: the trip file's bytes, as stored.
     static func read(_ request: Request, context: ServerContext) async throws -> Response {
         let workspace = try context.trips()
-        let snapshot = try workspace.current(try name(context))
+        let snapshot = try await workspace.current(try name(context))
         return Replies.tagged(
             snapshot.bytes, etag: snapshot.etag, type: snapshot.file.format.mediaType, request: request)
     }

@@ -42,7 +42,7 @@ enum Pages {
         _ name: TripName, format: OutputFormat, request: Request, workspace: Workspace
     ) async throws -> Response {
         let library = workspace.library
-        let snapshot = try workspace.current(name)
+        let snapshot = try await workspace.current(name)
         let today = workspace.settings.today()
         let output: RenderedOutput
         switch await library.output(snapshot, format: format, today: today) {
@@ -73,9 +73,9 @@ enum Pages {
         let chrome = ChromeModel(bar: Chrome.bar(identity), share: identity == nil ? nil : panel)
         let snapshot: TripSnapshot
         do {
-            snapshot = try workspace.current(name)
+            snapshot = try await workspace.current(name)
         } catch is Problem {
-            let version = library.version(name)
+            let version = await library.version(name)
             let problem = Diagnostic(
                 .readFailed,
                 version == "clash"
@@ -108,7 +108,7 @@ enum Pages {
             throw Problem.badName
         }
         let reload = workspace.reload
-        guard let stream = reload.listen(to: name, current: workspace.library.version(name)) else {
+        guard let stream = reload.listen(to: name, current: await workspace.library.version(name)) else {
             throw Problem(
                 .serviceUnavailable, .tooManyStreams,
                 "\(reload.limit) live previews are open, the most the server keeps; close one and reload",

@@ -53,6 +53,8 @@ public final class TripLibrary: Sendable {
     /// The server's outputs and threads, shared with every other folder it serves.
     let outputs: OutputCache
     let pool: BlockingPool
+    /// The server's threads for reading trip files (``ServerResources/files``).
+    let reads: BlockingPool
     /// What sets this folder's outputs apart from other folders' in ``outputs``.
     let space: String
     /// What the folder's watch vouches for, so that a read need not ask the file system.
@@ -97,6 +99,7 @@ public final class TripLibrary: Sendable {
         let resources = resources ?? ServerResources(settings: settings)
         outputs = resources.outputs
         pool = resources.pool
+        reads = resources.files
         checks = SingleFlight(pool: pool)
         renders = SingleFlight(pool: pool)
     }
@@ -111,13 +114,23 @@ public final class TripLibrary: Sendable {
         try store.list().sorted { ($0.name, $0.format.rawValue) < ($1.name, $1.format.rawValue) }
     }
 
-    /// What `name` holds now: its one file's content, or why there is none.
+    /// What `name` holds now, for a request: known without asking the file system while the
+    /// folder's watch vouches for it, else looked up (``lookUp(_:)``) on the server's threads for
+    /// files, never on the cooperative threads the request runs on.
+    public func current(_ name: TripName) async throws(StoreFailure) -> CurrentRead {
+        if let known = freshness.known(name) { return known }
+        let found = await reads.run { [self] in Result { () throws(StoreFailure) in try lookUp(name) } }
+        return try found.get()
+    }
+
+    /// What `name` holds now: its one file's content, or why there is none; asked of the file
+    /// system (on the calling thread, which must be one that may block) unless the watch vouches.
     ///
     /// Anything but one file's content is looked at again holding the lock shared: a write that
     /// changes a trip's format makes the new file before it removes the old, under the lock, and
     /// a reader must not take that moment for two files, or for none (it looked for the new file
     /// before it was made and for the old one after it went). What is still so then is so.
-    public func current(_ name: TripName) throws(StoreFailure) -> CurrentRead {
+    public func lookUp(_ name: TripName) throws(StoreFailure) -> CurrentRead {
         if let known = freshness.known(name) { return known }
         let epoch = freshness.epoch
         var found = try read(name)
@@ -129,10 +142,19 @@ public final class TripLibrary: Sendable {
         return found
     }
 
-    /// The version a preview page is made from: the trip file's entity tag, `missing`, `clash`
-    /// or `unreadable`.
-    public func version(_ name: TripName) -> String {
-        switch try? current(name) {
+    /// The version a preview page is made from, for a request: off its threads, as ``current(_:)``.
+    public func version(_ name: TripName) async -> String {
+        TripLibrary.version(of: try? await current(name))
+    }
+
+    /// The version a preview page is made from, on a thread that may block (the folder's watch).
+    public func versionNow(_ name: TripName) -> String {
+        TripLibrary.version(of: try? lookUp(name))
+    }
+
+    /// The trip file's entity tag, `missing`, `clash` or `unreadable`.
+    static func version(of found: CurrentRead?) -> String {
+        switch found {
         case .snapshot(let snapshot): return snapshot.etag
         case .tooLarge: return "unreadable"
         case .clash: return "clash"

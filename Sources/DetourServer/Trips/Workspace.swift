@@ -31,7 +31,7 @@ public final class Workspace: Sendable {
             ) { name in
                 // Sends the new version only to pages that listen, and only when it changed.
                 guard reload.hasListeners(name) else { return }
-                reload.send(library.version(name), to: name)
+                reload.send(library.versionNow(name), to: name)
             }
         }
     }
@@ -51,8 +51,8 @@ public final class Workspace: Sendable {
     }
 
     /// The trip file `name` names now, or the problem that says why there is none.
-    func current(_ name: TripName) throws -> TripSnapshot {
-        switch try library.current(name) {
+    func current(_ name: TripName) async throws -> TripSnapshot {
+        switch try await library.current(name) {
         case .missing: throw Problem.notFound
         case .clash: throw Problem.clash(name)
         case .tooLarge: throw Problem.tooLargeFile
