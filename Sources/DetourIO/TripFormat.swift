@@ -1,3 +1,5 @@
+import DetourCore
+
 /// The trip file formats detour-report reads.
 public enum TripFormat: String, Sendable, CaseIterable {
     /// Trip JSON, version 1.
@@ -16,9 +18,7 @@ public enum TripFormat: String, Sendable, CaseIterable {
     /// case (``init(fileName:)``), but no `.xml` is picked out of a folder: most XML files are not
     /// trips.
     public static func ofTripInFolder(_ fileName: String) -> (stem: Substring, format: TripFormat)? {
-        guard let (stem, format) = extensionInAnyCase(fileName),
-            fileName.utf8[stem.endIndex...].elementsEqual(("." + format.rawValue).utf8)
-        else { return nil }
+        guard let (stem, format, exact) = extensionInAnyCase(fileName), exact else { return nil }
         return (stem, format)
     }
 
@@ -26,12 +26,13 @@ public enum TripFormat: String, Sendable, CaseIterable {
     /// extension keeps it out of a folder's trips (`Lisbon.JSON`, `oslo.Gpx`); `nil` for a trip
     /// file or any other file.
     public static func misspelledInFolder(_ fileName: String) -> String? {
-        guard let (stem, format) = extensionInAnyCase(fileName), ofTripInFolder(fileName) == nil else { return nil }
+        guard let (stem, format, exact) = extensionInAnyCase(fileName), !exact else { return nil }
         return stem + "." + format.rawValue
     }
 
-    /// `NAME.json` or `NAME.gpx` with the extension in any case, split.
-    private static func extensionInAnyCase(_ fileName: String) -> (stem: Substring, format: TripFormat)? {
+    /// `NAME.json` or `NAME.gpx` with the extension in any case, split, and whether the extension
+    /// is written in lower case.
+    private static func extensionInAnyCase(_ fileName: String) -> (stem: Substring, format: TripFormat, exact: Bool)? {
         let bytes = fileName.utf8
         for format in allCases {
             let suffix = ("." + format.rawValue).utf8
@@ -39,7 +40,9 @@ public enum TripFormat: String, Sendable, CaseIterable {
             let start = bytes.index(bytes.endIndex, offsetBy: -suffix.count)
             // ASCII letters in either case; every other byte as it is.
             let lowered = bytes[start...].lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-            if lowered.elementsEqual(suffix) { return (fileName[..<start], format) }
+            if lowered.elementsEqual(suffix) {
+                return (fileName[..<start], format, bytes[start...].elementsEqual(suffix))
+            }
         }
         return nil
     }
@@ -60,5 +63,16 @@ public enum TripFormat: String, Sendable, CaseIterable {
     public init(sniffing prefix: [UInt8]) {
         let start = prefix.drop { [0xEF, 0xBB, 0xBF, 0xFE, 0xFF, 0x00, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
         self = start.first == UInt8(ascii: "<") ? .gpx : .json
+    }
+}
+
+extension Diagnostic {
+    /// The warning for a file of a folder that ``TripFormat/misspelledInFolder(_:)`` names:
+    /// `leftOut` says what was not done with it (`read`, `served`); `renamed` is the name to give it.
+    public static func tripExtensionCase(_ leftOut: String, renamed: String) -> Diagnostic {
+        Diagnostic(
+            .tripExtensionCase,
+            "not \(leftOut): a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it "
+                + Quoting.quoted(renamed, limit: nil))
     }
 }

@@ -57,11 +57,8 @@ struct ServeCommand: AsyncParsableCommand {
         let folderPath = FilePath(options.folder)
         if !options.accounts {
             for (name, renamed) in store.misspelled() {
-                options.printer.report(
-                    .tripExtensionCase,
-                    "not served: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it "
-                        + Quoting.quoted(renamed, limit: nil),
-                    file: folderPath.appending(name).shown)
+                options.printer.print(
+                    [.tripExtensionCase("served", renamed: renamed)], file: folderPath.appending(name).shown)
             }
         }
         // The browser a PDF request starts ends with the server, however it stops.

@@ -69,10 +69,7 @@ struct BatchInputs {
     /// Warns of each file left out for the case of its extension, through the printer for its path.
     func warnOfMisspelled(_ printer: (String) -> DiagnosticPrinter) {
         for (path, renamed) in misspelled {
-            printer(path.shown).report(
-                .tripExtensionCase,
-                "not read: a trip file in a folder ends in \".json\" or \".gpx\" in lower case; rename it "
-                    + Quoting.quoted(renamed, limit: nil))
+            printer(path.shown).print([.tripExtensionCase("read", renamed: renamed)])
         }
     }
 
