@@ -46,14 +46,14 @@ import Testing
             FormFieldModel("password", label: "Password", type: "password", problem: hostile),
         ]
         for (problem, canRegister) in [(nil, true), (hostile, false)] {
-            var login = ServerPageModel(title: "Log in", chrome: nil, hasBack: false)
+            var login = ServerPageModel(title: "Log in", hasBack: false)
             login.login = LoginPageModel(problem: problem, fields: fields, canRegister: canRegister)
             pages.append(login)
         }
-        var register = ServerPageModel(title: "Create an account", chrome: nil, hasBack: false)
+        var register = ServerPageModel(title: "Create an account", hasBack: false)
         register.register = RegisterPageModel(fields: fields)
         pages.append(register)
-        var closed = ServerPageModel(title: "Registration is closed", chrome: nil, hasBack: false)
+        var closed = ServerPageModel(title: "Registration is closed", hasBack: false)
         closed.closed = true
         pages.append(closed)
         for (notice, invites) in [(nil, false), (hostile, true)] {
@@ -82,10 +82,10 @@ import Testing
                 })
             pages.append(problems)
         }
-        var diagnostic = ServerPageModel(title: "usage", chrome: nil, hasBack: true)
+        var diagnostic = ServerPageModel(title: "usage", hasBack: true)
         diagnostic.diagnostic = DiagnosticPageModel(html: "<h1><code>usage</code></h1>\n")
         pages.append(diagnostic)
-        var error = ServerPageModel(title: "Not Found", chrome: nil, hasBack: true)
+        var error = ServerPageModel(title: "Not Found", hasBack: true)
         error.error = ErrorPageModel(heading: "Not Found", message: hostile, code: "not-found")
         pages.append(error)
         return pages
@@ -103,7 +103,7 @@ import Testing
         for page in Self.pages {
             for chrome in Self.chromes {
                 var model = page
-                if chrome.bar != nil || model.chrome != nil { model.chrome = chrome.isEmpty ? nil : chrome }
+                if chrome.bar != nil || !model.chrome.isEmpty { model.chrome = chrome }
                 let compiled = String(decoding: ServerPages.page(model), as: UTF8.self)
                 #expect(compiled == engine.render(model, withTemplate: TemplateRoots.serverPage), "\(model.title)")
                 #expect(!compiled.contains(Self.hostile), "every value is escaped")

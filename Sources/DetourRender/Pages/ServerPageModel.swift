@@ -10,7 +10,8 @@ import DetourTemplateSchema
 /// A page of the server's own: its title, the account bar, and one of its kinds of body.
 public struct ServerPageModel: Sendable {
     public var title: String
-    public var chrome: ChromeModel?
+    /// What goes after `<body>`: nothing, or the account bar of whoever is signed in.
+    public var chrome: ChromeModel
     /// The link back to the list of trips at the top.
     public var hasBack: Bool
     public var login: LoginPageModel?
@@ -23,7 +24,7 @@ public struct ServerPageModel: Sendable {
     public var error: ErrorPageModel?
 
     /// A page titled `title`, with `chrome` after its `<body>` tag; its body is set after.
-    public init(title: String, chrome: ChromeModel?, hasBack: Bool) {
+    public init(title: String, chrome: ChromeModel = ChromeModel(), hasBack: Bool) {
         self.title = title
         self.chrome = chrome
         self.hasBack = hasBack

@@ -43,7 +43,7 @@ extension AccountPages {
             passwordFields: passwordFields, sessions: sessions, tokens: tokens,
             tokenName: FormFieldModel("name", label: "Name", type: "text", problem: problems["name"]),
             daysProblem: problems["days"], invites: accounts.registration == .invite)
-        return Self.page(page, status: status)
+        return Replies.page(page, status: status)
     }
 
     struct PasswordFields: Decodable {

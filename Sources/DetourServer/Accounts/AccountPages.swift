@@ -56,9 +56,9 @@ struct AccountPages {
                 FormFieldModel("password", label: "Password", type: "password", autocomplete: "current-password"),
             ],
             canRegister: accounts.registration != .closed)
-        var page = ServerPageModel(title: "Log in", chrome: nil, hasBack: false)
+        var page = ServerPageModel(title: "Log in", hasBack: false)
         page.login = form
-        return Self.page(page, status: status, fields: fields)
+        return Replies.page(page, status: status, extra: fields)
     }
 
     func login(_ request: Request, context: ServerContext) async throws -> Response {
@@ -146,9 +146,9 @@ struct AccountPages {
     }
 
     func closedPage() -> Response {
-        var page = ServerPageModel(title: "Registration is closed", chrome: nil, hasBack: false)
+        var page = ServerPageModel(title: "Registration is closed", hasBack: false)
         page.closed = true
-        return Self.page(page, status: .forbidden)
+        return Replies.page(page, status: .forbidden)
     }
 
     func registerForm(_ state: RegisterState, status: HTTPResponse.Status) -> Response {
@@ -169,9 +169,9 @@ struct AccountPages {
                     "invite", label: "Invitation code", type: "text", value: state.invite,
                     problem: state.problems["invite"]))
         }
-        var page = ServerPageModel(title: "Create an account", chrome: nil, hasBack: false)
+        var page = ServerPageModel(title: "Create an account", hasBack: false)
         page.register = RegisterPageModel(fields: fields)
-        return Self.page(page, status: status)
+        return Replies.page(page, status: status)
     }
 
     func register(_ request: Request, context: ServerContext) async throws -> Response {
@@ -227,15 +227,7 @@ struct AccountPages {
         return Self.redirect("/login", fields: [(.setCookie, accounts.endedCookie)])
     }
 
-    // MARK: building pages
-
-    /// A page of the server's own (its account bar in `model`); never cached.
-    static func page(
-        _ model: ServerPageModel, status: HTTPResponse.Status, fields: [(HTTPField.Name, String)] = []
-    ) -> Response {
-        Replies.bytes(
-            ServerPages.page(model), type: .html, status: status, extra: fields + [(.cacheControl, "no-store")])
-    }
+    // MARK: answers
 
     /// 303 to `location`.
     static func redirect(_ location: String, fields: [(HTTPField.Name, String)] = []) -> Response {

@@ -32,7 +32,7 @@ final class IdleConnections: Sendable {
         interval: Duration = .seconds(1),
         clock: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds) }
     ) {
-        self.interval = interval.components.seconds * 1_000_000_000 + interval.components.attoseconds / 1_000_000_000
+        self.interval = TripServer.timeAmount(interval).nanoseconds
         self.clock = clock
     }
 

@@ -44,10 +44,9 @@ public struct Problem: HTTPResponseError {
     /// The answer to a browser: a page with the status's reason, the message and the code, and
     /// the same fields; never cached, as the JSON answer is not.
     var page: Response {
-        var model = ServerPageModel(title: status.reasonPhrase, chrome: nil, hasBack: true)
+        var model = ServerPageModel(title: status.reasonPhrase, hasBack: true)
         model.error = ErrorPageModel(heading: status.reasonPhrase, message: message, code: code.rawValue)
-        return Replies.bytes(
-            ServerPages.page(model), type: .html, status: status, extra: fields + [(.cacheControl, "no-store")])
+        return Replies.page(model, status: status, extra: fields)
     }
 
     /// The JSON body of a problem: `{"error": {"code": …, "message": …}}` and what else it carries.

@@ -26,6 +26,13 @@ enum Replies {
         }
     }
 
+    /// A page of the server's own, from its template; never cached: it may hold a form token.
+    static func page(
+        _ model: ServerPageModel, status: HTTPResponse.Status, extra: [(HTTPField.Name, String)] = []
+    ) -> Response {
+        bytes(ServerPages.page(model), type: .html, status: status, extra: extra + [(.cacheControl, "no-store")])
+    }
+
     static func bytes(
         _ bytes: [UInt8], type: MediaType, status: HTTPResponse.Status = .ok, request: Request? = nil,
         extra: [(HTTPField.Name, String)] = []

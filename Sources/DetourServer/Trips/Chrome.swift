@@ -13,18 +13,9 @@ enum Chrome {
     /// `page` with `chrome` right after its `<body>` tag; `page` as it is when there is nothing to
     /// put in or no such tag.
     static func inserted(into page: [UInt8], _ chrome: ChromeModel) -> [UInt8] {
-        guard !chrome.isEmpty, let body = Chrome.end(of: Array("<body>".utf8), in: page) else { return page }
+        guard !chrome.isEmpty, let body = page.firstRange(of: Array("<body>".utf8)) else { return page }
         var result = page
-        result.insert(contentsOf: ServerPages.chrome(chrome), at: body)
+        result.insert(contentsOf: ServerPages.chrome(chrome), at: body.upperBound)
         return result
-    }
-
-    /// Where the first `tag` in `page` ends.
-    static func end(of tag: [UInt8], in page: [UInt8]) -> Int? {
-        guard page.count >= tag.count else { return nil }
-        for start in 0...(page.count - tag.count) where page[start] == tag[0] {
-            if page[start..<(start + tag.count)].elementsEqual(tag) { return start + tag.count }
-        }
-        return nil
     }
 }

@@ -117,7 +117,7 @@ public enum DiagnosticDocs {
 
     /// The section as a small page, with the account bar of whoever is signed in.
     static func page(_ code: String, section: String, bar: AccountBarModel?) -> [UInt8] {
-        var model = ServerPageModel(title: code, chrome: bar.map { ChromeModel(bar: $0) }, hasBack: true)
+        var model = ServerPageModel(title: code, chrome: ChromeModel(bar: bar), hasBack: true)
         model.diagnostic = DiagnosticPageModel(html: DiagnosticDocs.html(section))
         return ServerPages.page(model)
     }

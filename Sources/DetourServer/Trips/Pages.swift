@@ -69,8 +69,7 @@ enum Pages {
         let headers: [(HTTPField.Name, String)] = [
             (.contentSecurityPolicy, PreviewPage.policy(nonce: nonce)), (.cacheControl, "no-store"),
         ]
-        // With no one signed in, no panel either: it needs the account bar's session.
-        let chrome = ChromeModel(bar: Chrome.bar(identity), share: identity == nil ? nil : panel)
+        let chrome = ChromeModel(bar: Chrome.bar(identity), share: panel)
         let snapshot: TripSnapshot
         do {
             snapshot = try await workspace.current(name)
@@ -165,10 +164,9 @@ enum Pages {
             return Array(library.job.index(index, as: .html).utf8)
         }
         // The account bar differs by session, so it is added to the page kept, not kept with it.
-        let bar = Chrome.bar(context.identity)
-        let shared = bar == nil ? [] : try await SharePanel.sharedWithYou(context)
+        let chrome = ChromeModel(bar: Chrome.bar(context.identity), shared: try await SharePanel.sharedWithYou(context))
         return Replies.bytes(
-            Chrome.inserted(into: page.bytes, ChromeModel(bar: bar, shared: shared)), type: .html,
+            Chrome.inserted(into: page.bytes, chrome), type: .html,
             request: request,
             extra: [(.cacheControl, context.identity == nil ? "no-cache" : "no-store")])
     }

@@ -74,7 +74,7 @@ public enum PreviewPage {
                 severity: diagnostic.severity.rawValue, place: DiagnosticText.location(diagnostic, file: file),
                 code: diagnostic.code.rawValue, href: docs + diagnostic.code.rawValue, message: message(diagnostic))
         }
-        var model = ServerPageModel(title: title, chrome: chrome.isEmpty ? nil : chrome, hasBack: true)
+        var model = ServerPageModel(title: title, chrome: chrome, hasBack: true)
         model.problems = ProblemsPageModel(heading: title, summary: summary(diagnostics), rows: rows)
         return preview(of: ServerPages.page(model), nonce: nonce, version: version, events: events)
     }
