@@ -243,6 +243,62 @@ struct ServeTests {
         listener.close()
     }
 
+    /// A format asked for again on one connection is the same answer, but for its `Date`.
+    ///
+    /// No field of the server's own is in it, and an edit on disk is in the next answer as soon
+    /// as the live-reload stream tells of it. With the watch the answer is repeated from the event loop;
+    /// with `--poll` it never is. Either way a reader sees the same.
+    @Test(arguments: [[], ["--poll", "0.2"]])
+    func aFormatAskedForAgainIsTheSameAnswerUntilItsTripChanges(_ watch: [String]) throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder, arguments: watch)
+        let reader = try RawConnection(port: server.port)
+        let get = Data("GET /trips/lisbon-city-break.md HTTP/1.1\r\nHost: 127.0.0.1\r\nUser-Agent: t\r\n\r\n".utf8)
+        func answers(_ count: Int) throws -> [(head: String, body: String)] {
+            try reader.send(get)
+            let all = Self.answers(reader.receive { Self.answers($0).count >= count })
+            #expect(all.count == count)
+            return all
+        }
+        let first = try answers(1)[0]
+        let again = try answers(2)[1]
+        let withoutDate = { (head: String) in head.split(separator: "\r\n").filter { !$0.hasPrefix("Date: ") } }
+        #expect(withoutDate(again.head) == withoutDate(first.head) && again.body == first.body)
+        #expect(!(first.head + again.head).lowercased().contains("detour-replay"))
+        #expect(!again.head.contains(" 1970 "), "dated by the system's clock")
+
+        let listener = try RawConnection(port: server.port)
+        try listener.send(Data("GET /trips/lisbon-city-break/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        _ = listener.receive(until: "data: ", count: 1)
+        var bytes = try trip("lisbon-city-break.json")
+        let at = try bytes.firstIndex(of: UInt8(ascii: "L")).orThrow("no L")
+        bytes[at] = UInt8(ascii: "l")
+        try bytes.write(to: folder.appendingPathComponent("lisbon-city-break.json"))
+        _ = listener.receive(until: "data: ", count: 2)
+        let edited = try answers(3)[2]
+        #expect(edited.body != first.body && edited.body.contains("lisbon in December"), "\(edited.body.prefix(80))")
+        listener.close()
+        reader.close()
+    }
+
+    /// The answers in `text`, each with a `Content-Length`: heads and bodies, complete ones only.
+    static func answers(_ text: String) -> [(head: String, body: String)] {
+        var found: [(head: String, body: String)] = []
+        var rest = Substring(text)
+        while let end = rest.range(of: "\r\n\r\n") {
+            let head = rest[..<end.lowerBound]
+            let length =
+                head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length: ") }
+                .flatMap { Int($0.dropFirst(16)) } ?? 0
+            let body = rest[end.upperBound...].utf8
+            guard body.count >= length else { break }
+            let bodyEnd = body.index(body.startIndex, offsetBy: length)
+            found.append((String(head), String(decoding: body[..<bodyEnd], as: UTF8.self)))
+            rest = Substring(body[bodyEnd...])
+        }
+        return found
+    }
+
     /// The versions a live-reload stream sent, from its `data:` lines.
     static func versions(_ text: String) -> [String] {
         // Chunked: each event stands in its chunk, between sizes on lines of their own.

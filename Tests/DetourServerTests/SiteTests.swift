@@ -63,6 +63,34 @@ import Testing
         #expect(!PlainThread.isCurrent, "a test's own thread is none of them")
     }
 
+    /// The policy lets a format be repeated (``ResponseReplay``) only where it is everyone's.
+    ///
+    /// That is a format, read without a credential, on a server without accounts and without a
+    /// token. The router marks it; on the wire the mark is taken off (`ResponseReplayTests`,
+    /// `ServeTests`).
+    @Test func onlyAFormatThatIsEveryonesIsMarkedToBeRepeated() async throws {
+        let store = FakeTripStore(["lisbon.json": try Fixtures.sample("lisbon-city-break.json")])
+        let open = try site(store)
+        let marked = try await open.respond(to: [
+            request(.get, "/trips/lisbon.html"), request(.get, "/trips/lisbon.ics"), request(.head, "/trips/lisbon.md"),
+        ])
+        #expect(marked.allSatisfy { $0.status == .ok && $0.headers[ResponseReplay.marker] == "1" })
+        let unmarked = try await open.respond(to: [
+            request(.get, "/trips/lisbon"), request(.get, "/"), request(.get, "/api/v1/trips/lisbon"),
+            request(.get, "/trips/missing.html"),
+        ])
+        #expect(unmarked.allSatisfy { $0.headers[ResponseReplay.marker] == nil })
+
+        var settings = open.settings
+        settings.token = "s3cret-token-for-tests"
+        let guarded = DrivenSite(settings: settings, store: store)
+        let withToken = try await guarded.respond(to: [
+            request(.get, "/trips/lisbon.html", headers: [.authorization: "Bearer s3cret-token-for-tests"]),
+            request(.get, "/trips/lisbon.html?token=s3cret-token-for-tests"),
+        ])
+        #expect(withToken.allSatisfy { $0.status == .ok && $0.headers[ResponseReplay.marker] == nil })
+    }
+
     /// A browser asking for a page is never answered with JSON.
     ///
     /// A refusal is a page that says the same, with the same status and fields. The API keeps its JSON whatever is accepted, and

@@ -81,9 +81,13 @@ struct AccessPolicy: Sendable {
         if writes, !origin.isFromOwnSite(request) { throw OriginRule.refused }
         let identity: Identity
         switch context.principal {
-        case .folder:
+        case .folder(let access):
             // A server without accounts: what the token grants was decided by the authenticator,
-            // and every route is the folder's.
+            // and every route is the folder's. Without `--token`, everything is granted with no
+            // credential at all, so a read is everyone's.
+            var context = context
+            context.sameForEveryone =
+                access == .everything && endpoint.right == .read && request.headers[.authorization] == nil
             return (request, context)
         case .anonymous:
             switch scope {

@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 import SystemPackage
 import UnixSignals
@@ -55,10 +56,21 @@ public enum TripServer {
         let router = Routes.router(
             workspace: workspace, settings: settings, boundHost: boundHost ?? settings.host, accounts: accounts,
             log: log)
-        var logger = Logger(label: "detour-report")
-        logger.logLevel = .critical
+        // Hummingbird logs nothing at or above `.critical`, and it sets a request id in each
+        // request's logger: swift-log's stream handler formats its metadata again on every set,
+        // which cost a cached report 6 % of its time (perf). The server's own log is `log`.
+        let logger = Logger(label: "detour-report") { _ in SwiftLogNoOpLogHandler() }
         let clients = ClientConnections(limit: settings.maxConnectionsPerClient, exempt: settings.trustedProxy)
         let idle = IdleConnections()
+        let group = MultiThreadedEventLoopGroup.singleton
+        // Where one answer is everyone's (no accounts, no token), a format of a trip is repeated
+        // from the event loop while the folder is unchanged (``ResponseReplay``).
+        let replay =
+            accounts == nil && settings.token == nil
+            ? ReplayStores(group: group, log: log, unixSeconds: settings.unixSeconds) {
+                [freshness = workspace.library.freshness, today = settings.today] in
+                freshness.trustedEpoch.map { ReplayStamp(epoch: $0, day: today()) }
+            } : nil
         return Application(
             router: router,
             server: HTTPServerBuilder { responder in
@@ -72,7 +84,7 @@ public enum TripServer {
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),
                     clients: clients, idle: idle, headerTimeout: Self.timeAmount(settings.headerTimeout),
-                    maxBodyBytes: settings.maxInputBytes)
+                    maxBodyBytes: settings.maxInputBytes, replay: replay)
             },
             configuration: ApplicationConfiguration(
                 address: .hostname(settings.host, port: settings.port), serverName: nil,
@@ -84,6 +96,7 @@ public enum TripServer {
                 let host = settings.host.contains(":") ? "[\(settings.host)]" : settings.host
                 announce("http://\(host):\(port)/")
             },
+            eventLoopGroupProvider: .shared(group),
             logger: logger)
     }
 }

@@ -19,6 +19,11 @@ public struct ServerContext: RequestContext {
     var tripsBase = "/trips"
     /// Whether the trips are another account's, shared with the request's (``AccessPolicy``).
     var throughShare = false
+    /// Whether this read's answer is the same for every request that carries no credential.
+    ///
+    /// So it is for a read of the folder on a server without accounts and without `--token`
+    /// (``AccessPolicy``); a format of a trip is then kept to be repeated (``ResponseReplay``).
+    var sameForEveryone = false
     /// The client's address, as the connection has it.
     public let remoteAddress: SocketAddress?
     /// Whether what let the request in still holds (its session, its token, the share it reads

@@ -18,6 +18,8 @@ struct ServerChannel: ServerChildChannel {
     let headerTimeout: TimeAmount
     /// The largest body any route takes.
     let maxBodyBytes: Int
+    /// The answers repeated without the router, on a server where one answer is everyone's.
+    let replay: ReplayStores?
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<HTTP1Channel.Value> {
         // A client past its share is closed before a byte is read: the connections left are
@@ -34,6 +36,10 @@ struct ServerChannel: ServerChildChannel {
             let codec = try operations.handler(type: HTTP1ToHTTPServerCodec.self)
             let rules = RequestHeadRules(headerTimeout: headerTimeout, maxBodyBytes: maxBodyBytes)
             try operations.addHandler(rules, position: .before(codec))
+            if let replay, let handler = replay.handler(for: channel) {
+                let state = try operations.handler(type: HTTPConnectionStateHandler.self)
+                try operations.addHandler(handler, position: .after(state))
+            }
             idle.add(channel, rules: rules)
             return value
         }

@@ -65,4 +65,8 @@ public final class FolderFreshness: Sendable {
 
     /// Whether the watch is healthy.
     var isTrusted: Bool { state.withLock { $0.trusted } }
+
+    /// The epoch now, while the watch is healthy: an answer made from the folder in it holds
+    /// until it moves (``ResponseReplay``).
+    var trustedEpoch: Int? { state.withLock { $0.trusted ? $0.epoch : nil } }
 }

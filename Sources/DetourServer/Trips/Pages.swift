@@ -15,7 +15,8 @@ enum Pages {
         let workspace = try context.trips()
         let (name, format) = try nameAndFormat(try context.parameters.require("name"))
         if let format {
-            return try await output(name, format: format, request: request, workspace: workspace)
+            return try await output(
+                name, format: format, request: request, workspace: workspace, sameForEveryone: context.sameForEveryone)
         }
         let panel = try await SharePanel.model(name, context: context)
         return try await preview(
@@ -38,8 +39,10 @@ enum Pages {
     }
 
     /// The trip's output in `format`, as `render` writes it.
+    ///
+    /// An answer that is `sameForEveryone` is marked to be repeated (``ResponseReplay``).
     static func output(
-        _ name: TripName, format: OutputFormat, request: Request, workspace: Workspace
+        _ name: TripName, format: OutputFormat, request: Request, workspace: Workspace, sameForEveryone: Bool
     ) async throws -> Response {
         let library = workspace.library
         let snapshot = try await workspace.current(name)
@@ -54,6 +57,9 @@ enum Pages {
         var extra: [(HTTPField.Name, String)] = []
         if format == .ics {
             extra.append((.cacheControl, "no-cache"))
+        }
+        if sameForEveryone {
+            extra.append((ResponseReplay.marker, "1"))
         }
         return Replies.tagged(output.bytes, etag: output.etag, type: format.mediaType, request: request, extra: extra)
     }
