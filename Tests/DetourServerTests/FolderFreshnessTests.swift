@@ -101,6 +101,7 @@ import Testing
             let first = try store.counting { _ = try etag(workspace, name) }
             #expect(first == 2, "NAME.json and NAME.gpx looked for")
             #expect(workspace.library.freshness.isTrusted)
+            let epoch = try #require(workspace.library.freshness.trustedEpoch)
             let again = try store.counting { for _ in 0..<100 { _ = try etag(workspace, name) } }
             #expect(again == 0)
             // A save on disk: the next read, once the watch has told of it, finds the new version.
@@ -112,6 +113,7 @@ import Testing
             let told = await Self.version(from: stream) { $0 != before && !$0.isEmpty }
             #expect(told != nil)
             #expect(try etag(workspace, name) == told, "asked again after the event")
+            #expect((workspace.library.freshness.trustedEpoch ?? epoch) > epoch, "an answer made before is stale")
         }
     }
 
@@ -120,6 +122,7 @@ import Testing
             let polled = try store.counting { for _ in 0..<10 { _ = try etag(workspace, name) } }
             #expect(polled == 20)
             #expect(!workspace.library.freshness.isTrusted, "a polled folder is never vouched for")
+            #expect(workspace.library.freshness.trustedEpoch == nil, "so no answer made from it is repeated")
         }
     }
 

@@ -67,9 +67,11 @@ public enum TripServer {
         // from the event loop while the folder is unchanged (``ResponseReplay``).
         let replay =
             accounts == nil && settings.token == nil
-            ? ReplayStores(group: group, log: log, unixSeconds: settings.unixSeconds) {
-                [freshness = workspace.library.freshness, today = settings.today] in
-                freshness.trustedEpoch.map { ReplayStamp(epoch: $0, day: today()) }
+            ? settings.unixSeconds.map { unixSeconds in
+                let (freshness, today) = (workspace.library.freshness, settings.today)
+                return ReplayStores(group: group, log: log, unixSeconds: unixSeconds) {
+                    freshness.trustedEpoch.map { ReplayStamp(epoch: $0, day: today()) }
+                }
             } : nil
         return Application(
             router: router,

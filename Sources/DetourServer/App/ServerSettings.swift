@@ -14,9 +14,11 @@ public struct ServerSettings: Sendable {
     /// `SOURCE_DATE_EPOCH`) or the local calendar's today, so a server left running crosses
     /// midnight.
     public var today: @Sendable () -> CalendarDay
-    /// Seconds since 1970, for the `Date` of an answer the server repeats (``ResponseReplay``;
-    /// Hummingbird dates the others): `serve` gives the system's clock.
-    public var unixSeconds: @Sendable () -> Int64 = { 0 }
+    /// Seconds since 1970, for the `Date` of an answer the server repeats.
+    ///
+    /// `serve` gives the system's clock (``ResponseReplay`` dates what it repeats; Hummingbird
+    /// dates the others). Without one, the server repeats no answer.
+    public var unixSeconds: (@Sendable () -> Int64)?
     /// Travel mode, preference and day hours.
     public var planner: Planner.Options
     /// The templates, compiled once.
