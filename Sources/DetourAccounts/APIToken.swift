@@ -29,6 +29,10 @@ public struct APIToken: Sendable, Equatable {
         return time < expiresAt
     }
 
+    /// How long a token's last use stands before a request writes it again, in seconds: a
+    /// script's every request is no write.
+    public static let useInterval: Int64 = 60
+
     /// The prefix of every token's text, so that a leaked one is recognised (secret scanners).
     public static let prefix = "dtr_"
     /// The longest name.

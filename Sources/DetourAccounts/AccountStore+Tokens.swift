@@ -44,11 +44,27 @@ extension AccountStore: TokenRepository {
                 token.isLive(at: time)
             else { return nil }
             // The last use is written at most once a minute: a script's every request is no write.
-            if (token.usedAt ?? 0) <= time - 60 {
-                try await database.update("api_tokens").set("used_at", to: time).where("id", .equal, token.id).run()
+            if (token.usedAt ?? 0) <= time - APIToken.useInterval {
+                try await markUsed(token.id, at: time)
             }
             return token
         }
+    }
+
+    /// Marks the token `id` used at `time`, unless its last use is within ``APIToken/useInterval`` of
+    /// `time` already.
+    ///
+    /// The condition is the statement's own, so nothing is decided on what an earlier statement
+    /// read: two requests at once, or one whose read is older than another's write, never move
+    /// the last use back, and the lookup needs no transaction (which a pool of connections could
+    /// not keep on one connection without holding it).
+    func markUsed(_ id: String, at time: Int64) async throws {
+        try await database.update("api_tokens").set("used_at", to: time).where("id", .equal, id)
+            .where {
+                $0.where("used_at", .is, SQLLiteral.null).orWhere(
+                    "used_at", .lessThanOrEqual, time - APIToken.useInterval)
+            }
+            .run()
     }
 
     /// Revokes the account's token `id`; false when the account has none such.

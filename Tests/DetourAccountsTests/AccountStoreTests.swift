@@ -115,6 +115,34 @@ import Testing
         }
     }
 
+    /// A token's last use is written at most once a minute, and never moved back: a request
+    /// whose read is older than another's write leaves the later use (the statement's own
+    /// condition, with no transaction).
+    @Test(arguments: TestDatabase.all) func aTokensLastUseMovesOnlyForwardAndOnceAMinute(_ database: TestDatabase)
+        async throws
+    {
+        try await withStore(database) { store in
+            let ana = try await store.addAccount(email: "ana@example.org", passwordHash: "h")
+            let (secret, made) = try await store.makeToken(accountID: ana.id, name: "ci", scope: .read, expiresAt: nil)
+            let start = clock.now()
+            #expect(try await store.token(secret)?.usedAt == nil, "the first use finds it unused")
+            func lastUse() async throws -> Int64? { try await store.tokens(accountID: ana.id).first?.usedAt }
+            #expect(try await lastUse() == start)
+            clock.advance(59)
+            _ = try await store.token(secret)
+            #expect(try await lastUse() == start, "within the minute: no write")
+            clock.advance(1)
+            _ = try await store.token(secret)
+            #expect(try await lastUse() == start + 60)
+            // A request that read the token at `start + 1` (then unused for a minute, it thought)
+            // writes after the one above: the later use stands.
+            try await store.markUsed(made.id, at: start + 1)
+            #expect(try await lastUse() == start + 60)
+            try await store.markUsed(made.id, at: start + 120)
+            #expect(try await lastUse() == start + 120)
+        }
+    }
+
     /// 12 hours idle ends a session: at 12 h less a second it is live (and used again), at 12 h
     /// it is not.
     @Test(arguments: TestDatabase.all) func aSessionEndsAfterTwelveHoursIdle(_ database: TestDatabase) async throws {

@@ -217,7 +217,8 @@ final class MemoryAccountStore: AccountRepositories {
             guard let token = state.tokens[secret.digest], token.isLive(at: time) else { return nil }
             state.tokens[secret.digest] = APIToken(
                 id: token.id, accountID: token.accountID, name: token.name, scope: token.scope,
-                createdAt: token.createdAt, expiresAt: token.expiresAt, usedAt: time)
+                createdAt: token.createdAt, expiresAt: token.expiresAt,
+                usedAt: (token.usedAt ?? 0) <= time - APIToken.useInterval ? time : token.usedAt)
             return token
         }
     }
