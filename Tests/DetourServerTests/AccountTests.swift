@@ -56,6 +56,15 @@ import Testing
                 #expect(page.contains("Signed in as <strong>Ana@Example.org</strong>"), "\(path)")
                 #expect(page.contains("<form method=\"post\" action=\"/logout\""), "\(path)")
             }
+            // A refusal shown to a browser is a page of the site like the others, bar included.
+            let browser: HTTPFields = [.accept: "text/html"]
+            for path in ["/trips/missing", "/trips/missing.html", "/nowhere"] {
+                let refused = try await site.send(.get, path, cookie: cookie, headers: browser)
+                #expect(refused.status == .notFound, "\(path)")
+                #expect(body(refused).contains("Signed in as <strong>Ana@Example.org</strong>"), "\(path)")
+            }
+            let anonymous = try await site.send(.get, "/docs/diagnostics/no-such-code", headers: browser)
+            #expect(anonymous.status == .notFound && !body(anonymous).contains("Signed in as"))
             #expect(try await site.send(.get, "/login", cookie: cookie).headers[.location] == "/")
             let events = try await site.store.audit(email: "ana@example.org").map(\.event)
             #expect(events == ["register"])

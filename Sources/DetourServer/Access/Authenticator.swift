@@ -64,7 +64,12 @@ struct Authenticator: RouterMiddleware {
             // Asked of the database each time, never of the sessions kept in memory.
             context.stillAllowed = { (try? await store.sessionIsLive(SecretToken(text: id))) == true }
         }
-        return try await next(request, context)
+        guard let identity = context.identity else { return try await next(request, context) }
+        do {
+            return try await next(request, context)
+        } catch {
+            throw SignedInFailure(identity: identity, error: error)
+        }
     }
 
     func sessionIdentity(_ id: String, accounts: AccountService) async throws -> Identity? {

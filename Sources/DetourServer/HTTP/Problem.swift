@@ -42,9 +42,11 @@ public struct Problem: HTTPResponseError {
     }
 
     /// The answer to a browser: a page with the status's reason, the message and the code, and
-    /// the same fields; never cached, as the JSON answer is not.
-    var page: Response {
+    /// the same fields, with the account bar of `identity` when the request was signed in; never
+    /// cached, as the JSON answer is not.
+    func page(shownTo identity: Identity?) -> Response {
         var model = ServerPageModel(title: status.reasonPhrase, hasBack: true)
+        model.chrome = ChromeModel(bar: Chrome.bar(identity))
         model.error = ErrorPageModel(heading: status.reasonPhrase, message: message, code: code.rawValue)
         return Replies.page(model, status: status, extra: fields)
     }

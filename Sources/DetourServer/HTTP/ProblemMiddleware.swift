@@ -27,29 +27,40 @@ struct ProblemMiddleware: RouterMiddleware {
     func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
-        let problem: Problem
         do {
             return try await next(request, context)
-        } catch let thrown as Problem {
+        } catch let signedIn as SignedInFailure {
+            return answer(signedIn.error, to: request, shownTo: signedIn.identity)
+        } catch {
+            return answer(error, to: request, shownTo: nil)
+        }
+    }
+
+    /// The answer to `request` that failed with `error`: its page carries the account bar of
+    /// `identity`, when the request was signed in.
+    func answer(_ error: any Error, to request: Request, shownTo identity: Identity?) -> Response {
+        let problem: Problem
+        switch error {
+        case let thrown as Problem:
             if thrown.code == Problem.signInRequired.code, !request.uri.path.hasPrefix("/api/") {
                 return Response(status: .seeOther, headers: [.location: "/login", .cacheControl: "no-store"])
             }
             problem = thrown
-        } catch let failure as StoreFailure {
+        case let failure as StoreFailure:
             problem = Problem(failure)
-        } catch is AccountFailure {
+        case is AccountFailure:
             // The accounts' database failed: what it said stays in the server's own hands.
             problem = Problem(.serviceUnavailable, .accountsFailed, "the accounts cannot be reached now; try again")
-        } catch is NIOTooManyBytesError {
+        case is NIOTooManyBytesError:
             problem = Problem.bodyTooLarge
-        } catch let error as HTTPError where error.status == .notFound {
+        case let error as HTTPError where error.status == .notFound:
             problem = Self.knownMethods.contains(request.method) ? Problem.notFound : Problem.methodNotImplemented
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             problem = Problem(error.status, .httpError, error.status.reasonPhrase)
-        } catch {
+        default:
             problem = Problem.serverFault
         }
-        return Self.wantsPage(request) ? problem.page : problem.response
+        return Self.wantsPage(request) ? problem.page(shownTo: identity) : problem.response
     }
 
     /// Whether the request is a browser's for a page: it accepts HTML and is not the API's,
@@ -58,4 +69,11 @@ struct ProblemMiddleware: RouterMiddleware {
         guard !request.uri.path.hasPrefix("/api/"), let accept = request.headers[.accept] else { return false }
         return accept.lowercased().contains("text/html")
     }
+}
+
+/// A request's failure past the authenticator, with who the request was signed in as: the error
+/// page a browser gets carries that account's bar, as every other page does.
+struct SignedInFailure: Error {
+    let identity: Identity
+    let error: any Error
 }
