@@ -168,6 +168,7 @@ import Testing
             (.get, "/trips/lisbon.html", "127.0.0.1", [.cookie: "a=b"]),
             (.get, "/trips/lisbon.html", "127.0.0.1", [.ifNoneMatch: "\"x\""]),
             (.get, "/trips/lisbon.html", "127.0.0.1", [.contentLength: "0"]),
+            (.get, "/trips/lisbon.html", "127.0.0.1", [.connection: "close"]),
         ]
         for (method, path, authority, fields) in others {
             let (written, passed) = try site.send(method, path, authority: authority, fields: fields)

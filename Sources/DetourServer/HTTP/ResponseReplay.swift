@@ -138,6 +138,8 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
             let path = request.path, !path.utf8.contains(UInt8(ascii: "?"))
         else { return nil }
         for field in request.headerFields where !plainFields.contains(field.name) { return nil }
+        // `Connection: close` is Hummingbird's to act on: it ends the connection after the answer.
+        for value in request.headerFields[values: .connection] where value.lowercased() != "keep-alive" { return nil }
         return ReplayStore.Key(method: request.method, authority: authority, path: path)
     }
 }
