@@ -95,7 +95,7 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
             if marked {
                 response.headerFields[Self.marker] = nil
             }
-            if marked, response.status == .ok, let kept = passed.first ?? nil {
+            if marked, response.status == .ok, case .some(.some(let kept)) = passed.first {
                 var head = response
                 head.headerFields[.date] = nil
                 recording = ReplayStore.Entry(head: head, body: nil, stamp: kept.stamp)
