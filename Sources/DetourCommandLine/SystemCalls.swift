@@ -20,11 +20,6 @@ public enum SystemCalls {
         return (Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday))
     }
 
-    /// Seconds since 1970 on the system's clock, from `time(2)`.
-    public static func unixSeconds() -> Int64 {
-        Int64(time(nil))
-    }
-
     /// The width of the terminal `descriptor` is, from `ioctl(TIOCGWINSZ)`; `nil` when it is not
     /// a terminal or does not say.
     public static func terminalColumns(_ descriptor: Int32) -> Int? {

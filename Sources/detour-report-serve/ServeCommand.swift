@@ -177,7 +177,7 @@ struct ServeCommand: AsyncParsableCommand {
             // Checked by validate(), before run().
             publicURL: try? publicURL())
         settings.trustedProxy = options.trustedProxy
-        settings.unixSeconds = { SystemCalls.unixSeconds() }
+        settings.unixSeconds = UTCTime.now
         settings.maxConnectionsPerClient = options.maxConnectionsPerClient
         do throws(PrintFailure) {
             // Found now, started at the first PDF asked for.

@@ -1,4 +1,5 @@
 import DetourCore
+import DetourRender
 import HTTPTypes
 import NIOCore
 import NIOEmbedded
@@ -234,6 +235,6 @@ import Testing
         (-1, "Wed, 31 Dec 1969 23:59:59 GMT"),
     ])
     func theDateIsIMFFixdate(_ seconds: Int, _ text: String) {
-        #expect(DateField.format(seconds) == text)
+        #expect(Formatting.httpDate(seconds) == text)
     }
 }

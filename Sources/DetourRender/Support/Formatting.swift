@@ -17,6 +17,17 @@ public enum Formatting {
         return "\(weekday) \(day.day) \(months[day.month - 1]) \(day.year)"
     }
 
+    /// `seconds` since 1970 as HTTP's date (RFC 9110 §5.6.7, IMF-fixdate):
+    /// `Sun, 06 Nov 1994 08:49:37 GMT`.
+    public static func httpDate(_ seconds: Int) -> String {
+        let dayNumber = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
+        let inDay = seconds - dayNumber * 86_400
+        guard let day = CalendarDay(daysSinceEpoch: dayNumber) else { return httpDate(0) }
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(weekdays[((dayNumber % 7) + 7) % 7]), \(two(day.day)) \(months[day.month - 1]) \(day.year) "
+            + "\(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
+    }
+
     /// `1 night`, `4 nights`.
     public static func nights(_ count: Int) -> String {
         count == 1 ? "1 night" : "\(count) nights"

@@ -1,4 +1,5 @@
 import DetourCore
+import DetourRender
 import HTTPTypes
 import NIOCore
 import NIOHTTPTypes
@@ -42,9 +43,8 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
     /// For each request passed to the router whose answer has not ended, in order: what its
     /// answer would be kept as, or `nil` for an answer not to keep.
     private var passed: [(key: ReplayStore.Key, stamp: ReplayStamp)?] = []
-    /// The answer being kept, while its parts go out.
-    private var recording: ReplayStore.Entry?
-    private var recordingKey: ReplayStore.Key?
+    /// The answer being kept and its key, while its parts go out.
+    private var recording: (key: ReplayStore.Key, entry: ReplayStore.Entry)?
     /// The answer to write when the request now read ends, the request's key and when it came.
     private var answering: (entry: ReplayStore.Entry, key: ReplayStore.Key, since: ContinuousClock.Instant)?
     private var date = DateField()
@@ -90,33 +90,26 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         switch unwrapOutboundIn(data) {
         case .head(var response):
-            guard response.status.kind != .informational else { break }
-            let marked = response.headerFields[Self.marker] != nil
-            if marked {
-                response.headerFields[Self.marker] = nil
-            }
-            if marked, response.status == .ok, case .some(.some(let kept)) = passed.first {
+            guard response.status.kind != .informational, response.headerFields[Self.marker] != nil else { break }
+            response.headerFields[Self.marker] = nil
+            if response.status == .ok, case .some(.some(let kept)) = passed.first {
                 var head = response
                 head.headerFields[.date] = nil
-                recording = ReplayStore.Entry(head: head, body: nil, stamp: kept.stamp)
-                recordingKey = kept.key
+                recording = (kept.key, ReplayStore.Entry(head: head, body: nil, stamp: kept.stamp))
             }
-            if marked {
-                context.write(wrapOutboundOut(.head(response)), promise: promise)
-                return
-            }
+            context.write(wrapOutboundOut(.head(response)), promise: promise)
+            return
         case .body(let buffer):
-            if var entry = recording {
+            if case .some((let key, var entry)) = recording {
                 recording = nil
-                if entry.append(buffer, limit: store.maxEntryBytes) { recording = entry }
+                if entry.append(buffer, limit: store.maxEntryBytes) { recording = (key, entry) }
             }
         case .end:
             if !passed.isEmpty { passed.removeFirst() }
-            if let entry = recording, let key = recordingKey {
+            if let (key, entry) = recording {
                 store.keep(entry, for: key)
             }
             recording = nil
-            recordingKey = nil
         }
         context.write(data, promise: promise)
     }
@@ -222,33 +215,19 @@ final class ReplayStore {
     }
 }
 
-/// The `Date` field of an answer (RFC 9110 §5.6.7, IMF-fixdate), made once a second.
+/// The `Date` field of an answer (``Formatting/httpDate(_:)``), made once a second.
 struct DateField {
     private var second = -1
     private var text = ""
-
-    private static let days = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
-    private static let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
     /// The field's text at `seconds` since 1970.
     mutating func text(at seconds: Int64) -> String {
         let seconds = Int(seconds)
         if seconds != second {
             second = seconds
-            text = Self.format(seconds)
+            text = Formatting.httpDate(seconds)
         }
         return text
-    }
-
-    /// `seconds` since 1970 as IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`).
-    static func format(_ seconds: Int) -> String {
-        let dayNumber = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
-        let inDay = seconds - dayNumber * 86_400
-        guard let day = CalendarDay(daysSinceEpoch: dayNumber) else { return format(0) }
-        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        let weekday = days[((dayNumber % 7) + 7) % 7]
-        return "\(weekday), \(two(day.day)) \(months[day.month - 1]) \(day.year) "
-            + "\(two(inDay / 3600)):\(two(inDay / 60 % 60)):\(two(inDay % 60)) GMT"
     }
 }
 
