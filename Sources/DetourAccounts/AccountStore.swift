@@ -128,9 +128,37 @@ public final class AccountStore: Sendable {
         }
     }
 
+    /// How long an SQLite connection waits for another's write lock before it fails.
+    struct SQLiteWaits: Sendable {
+        /// The wait while the migrations are applied.
+        ///
+        /// Another server may be applying them on the same file (two servers of a new release
+        /// starting at once), and on a loaded machine that takes longer than a request may wait:
+        /// the server starting second waits for it, as it waits on PostgreSQL's advisory lock,
+        /// rather than failing to start.
+        var migrations: Duration = .seconds(300)
+        /// The wait of every statement after that: a request waits for another server's write,
+        /// then fails.
+        var statements: Duration = .seconds(10)
+
+        /// The pragma that sets `wait`, in milliseconds (SQLite's unit; a pragma takes no bound value).
+        static func pragma(_ wait: Duration) -> String {
+            let (seconds, attoseconds) = wait.components
+            return "PRAGMA busy_timeout = \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)"
+        }
+    }
+
     /// The SQLite database at `path`, made when missing, with every migration applied.
     public static func sqlite(path: String, now: @escaping @Sendable () -> Int64) async throws(AccountFailure)
         -> AccountStore
+    {
+        try await sqlite(path: path, now: now, waits: SQLiteWaits())
+    }
+
+    /// ``sqlite(path:now:)``, its waits for a lock given (tests shorten the statements' wait, to
+    /// show that the migrations' is another).
+    static func sqlite(path: String, now: @escaping @Sendable () -> Int64, waits: SQLiteWaits)
+        async throws(AccountFailure) -> AccountStore
     {
         // The connection's own thread: a statement waiting for another server's lock holds it, and
         // must not hold a thread that the holder of the lock needs to finish (a shared pool of two
@@ -154,7 +182,7 @@ public final class AccountStore: Sendable {
                 try await thread.shutdownGracefully()
             })
         do throws(AccountFailure) {
-            try await store.prepare(connection, now: now)
+            try await store.prepare(connection, now: now, waits: waits)
         } catch {
             await store.close()
             throw error
@@ -163,16 +191,19 @@ public final class AccountStore: Sendable {
     }
 
     /// Sets the connection up and applies the migrations.
-    private func prepare(_ connection: SQLiteConnection, now: @Sendable () -> Int64) async throws(AccountFailure) {
+    private func prepare(_ connection: SQLiteConnection, now: @Sendable () -> Int64, waits: SQLiteWaits)
+        async throws(AccountFailure)
+    {
         try await attempt {
             // Another server on the same file waits for a lock rather than failing at once; WAL
             // lets sessions be read while one is written.
-            _ = try await connection.query("PRAGMA busy_timeout = 10000")
+            _ = try await connection.query(SQLiteWaits.pragma(waits.migrations))
             // WAL is kept in the file: when another server is setting it at this moment, this one
             // finds it set.
             _ = try? await connection.query("PRAGMA journal_mode = WAL")
             _ = try await connection.query("PRAGMA foreign_keys = ON")
             _ = try await Migrations.apply(to: database, begin: ["BEGIN IMMEDIATE"], now: now())
+            _ = try await connection.query(SQLiteWaits.pragma(waits.statements))
         }
     }
 

@@ -315,6 +315,29 @@ import Testing
         }
     }
 
+    /// An SQLite server that starts while another holds the file's write lock for longer than a
+    /// request may wait (a migration on a loaded machine) waits for it and starts; afterwards its
+    /// statements wait only the shorter time.
+    @Test func anSQLiteServerStartingDuringAnothersWriteWaitsLongerThanARequest() async throws {
+        let path = folder.url.path + "/shared.sqlite"
+        let now = clock.now
+        let waits = AccountStore.SQLiteWaits(migrations: .seconds(120), statements: .milliseconds(20))
+        let first = try await AccountStore.sqlite(path: path, now: now)
+        try await first.database.raw("BEGIN IMMEDIATE").run()
+        let second = Task { try await AccountStore.sqlite(path: path, now: now, waits: waits) }
+        // The lock is held for ten times the statements' wait; what is tested is a duration, so
+        // this test waits one. Were the second to ask for the lock only after it is let go, the
+        // test would pass without showing anything, never fail.
+        try await Task.sleep(for: .milliseconds(200))
+        try await first.database.raw("COMMIT").run()
+        await first.close()
+        let store = try await second.value
+        let rows = try await store.database.raw("PRAGMA busy_timeout").all()
+        #expect(try rows.map { try $0.decode(column: "timeout", as: Int.self) } == [20])
+        #expect(AccountStore.SQLiteWaits.pragma(.milliseconds(1_500)) == "PRAGMA busy_timeout = 1500")
+        await store.close()
+    }
+
     @Test func theDatabaseIsReadableByItsOwnerAlone() throws {
         let path = try AccountsFolder.database(in: folder.url.path)
         let file = try FileManager.default.attributesOfItem(atPath: path)
