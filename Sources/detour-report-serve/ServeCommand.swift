@@ -65,6 +65,9 @@ struct ServeCommand: AsyncParsableCommand {
         defer { ChromiumPrinter.endAll() }
         let opened = try await accountService(settings: settings)
         let accounts = opened?.service
+        // The request log is written by a thread of its own: a reader of standard error that
+        // stops reading holds up no request.
+        let log = LogWriter.standardError()
         let served: Result<Void, any Error>
         do {
             try await TripServer.run(
@@ -73,13 +76,14 @@ struct ServeCommand: AsyncParsableCommand {
                     try? StandardStreams.write(
                         Array("detour-report: serving \(folderPath.shown) at \(url)\n".utf8), to: STDOUT_FILENO)
                 },
-                log: { line in StandardStreams.writeError(line + "\n") })
+                log: { line in log.write(line) })
             served = .success(())
         } catch {
             served = .failure(error)
         }
-        // The database is closed however the server ended.
+        // The database is closed however the server ended, and the log's last lines written.
         await opened?.database.close()
+        await log.finish(within: .seconds(2))
         do {
             try served.get()
         } catch ServeFailure.portInUse(let port) {

@@ -580,6 +580,29 @@ struct ServeTests {
         #expect(answered)
     }
 
+    /// A reader of standard error that stops reading holds up no request: the log is written by a
+    /// thread of its own, and what it cannot keep (past a mebibyte waiting) it counts, in a line
+    /// written once standard error is read again.
+    @Test func aRequestLogNobodyReadsHoldsUpNoRequest() throws {
+        _ = try copySamples()
+        let server = try ServerProcess(folder: folder, readingErrors: false)
+        // 200 lines of 8 KiB each: many times what a pipe holds (64 KiB), and more than the log keeps.
+        let long = String(repeating: "x", count: 8 << 10)
+        var statuses: [String] = []
+        // Until one is not answered: a stalled server would leave every later one unanswered too.
+        for index in 0..<200 where statuses.allSatisfy({ $0 == "HTTP/1.1 404" }) {
+            let connection = try RawConnection(port: server.port)
+            let head = "GET /\(long)-\(index) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+            try connection.send(Data(head.utf8))
+            statuses.append(String(connection.receive(until: "\r\n").prefix(12)))
+            connection.close()
+        }
+        #expect(statuses.count == 200 && statuses.allSatisfy { $0 == "HTTP/1.1 404" }, "\(statuses.suffix(2))")
+        server.readErrors()
+        #expect(server.waitForError(containing: "of the log left out: standard error was not read fast enough"))
+        #expect(server.waitForError(containing: "GET /\(long)-0 404 "))
+    }
+
     @Test func readOnlyRefusesEveryWrite() throws {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder, arguments: ["--read-only"])

@@ -14,14 +14,19 @@ public final class ServerProcess: @unchecked Sendable {
     private let exited = DispatchSemaphore(value: 0)
     /// What the server has written to standard error.
     private let errors = ErrorLog()
+    /// Reads standard error as it comes, once started.
+    private let errorReader: Thread
 
     /// Starts `detour-report serve FOLDER --port 0 ARGUMENTS…` and waits (up to 20 s) for the
     /// address it prints.
     ///
     /// `--today 2026-11-24` is added unless the arguments give a day. With `launcher` (a program
-    /// and its arguments, such as `prlimit --nofile=…`), that program starts it.
+    /// and its arguments, such as `prlimit --nofile=…`), that program starts it. Standard error is
+    /// read from the start unless `readingErrors` is false: then nothing reads it until
+    /// ``readErrors()``, as with a reader that has stopped.
     public init(
-        folder: URL, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = []
+        folder: URL, arguments: [String] = [], environment: [String: String] = [:], launcher: [String] = [],
+        readingErrors: Bool = true
     ) throws {
         let cli = try CommandRunner.built()
         scratch = FileManager.default.temporaryDirectory.appendingPathComponent("detour-serve-\(UUID().uuidString)")
@@ -54,7 +59,7 @@ public final class ServerProcess: @unchecked Sendable {
         let errorFile = try FileHandle(forWritingTo: errorURL)
         // Standard error is read as it comes, into a file (kept for a failure's message) and the
         // text a test waits on.
-        let reader = Thread { [errors] in
+        errorReader = Thread { [errors] in
             let handle = errorPipe.fileHandleForReading
             while case let data = handle.availableData, !data.isEmpty {
                 errorFile.write(data)
@@ -62,7 +67,7 @@ public final class ServerProcess: @unchecked Sendable {
             }
             try? errorFile.close()
         }
-        reader.start()
+        if readingErrors { errorReader.start() }
         // The first line is `detour-report: serving DIR at http://HOST:PORT/`.
         let line = ServerProcess.firstLine(of: output.fileHandleForReading, timeout: 20)
         guard let line, let range = line.range(of: "http://") else {
@@ -76,6 +81,11 @@ public final class ServerProcess: @unchecked Sendable {
         if address.hasSuffix("/") { address.removeLast() }
         base = address
         port = Int(address.split(separator: ":").last ?? "") ?? 0
+    }
+
+    /// Starts reading standard error, for a server started not reading it.
+    public func readErrors() {
+        if !errorReader.isExecuting && !errorReader.isFinished { errorReader.start() }
     }
 
     /// Everything the server wrote to standard error so far.
