@@ -46,15 +46,23 @@ extension AccountPages {
         return Replies.page(page, status: status)
     }
 
-    struct PasswordFields: Decodable {
+    /// The fields of the account page's forms, each form sending its own: the password form
+    /// `current`, `password` and `confirm`; a session's `session`; the token form `name`, `scope`
+    /// and `days`; a token's `id`.
+    struct AccountFields: Decodable {
         var current: String?
         var password: String?
         var confirm: String?
+        var session: String?
+        var name: String?
+        var scope: String?
+        var days: String?
+        var id: String?
     }
 
     func changePassword(_ request: Request, context: ServerContext) async throws -> Response {
         let identity = try context.account()
-        let fields = try await Form.read(PasswordFields.self, from: request)
+        let fields = try await Form.read(AccountFields.self, from: request)
         let password = fields.password ?? ""
         guard let account = try await store.account(id: identity.accountID) else { return Self.redirect("/login") }
         // The current password is guessed no faster here than at the login form, whoever holds
@@ -95,13 +103,9 @@ extension AccountPages {
             problems: [:], status: .ok)
     }
 
-    struct SessionFields: Decodable {
-        var session: String?
-    }
-
     func endSession(_ request: Request, context: ServerContext) async throws -> Response {
         let identity = try context.account()
-        let fields = try await Form.read(SessionFields.self, from: request)
+        let fields = try await Form.read(AccountFields.self, from: request)
         if try await store.endSession(accountID: identity.accountID, handle: fields.session ?? "") {
             accounts.sessions.forget(accountID: identity.accountID, keeping: identity.sessionDigest)
             try await store.record("session-ended", email: identity.email, client: context.client)
@@ -121,15 +125,9 @@ extension AccountPages {
             problems: [:], status: .ok)
     }
 
-    struct TokenFields: Decodable {
-        var name: String?
-        var scope: String?
-        var days: String?
-    }
-
     func makeToken(_ request: Request, context: ServerContext) async throws -> Response {
         let identity = try context.account()
-        let fields = try await Form.read(TokenFields.self, from: request)
+        let fields = try await Form.read(AccountFields.self, from: request)
         let name = (fields.name ?? "").trimmingCharacters(in: .whitespaces)
         var problems: [String: String] = [:]
         if name.isEmpty || name.count > APIToken.longestName || name.contains(where: \.isNewline) {
@@ -168,13 +166,9 @@ extension AccountPages {
         return "\(scheme)://\(reached)"
     }
 
-    struct RevokeFields: Decodable {
-        var id: String?
-    }
-
     func revokeToken(_ request: Request, context: ServerContext) async throws -> Response {
         let identity = try context.account()
-        let fields = try await Form.read(RevokeFields.self, from: request)
+        let fields = try await Form.read(AccountFields.self, from: request)
         if try await store.revokeToken(accountID: identity.accountID, id: fields.id ?? "") {
             try await store.record("token-revoked", email: identity.email, client: context.client, detail: fields.id)
         }
