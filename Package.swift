@@ -83,6 +83,7 @@ let package = Package(
                 .embedInCode("page.html.mustache"),
                 .embedInCode("chrome.html.mustache"),
                 .embedInCode("field.html.mustache"),
+                .embedInCode("span.html.mustache"),
             ]
         ),
         .target(

@@ -12,5 +12,6 @@ public enum BundledTemplates {
         "page.html.mustache": String(decoding: PackageResources.page_html_mustache, as: UTF8.self),
         "chrome.html.mustache": String(decoding: PackageResources.chrome_html_mustache, as: UTF8.self),
         "field.html.mustache": String(decoding: PackageResources.field_html_mustache, as: UTF8.self),
+        "span.html.mustache": String(decoding: PackageResources.span_html_mustache, as: UTF8.self),
     ]
 }

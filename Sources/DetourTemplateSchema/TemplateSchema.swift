@@ -236,8 +236,24 @@ extension TemplateScope {
     public static let problemsPage = TemplateScope(
         name: "ProblemsPageModel",
         keys: ["heading": userText, "summary": typedText, "rows": .list(.object(problemRow))])
+    /// `DocSpanModel`: a run of a line of the documentation: plain, code or bold.
+    public static let docSpan = TemplateScope(
+        name: "DocSpanModel", keys: ["text": userText, "isCode": .flag, "isBold": .flag, "isPlain": .flag])
+    /// `DocLineModel`: a line of the documentation: a list's item, a table's cell.
+    public static let docLine = TemplateScope(name: "DocLineModel", keys: ["spans": .list(.object(docSpan))])
+    /// `DocRowModel`: a row of a table in the documentation.
+    public static let docRow = TemplateScope(name: "DocRowModel", keys: ["cells": .list(.object(docLine))])
+    /// `DocBlockModel`: a paragraph, a list, a table or a block of code of the documentation.
+    public static let docBlock = TemplateScope(
+        name: "DocBlockModel",
+        keys: [
+            "isParagraph": .flag, "spans": .list(.object(docSpan)), "isList": .flag, "items": .list(.object(docLine)),
+            "isTable": .flag, "header": .list(.object(docLine)), "rows": .list(.object(docRow)), "isCode": .flag,
+            "code": userText,
+        ])
     /// `DiagnosticPageModel`: a section of the diagnostics' documentation.
-    public static let diagnosticPage = TemplateScope(name: "DiagnosticPageModel", keys: ["html": typedText])
+    public static let diagnosticPage = TemplateScope(
+        name: "DiagnosticPageModel", keys: ["code": userText, "blocks": .list(.object(docBlock))])
 
     /// `ErrorPageModel`: a refusal, as a browser is told it.
     public static let errorPage = TemplateScope(
@@ -299,6 +315,8 @@ public enum TemplateRoots {
     public static let chrome = "chrome.html.mustache"
     /// One labelled input of a form on the server's pages, a partial of `page.html.mustache`.
     public static let field = "field.html.mustache"
+    /// A run of a line of the documentation, a partial of `page.html.mustache`.
+    public static let docSpan = "span.html.mustache"
 
     /// Every built-in template, by file name (each is also embedded by name in `Package.swift`).
     public static let builtIn: [String: Root] = [
@@ -309,5 +327,6 @@ public enum TemplateRoots {
         serverPage: Root(scope: .serverPage, contentType: "DETOUR_HTML"),
         chrome: Root(scope: .chrome, contentType: "DETOUR_HTML"),
         field: Root(scope: .formField, contentType: "DETOUR_HTML"),
+        docSpan: Root(scope: .docSpan, contentType: "DETOUR_HTML"),
     ]
 }

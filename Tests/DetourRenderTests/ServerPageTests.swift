@@ -12,6 +12,8 @@ import Testing
 /// page only when its model has it.
 @Suite struct ServerPageTests {
     static let hostile = "<b>\"x\" & 'y'</b>"
+    /// ``hostile`` as a template writes it.
+    static let escapedHostile = Escaping.html(hostile)
 
     static let bar = AccountBarModel(email: "alice+\(hostile)@example.org", formField: "csrf", formToken: "T0K")
 
@@ -83,7 +85,13 @@ import Testing
             pages.append(problems)
         }
         var diagnostic = ServerPageModel(title: "usage", hasBack: true)
-        diagnostic.diagnostic = DiagnosticPageModel(html: "<h1><code>usage</code></h1>\n")
+        let line = [DocSpanModel(hostile), DocSpanModel(hostile, .code), DocSpanModel(hostile, .bold)]
+        diagnostic.diagnostic = DiagnosticPageModel(
+            code: "usage\(hostile)",
+            blocks: [
+                .paragraph(line), .list([DocLineModel(line), DocLineModel(line)]),
+                .table(header: [DocLineModel(line)], rows: [DocRowModel([DocLineModel(line)])]), .code(hostile),
+            ])
         pages.append(diagnostic)
         var error = ServerPageModel(title: "Not Found", hasBack: true)
         error.error = ErrorPageModel(heading: "Not Found", message: hostile, code: "not-found")
@@ -133,7 +141,13 @@ import Testing
         #expect(pages[4].contains("this session") && pages[4].contains("name=\"session\" value=\"h2\""))
         #expect(!pages[4].contains("days-problem") && pages[5].contains("days-problem"))
         #expect(!pages[6].contains("<tr class=") && pages[7].contains("<tr class=\"warning\">"))
-        #expect(pages[8].hasSuffix("<h1><code>usage</code></h1>\n</body>\n</html>\n"))
+        let line = "\(Self.escapedHostile)<code>\(Self.escapedHostile)</code><strong>\(Self.escapedHostile)</strong>"
+        #expect(
+            pages[8].hasSuffix(
+                "<h1><code>usage\(Self.escapedHostile)</code></h1>\n<p>\(line)</p>\n<ul>\n<li>\(line)</li>\n"
+                    + "<li>\(line)</li>\n</ul>\n<table>\n<thead><tr><th>\(line)</th></tr></thead>\n<tbody>\n"
+                    + "<tr><td>\(line)</td></tr>\n</tbody>\n</table>\n<pre><code>\(Self.escapedHostile)</code></pre>\n"
+                    + "</body>\n</html>\n"), "\(pages[8].suffix(900))")
         #expect(pages[9].contains("<p>Code: <code>not-found</code></p>\n</body>") && !pages[8].contains("Code:"))
         for page in pages {
             #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n"))

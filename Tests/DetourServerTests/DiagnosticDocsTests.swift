@@ -1,3 +1,4 @@
+import DetourRender
 import Testing
 
 @testable import DetourServer
@@ -24,8 +25,8 @@ import Testing
             <script>alert(1)</script>
             ```
             """
-        let html = DiagnosticDocs.html(section)
-        #expect(html.hasPrefix("<h1><code>some-code</code></h1>\n"))
+        let html = Self.html(section)
+        #expect(html.contains("<h1><code>some-code</code></h1>\n<p>"), "\(html)")
         #expect(
             html.contains(
                 "<p><strong>Severity:</strong> warning, with <code>code &lt;b&gt;</code> and <strong>bold</strong> and a link.</p>"
@@ -40,10 +41,26 @@ import Testing
         #expect(!html.contains("<script>") && !html.contains("<i>"))
     }
 
+    /// The runs of a line: plain text joined, an unclosed tick kept, empty bold left out.
+    @Test func aLineIsItsRuns() {
+        #expect(
+            DiagnosticDocs.spans("a `b` **c** [d](e) `f") == [
+                DocSpanModel("a "), DocSpanModel("b", .code), DocSpanModel(" "), DocSpanModel("c", .bold),
+                DocSpanModel(" d `f"),
+            ])
+        #expect(DiagnosticDocs.spans("****x**") == [DocSpanModel("x")])
+        #expect(DiagnosticDocs.model("").blocks.isEmpty)
+    }
+
+    /// The page of `section`: what its template writes.
+    static func html(_ section: String) -> String {
+        String(decoding: DiagnosticDocs.page("some-code", section: section, bar: nil), as: UTF8.self)
+    }
+
     @Test func everyRealSectionReadsWithoutMarkdownLeft() throws {
         for code in ["wrong-type", "bad-email", "task-far-from-stay", "gpx-no-trip", "report-differs"] {
             let section = try #require(DiagnosticDocs.section(code))
-            let html = DiagnosticDocs.html(section)
+            let html = Self.html(section)
             for markdown in ["```", "**", "| ---"] {
                 #expect(!html.contains(markdown), "\(code): \(markdown)")
             }

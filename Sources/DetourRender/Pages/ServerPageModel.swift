@@ -281,13 +281,73 @@ public struct ProblemRowModel: Sendable {
 
 /// A section of the diagnostics' documentation as a page.
 public struct DiagnosticPageModel: Sendable {
-    /// The section as HTML, made by the server's reader of `docs/diagnostics.md`, which escapes
-    /// every value of the file before it adds the few elements the file's Markdown asks for.
-    public var html: String
+    /// The diagnostic's code, its heading.
+    public var code: String
+    public var blocks: [DocBlockModel]
 
-    public init(html: String) {
-        self.html = html
+    public init(code: String, blocks: [DocBlockModel]) {
+        self.code = code
+        self.blocks = blocks
     }
+}
+
+/// A paragraph, a list, a table or a block of code of the documentation: one of them.
+public struct DocBlockModel: Sendable, Equatable {
+    public var spans: [DocSpanModel] = []
+    public var items: [DocLineModel] = []
+    public var header: [DocLineModel] = []
+    public var rows: [DocRowModel] = []
+    /// The code of a block of code; `nil` for the other kinds.
+    public var code: String?
+
+    public var isParagraph: Bool { !spans.isEmpty }
+    public var isList: Bool { !items.isEmpty }
+    public var isTable: Bool { !header.isEmpty }
+    public var isCode: Bool { code != nil }
+
+    public static func paragraph(_ spans: [DocSpanModel]) -> DocBlockModel { DocBlockModel(spans: spans) }
+    public static func list(_ items: [DocLineModel]) -> DocBlockModel { DocBlockModel(items: items) }
+    public static func table(header: [DocLineModel], rows: [DocRowModel]) -> DocBlockModel {
+        DocBlockModel(header: header, rows: rows)
+    }
+    public static func code(_ code: String) -> DocBlockModel { DocBlockModel(code: code) }
+}
+
+/// A line of the documentation: a list's item, a table's cell.
+public struct DocLineModel: Sendable, Equatable {
+    public var spans: [DocSpanModel]
+
+    public init(_ spans: [DocSpanModel]) {
+        self.spans = spans
+    }
+}
+
+/// A row of a table of the documentation.
+public struct DocRowModel: Sendable, Equatable {
+    public var cells: [DocLineModel]
+
+    public init(_ cells: [DocLineModel]) {
+        self.cells = cells
+    }
+}
+
+/// A run of a line of the documentation, as its template shows it: plain, code or bold.
+public struct DocSpanModel: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case plain, code, bold
+    }
+
+    public var text: String
+    public var kind: Kind
+
+    public init(_ text: String, _ kind: Kind = .plain) {
+        self.text = text
+        self.kind = kind
+    }
+
+    public var isPlain: Bool { kind == .plain }
+    public var isCode: Bool { kind == .code }
+    public var isBold: Bool { kind == .bold }
 }
 
 /// A request the server refused, as a page: what a browser gets where an API client gets JSON.

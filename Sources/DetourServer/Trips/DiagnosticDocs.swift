@@ -17,48 +17,43 @@ public enum DiagnosticDocs {
     }
 
     /// The section, which `docs/diagnostics.md` writes in a small part of Markdown (headings,
-    /// paragraphs, fenced code, lists, tables, inline code and bold), as HTML.
+    /// paragraphs, fenced code, lists, tables, inline code and bold), as the model of its page:
+    /// the page's template writes the markup and escapes every value.
     ///
-    /// Written here rather than with a Markdown library: the file is the project's own, its
-    /// sections use only these constructs, and every value is escaped before any markup is
-    /// added, so no text of the file can become markup other than these.
-    static func html(_ section: String) -> String {
-        var out = ""
+    /// Read here rather than with a Markdown library: the file is the project's own and its
+    /// sections use only these constructs, and no text of it can become markup, since the
+    /// template escapes it all.
+    static func model(_ section: String) -> DiagnosticPageModel {
+        var lines = section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let code = lines.isEmpty ? "" : lines.removeFirst()
+        var blocks: [DocBlockModel] = []
         var paragraph: [String] = []
         var list: [String] = []
         var table: [[String]] = []
-        var code: [String]?
+        var fenced: [String]?
         func flush() {
-            if !paragraph.isEmpty { out += "<p>\(inline(paragraph.joined(separator: " ")))</p>\n" }
-            if !list.isEmpty { out += "<ul>\n" + list.map { "<li>\(inline($0))</li>\n" }.joined() + "</ul>\n" }
+            if !paragraph.isEmpty { blocks.append(.paragraph(spans(paragraph.joined(separator: " ")))) }
+            if !list.isEmpty { blocks.append(.list(list.map { DocLineModel(spans($0)) })) }
             if let header = table.first {
-                out +=
-                    "<table>\n<thead><tr>" + header.map { "<th>\(inline($0))</th>" }.joined()
-                    + "</tr></thead>\n<tbody>\n"
-                for row in table.dropFirst() {
-                    out += "<tr>" + row.map { "<td>\(inline($0))</td>" }.joined() + "</tr>\n"
-                }
-                out += "</tbody>\n</table>\n"
+                blocks.append(
+                    .table(
+                        header: header.map { DocLineModel(spans($0)) },
+                        rows: table.dropFirst().map { DocRowModel($0.map { DocLineModel(spans($0)) }) }))
             }
             (paragraph, list, table) = ([], [], [])
         }
-        for (index, line) in section.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let text = String(line)
-            if var lines = code {
+        for text in lines {
+            if var code = fenced {
                 if text.hasPrefix("```") {
-                    out += "<pre><code>\(Escaping.html(lines.joined(separator: "\n")))</code></pre>\n"
-                    code = nil
+                    blocks.append(.code(code.joined(separator: "\n")))
+                    fenced = nil
                 } else {
-                    lines.append(text)
-                    code = lines
+                    code.append(text)
+                    fenced = code
                 }
-                continue
-            }
-            if index == 0 {
-                out += "<h1><code>\(Escaping.html(text))</code></h1>\n"
             } else if text.hasPrefix("```") {
                 flush()
-                code = []
+                fenced = []
             } else if text.trimmingCharacters(in: .whitespaces).isEmpty {
                 flush()
             } else if text.hasPrefix("- ") {
@@ -77,29 +72,30 @@ public enum DiagnosticDocs {
             }
         }
         flush()
-        return out
+        return DiagnosticPageModel(code: code, blocks: blocks)
     }
 
-    /// A line of text as HTML: escaped, then `code`, **bold**, and [a link](…) as its words.
-    static func inline(_ text: String) -> String {
-        var out = ""
+    /// A line as its runs: `code`, **bold**, and [a link](…) as its words.
+    static func spans(_ text: String) -> [DocSpanModel] {
+        var spans: [DocSpanModel] = []
         var rest = Substring(text)
         while let tick = rest.firstIndex(of: "`") {
-            out += emphasis(rest[..<tick])
             let after = rest[rest.index(after: tick)...]
             guard let close = after.firstIndex(of: "`") else {
+                // An unclosed tick is a tick.
+                spans += emphasis(rest[...tick])
                 rest = after
-                out += "`"
                 continue
             }
-            out += "<code>\(Escaping.html(String(after[..<close])))</code>"
+            spans += emphasis(rest[..<tick])
+            spans.append(DocSpanModel(String(after[..<close]), .code))
             rest = after[after.index(after: close)...]
         }
-        return out + emphasis(rest)
+        return merged(spans + emphasis(rest))
     }
 
-    /// Escaped text with `**bold**` in bold and `[words](target)` as its words.
-    static func emphasis(_ text: Substring) -> String {
+    /// Text with `**bold**` in bold and `[words](target)` as its words.
+    static func emphasis(_ text: Substring) -> [DocSpanModel] {
         var plain = String(text)
         // Links to other documents would lead nowhere on the server: their words stay.
         while let open = plain.range(of: "["),
@@ -108,17 +104,29 @@ public enum DiagnosticDocs {
         {
             plain.replaceSubrange(open.lowerBound..<close.upperBound, with: plain[open.upperBound..<middle.lowerBound])
         }
-        let parts = Escaping.html(plain).components(separatedBy: "**")
-        return parts.enumerated().map {
-            $0.offset % 2 == 1 && $0.offset < parts.count - 1 ? "<strong>\($0.element)</strong>" : $0.element
+        let parts = plain.components(separatedBy: "**")
+        return parts.enumerated().compactMap { part in
+            guard !part.element.isEmpty else { return nil }
+            let bold = part.offset % 2 == 1 && part.offset < parts.count - 1
+            return DocSpanModel(part.element, bold ? .bold : .plain)
         }
-        .joined()
+    }
+
+    /// `spans` with plain runs side by side joined into one.
+    static func merged(_ spans: [DocSpanModel]) -> [DocSpanModel] {
+        spans.reduce(into: []) { joined, span in
+            if span.isPlain, let last = joined.last, last.isPlain {
+                joined[joined.count - 1].text += span.text
+            } else {
+                joined.append(span)
+            }
+        }
     }
 
     /// The section as a small page, with the account bar of whoever is signed in.
     static func page(_ code: String, section: String, bar: AccountBarModel?) -> [UInt8] {
         var model = ServerPageModel(title: code, chrome: ChromeModel(bar: bar), hasBack: true)
-        model.diagnostic = DiagnosticPageModel(html: DiagnosticDocs.html(section))
+        model.diagnostic = DiagnosticDocs.model(section)
         return ServerPages.page(model)
     }
 }
