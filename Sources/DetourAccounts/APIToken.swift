@@ -1,5 +1,5 @@
 /// What an API token may do.
-public enum TokenScope: String, Sendable, CaseIterable {
+public enum TokenScope: String, Sendable, CaseIterable, Codable {
     /// Read every page, format, feed and the API.
     case read
     /// Read, and write through the API (`PUT`, `DELETE`).
@@ -10,7 +10,7 @@ public enum TokenScope: String, Sendable, CaseIterable {
 }
 
 /// An API token as the account's page lists it: never the secret, which is shown once when made.
-public struct APIToken: Sendable, Equatable {
+public struct APIToken: Sendable, Equatable, Codable {
     /// 8 random bytes in hex: what revokes it.
     public let id: String
     public let accountID: String
@@ -22,6 +22,12 @@ public struct APIToken: Sendable, Equatable {
     public let expiresAt: Int64?
     /// When it was last used, or `nil`.
     public let usedAt: Int64?
+
+    /// The columns of `api_tokens` it is read from and written to.
+    enum CodingKeys: String, CodingKey {
+        case id, name, scope, createdAt, expiresAt, usedAt
+        case accountID = "accountId"
+    }
 
     /// Whether it works at `time`.
     public func isLive(at time: Int64) -> Bool {

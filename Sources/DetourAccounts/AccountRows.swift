@@ -8,47 +8,45 @@ extension AccountStore {
     /// How columns become a row's properties.
     static let rows = SQLRowDecoder(keyDecodingStrategy: .convertFromSnakeCase)
 
-    /// `accounts`.
-    struct AccountRow: Codable {
-        var id: String
-        var email: String
-        var emailKey: String
-        var passwordHash: String
-        var createdAt: Int64
+    /// A row of a table: a value of the accounts' model and the columns the table keeps beside it
+    /// (an address's key, the client a session began from, a token's digest), read and written
+    /// as one row.
+    struct Row<Value: Codable, Beside: Codable>: Codable {
+        var value: Value
+        var beside: Beside
 
-        var account: Account { Account(id: id, email: email, passwordHash: passwordHash, createdAt: createdAt) }
-    }
+        init(_ value: Value, _ beside: Beside) {
+            self.value = value
+            self.beside = beside
+        }
 
-    /// `sessions`.
-    struct SessionRow: Codable {
-        var digest: String
-        var accountId: String
-        var formToken: String
-        var createdAt: Int64
-        var seenAt: Int64
-        var client: String?
+        init(from decoder: any Decoder) throws {
+            value = try Value(from: decoder)
+            beside = try Beside(from: decoder)
+        }
+
+        func encode(to encoder: any Encoder) throws {
+            try value.encode(to: encoder)
+            try beside.encode(to: encoder)
+        }
     }
 
     /// Every column of `sessions`, for a statement that reads or returns a session.
     static let sessionColumns = ["digest", "account_id", "form_token", "created_at", "seen_at", "client"]
 
-    /// `api_tokens`: what is kept of a token (its secret's digest, never the secret).
-    struct TokenRow: Codable {
-        var id: String
-        var accountId: String
-        var name: String
-        var scope: String
-        var digest: String
-        var createdAt: Int64
-        var expiresAt: Int64?
-        var usedAt: Int64?
+    /// `accounts`' key of the address (``AccountStore/key(_:)``), unique.
+    struct EmailKey: Codable {
+        var emailKey: String
+    }
 
-        func token() throws(AccountFailure) -> APIToken {
-            guard let known = TokenScope(rawValue: scope) else { throw .database("a token of scope \(scope)") }
-            return APIToken(
-                id: id, accountID: accountId, name: name, scope: known, createdAt: createdAt, expiresAt: expiresAt,
-                usedAt: usedAt)
-        }
+    /// `sessions`' client, the address a session began from.
+    struct SessionClient: Codable {
+        var client: String?
+    }
+
+    /// `api_tokens`' digest of the secret (the secret is never kept).
+    struct TokenDigest: Codable {
+        var digest: String
     }
 
     /// `invites`, as an invitation is made.
@@ -58,35 +56,12 @@ extension AccountStore {
         var createdAt: Int64
     }
 
-    /// `audit`.
-    struct AuditRow: Codable {
-        var at: Int64
-        var emailKey: String?
-        var event: String
-        var client: String?
-        var detail: String?
-    }
-
     /// `shares`.
     struct ShareRow: Codable {
         var ownerId: String
         var trip: String
         var memberId: String
-        var role: String
+        var role: ShareRole
         var createdAt: Int64
-    }
-
-    /// A share with the address of its member, or of its owner.
-    struct ShareListed: Codable {
-        var ownerId: String
-        var email: String
-        var trip: String
-        var role: String
-    }
-
-    /// The role a share's row holds.
-    static func shareRole(_ text: String) throws(AccountFailure) -> ShareRole {
-        guard let known = ShareRole(rawValue: text) else { throw .database("a share of role \(text)") }
-        return known
     }
 }

@@ -8,9 +8,7 @@ extension AccountStore: AccountRepository {
         let email = AccountAddress.normalized(email)
         let account = Account(
             id: SecretToken.randomHex(count: 16), email: email, passwordHash: passwordHash, createdAt: now())
-        let row = AccountRow(
-            id: account.id, email: email, emailKey: AccountStore.key(email), passwordHash: passwordHash,
-            createdAt: account.createdAt)
+        let row = Row(account, EmailKey(emailKey: AccountStore.key(email)))
         let inserted: Bool = try await attempt {
             try await !database.insert(into: "accounts").model(row, with: AccountStore.columns)
                 .ignoringConflicts(with: "email_key").returning("id").all().isEmpty
@@ -23,16 +21,14 @@ extension AccountStore: AccountRepository {
     public func account(email: String) async throws(AccountFailure) -> Account? {
         try await attempt {
             try await selectAccounts().where("email_key", .equal, AccountStore.key(email))
-                .first(decoding: AccountRow.self, with: AccountStore.rows)?.account
+                .first(decoding: Account.self, with: AccountStore.rows)
         }
     }
 
     /// The account with the id `id`, or `nil`.
     public func account(id: String) async throws(AccountFailure) -> Account? {
         try await attempt {
-            try await selectAccounts().where("id", .equal, id).first(
-                decoding: AccountRow.self, with: AccountStore.rows)?
-                .account
+            try await selectAccounts().where("id", .equal, id).first(decoding: Account.self, with: AccountStore.rows)
         }
     }
 
@@ -42,7 +38,7 @@ extension AccountStore: AccountRepository {
     /// locale, and the order must not depend on where the database was made.
     public func accounts() async throws(AccountFailure) -> [Account] {
         try await attempt {
-            try await selectAccounts().all(decoding: AccountRow.self, with: AccountStore.rows).map(\.account)
+            try await selectAccounts().all(decoding: Account.self, with: AccountStore.rows)
                 .sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
         }
     }

@@ -8,7 +8,7 @@ extension AccountStore: AuditRepository {
     {
         let key = email.map(AccountStore.key)
         let time = now()
-        let row = AuditRow(at: time, emailKey: key, event: event, client: client, detail: detail)
+        let row = AuditEntry(at: time, event: event, email: key, client: client, detail: detail)
         try await attempt {
             try await database.insert(into: "audit").model(row, with: AccountStore.columns).run()
         }
@@ -19,10 +19,7 @@ extension AccountStore: AuditRepository {
         try await attempt {
             try await database.select().columns("at", "email_key", "event", "client", "detail").from("audit")
                 .where("email_key", .equal, AccountStore.key(email)).orderBy("id")
-                .all(decoding: AuditRow.self, with: AccountStore.rows).map { row in
-                    AuditEntry(
-                        at: row.at, event: row.event, email: row.emailKey, client: row.client, detail: row.detail)
-                }
+                .all(decoding: AuditEntry.self, with: AccountStore.rows)
         }
     }
 }

@@ -11,9 +11,7 @@ extension AccountStore: SessionRepository {
         let session = Session(
             digest: token.digest, accountID: accountID, formToken: SecretToken.random().text, createdAt: time,
             seenAt: time)
-        let row = SessionRow(
-            digest: session.digest, accountId: accountID, formToken: session.formToken, createdAt: time, seenAt: time,
-            client: client)
+        let row = Row(session, SessionClient(client: client))
         try await attempt {
             try await database.insert(into: "sessions").model(row, with: AccountStore.columns).run()
         }
@@ -36,14 +34,12 @@ extension AccountStore: SessionRepository {
                     .where("seen_at", .greaterThan, time - SessionLifetime.idle)
                     .where("created_at", .greaterThan, time - SessionLifetime.absolute)
                     .returning(AccountStore.sessionColumns.map { SQLColumn($0) })
-                    .first(decoding: SessionRow.self, with: AccountStore.rows)
+                    .first(decoding: Session.self, with: AccountStore.rows)
             else {
                 try await database.delete(from: "sessions").where("digest", .equal, digest).run()
                 return nil
             }
-            return Session(
-                digest: digest, accountID: use.accountId, formToken: use.formToken, createdAt: use.createdAt,
-                seenAt: use.seenAt)
+            return use
         }
     }
 
@@ -54,7 +50,7 @@ extension AccountStore: SessionRepository {
         return try await attempt { () async throws -> Bool in
             guard
                 let found = try await database.select().columns(AccountStore.sessionColumns).from("sessions")
-                    .where("digest", .equal, token.digest).first(decoding: SessionRow.self, with: AccountStore.rows)
+                    .where("digest", .equal, token.digest).first(decoding: Session.self, with: AccountStore.rows)
             else { return false }
             return time - found.seenAt < SessionLifetime.idle && time - found.createdAt < SessionLifetime.absolute
         }
@@ -94,9 +90,7 @@ extension AccountStore: SessionRepository {
             try await database.select().columns(AccountStore.sessionColumns).from("sessions")
                 .where("account_id", .equal, accountID).where("seen_at", .greaterThan, time - SessionLifetime.idle)
                 .where("created_at", .greaterThan, time - SessionLifetime.absolute).orderBy("seen_at", .descending)
-                .orderBy("digest").all(decoding: SessionRow.self, with: AccountStore.rows).map { row in
-                    SessionSummary(digest: row.digest, createdAt: row.createdAt, seenAt: row.seenAt, client: row.client)
-                }
+                .orderBy("digest").all(decoding: SessionSummary.self, with: AccountStore.rows)
         }
     }
 

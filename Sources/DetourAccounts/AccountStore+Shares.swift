@@ -5,7 +5,7 @@ extension AccountStore: ShareRepository {
     /// Shares the owner's trip `trip` with `memberID` as `role` (or changes the role).
     public func share(ownerID: String, trip: String, memberID: String, role: ShareRole) async throws(AccountFailure) {
         let time = now()
-        let row = ShareRow(ownerId: ownerID, trip: trip, memberId: memberID, role: role.rawValue, createdAt: time)
+        let row = ShareRow(ownerId: ownerID, trip: trip, memberId: memberID, role: role, createdAt: time)
         try await attempt {
             try await database.insert(into: "shares").model(row, with: AccountStore.columns)
                 .onConflict(with: ["owner_id", "trip", "member_id"]) { $0.set(excludedValueOf: "role") }.run()
@@ -27,9 +27,9 @@ extension AccountStore: ShareRepository {
                 SQLColumn("owner_id", table: "shares"), .equal, SQLBind(ownerID)
             )
             .where(SQLColumn("trip", table: "shares"), .equal, SQLBind(trip))
-            .all(decoding: ShareListed.self, with: AccountStore.rows).map { row in
-                Member(email: row.email, role: try AccountStore.shareRole(row.role))
-            }.sorted { AccountStore.key($0.email) < AccountStore.key($1.email) }
+            .all(decoding: Member.self, with: AccountStore.rows).sorted {
+                AccountStore.key($0.email) < AccountStore.key($1.email)
+            }
         }
     }
 
@@ -38,7 +38,7 @@ extension AccountStore: ShareRepository {
         try await attempt {
             try await database.select().column("role").from("shares").where("owner_id", .equal, ownerID)
                 .where("trip", .equal, trip).where("member_id", .equal, memberID)
-                .first(decodingColumn: "role", as: String.self).map(AccountStore.shareRole)
+                .first(decodingColumn: "role", as: ShareRole.self)
         }
     }
 
@@ -47,11 +47,9 @@ extension AccountStore: ShareRepository {
         try await attempt {
             try await sharesWithAccounts(joinedBy: "owner_id")
                 .where(SQLColumn("member_id", table: "shares"), .equal, SQLBind(memberID))
-                .all(decoding: ShareListed.self, with: AccountStore.rows).map { row in
-                    SharedTrip(
-                        ownerID: row.ownerId, ownerEmail: row.email, trip: row.trip,
-                        role: try AccountStore.shareRole(row.role))
-                }.sorted { (AccountStore.key($0.ownerEmail), $0.trip) < (AccountStore.key($1.ownerEmail), $1.trip) }
+                .all(decoding: SharedTrip.self, with: AccountStore.rows).sorted {
+                    (AccountStore.key($0.ownerEmail), $0.trip) < (AccountStore.key($1.ownerEmail), $1.trip)
+                }
         }
     }
 

@@ -10,9 +10,7 @@ extension AccountStore: TokenRepository {
         let token = APIToken(
             id: SecretToken.randomHex(count: 8), accountID: accountID, name: name, scope: scope, createdAt: now(),
             expiresAt: expiresAt, usedAt: nil)
-        let row = TokenRow(
-            id: token.id, accountId: accountID, name: name, scope: scope.rawValue, digest: secret.digest,
-            createdAt: token.createdAt, expiresAt: expiresAt, usedAt: nil)
+        let row = Row(token, TokenDigest(digest: secret.digest))
         try await attempt {
             try await database.insert(into: "api_tokens").model(row, with: AccountStore.columns).run()
         }
@@ -29,7 +27,7 @@ extension AccountStore: TokenRepository {
     public func tokens(accountID: String) async throws(AccountFailure) -> [APIToken] {
         try await attempt {
             try await selectTokens().where("account_id", .equal, accountID).orderBy("created_at", .descending)
-                .orderBy("id").all(decoding: TokenRow.self, with: AccountStore.rows).map { try $0.token() }
+                .orderBy("id").all(decoding: APIToken.self, with: AccountStore.rows)
         }
     }
 
@@ -40,7 +38,7 @@ extension AccountStore: TokenRepository {
         return try await attempt { () async throws -> APIToken? in
             guard
                 let token = try await selectTokens().where("digest", .equal, secret.digest)
-                    .first(decoding: TokenRow.self, with: AccountStore.rows)?.token(),
+                    .first(decoding: APIToken.self, with: AccountStore.rows),
                 token.isLive(at: time)
             else { return nil }
             // The last use is written at most once a minute: a script's every request is no write.

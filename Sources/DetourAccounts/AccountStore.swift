@@ -10,7 +10,7 @@ import SQLiteNIO
 import ServiceLifecycle
 
 /// An account: who signs in, and the folder of trips that is theirs.
-public struct Account: Sendable, Equatable {
+public struct Account: Sendable, Equatable, Codable {
     /// 16 random bytes in hex, never reused: the name of the account's folder
     /// (`DIR/accounts/ID/`), which says nothing about the address or how many accounts there are.
     public let id: String
@@ -23,7 +23,7 @@ public struct Account: Sendable, Equatable {
 }
 
 /// A signed-in session, as the database has it.
-public struct Session: Sendable, Equatable {
+public struct Session: Sendable, Equatable, Codable {
     /// The SHA-256 of the session's id.
     public let digest: String
     public let accountID: String
@@ -31,10 +31,16 @@ public struct Session: Sendable, Equatable {
     public let formToken: String
     public let createdAt: Int64
     public internal(set) var seenAt: Int64
+
+    /// The columns of `sessions` it is read from and written to.
+    enum CodingKeys: String, CodingKey {
+        case digest, formToken, createdAt, seenAt
+        case accountID = "accountId"
+    }
 }
 
 /// A session as its account's page lists it.
-public struct SessionSummary: Sendable, Equatable {
+public struct SessionSummary: Sendable, Equatable, Decodable {
     /// How many hex digits of the digest name a session on the account's page.
     public static let handleLength = 12
     public let digest: String
@@ -55,7 +61,7 @@ public enum SessionLifetime {
 }
 
 /// One line of the audit log.
-public struct AuditEntry: Sendable, Equatable {
+public struct AuditEntry: Sendable, Equatable, Codable {
     /// When, in seconds since 1970.
     public let at: Int64
     /// What happened: `register`, `login`, `login-failed`, `password-changed` and so on.
@@ -66,6 +72,12 @@ public struct AuditEntry: Sendable, Equatable {
     public let client: String?
     /// Anything else worth keeping (never a password or a secret).
     public let detail: String?
+
+    /// The columns of `audit`: the address is kept as its key.
+    enum CodingKeys: String, CodingKey {
+        case at, event, client, detail
+        case email = "emailKey"
+    }
 
     public init(at: Int64, event: String, email: String?, client: String?, detail: String?) {
         self.at = at
