@@ -84,6 +84,7 @@ let package = Package(
                 .embedInCode("chrome.html.mustache"),
                 .embedInCode("field.html.mustache"),
                 .embedInCode("span.html.mustache"),
+                .embedInCode("reload.html.mustache"),
             ]
         ),
         .target(

@@ -13,5 +13,6 @@ public enum BundledTemplates {
         "chrome.html.mustache": String(decoding: PackageResources.chrome_html_mustache, as: UTF8.self),
         "field.html.mustache": String(decoding: PackageResources.field_html_mustache, as: UTF8.self),
         "span.html.mustache": String(decoding: PackageResources.span_html_mustache, as: UTF8.self),
+        "reload.html.mustache": String(decoding: PackageResources.reload_html_mustache, as: UTF8.self),
     ]
 }

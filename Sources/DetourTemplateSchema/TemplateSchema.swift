@@ -251,6 +251,10 @@ extension TemplateScope {
             "isTable": .flag, "header": .list(.object(docLine)), "rows": .list(.object(docRow)), "isCode": .flag,
             "code": userText,
         ])
+    /// `ReloadScriptModel`: the live preview's script; `version` and `events` are JSON strings
+    /// made safe inside a `<script>` element, written as they are.
+    public static let reloadScript = TemplateScope(
+        name: "ReloadScriptModel", keys: ["nonce": typedText, "version": typedText, "events": typedText])
     /// `DiagnosticPageModel`: a section of the diagnostics' documentation.
     public static let diagnosticPage = TemplateScope(
         name: "DiagnosticPageModel", keys: ["code": userText, "blocks": .list(.object(docBlock))])
@@ -317,6 +321,8 @@ public enum TemplateRoots {
     public static let field = "field.html.mustache"
     /// A run of a line of the documentation, a partial of `page.html.mustache`.
     public static let docSpan = "span.html.mustache"
+    /// The live preview's script, put before a report's `</body>`.
+    public static let reloadScript = "reload.html.mustache"
 
     /// Every built-in template, by file name (each is also embedded by name in `Package.swift`).
     public static let builtIn: [String: Root] = [
@@ -328,5 +334,6 @@ public enum TemplateRoots {
         chrome: Root(scope: .chrome, contentType: "DETOUR_HTML"),
         field: Root(scope: .formField, contentType: "DETOUR_HTML"),
         docSpan: Root(scope: .docSpan, contentType: "DETOUR_HTML"),
+        reloadScript: Root(scope: .reloadScript, contentType: "DETOUR_HTML"),
     ]
 }

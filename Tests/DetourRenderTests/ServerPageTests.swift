@@ -122,6 +122,14 @@ import Testing
             #expect(compiled == engine.render(chrome, withTemplate: TemplateRoots.chrome))
             #expect(!compiled.contains(Self.hostile))
         }
+        let script = ReloadScriptModel(nonce: "n0", version: #""\u003cv""#, events: #""/trips/a/events""#)
+        let compiled = String(decoding: ServerPages.reloadScript(script), as: UTF8.self)
+        #expect(compiled == engine.render(script, withTemplate: TemplateRoots.reloadScript))
+        #expect(
+            compiled == #"<script nonce="n0">(function () {"# + "\n" + #"  var version = "\u003cv";"# + "\n"
+                + #"  var events = new EventSource("/trips/a/events");"# + "\n"
+                + "  events.onmessage = function (event) {\n"
+                + "    if (event.data !== version) { events.close(); location.reload(); }\n  };\n})();</script>\n")
     }
 
     /// Each part shows only when its model has it, and the chrome of no one is nothing at all.

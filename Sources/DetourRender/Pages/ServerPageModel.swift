@@ -280,6 +280,22 @@ public struct ProblemRowModel: Sendable {
 }
 
 /// A section of the diagnostics' documentation as a page.
+/// The live preview's script (`reload.html.mustache`).
+public struct ReloadScriptModel: Sendable {
+    /// The nonce the page's policy allows the script by.
+    public var nonce: String
+    /// The version the page was made from, as a JSON string safe inside a `<script>` element.
+    public var version: String
+    /// The address of the trip's event stream, as such a JSON string.
+    public var events: String
+
+    public init(nonce: String, version: String, events: String) {
+        self.nonce = nonce
+        self.version = version
+        self.events = events
+    }
+}
+
 public struct DiagnosticPageModel: Sendable {
     /// The diagnostic's code, its heading.
     public var code: String
@@ -371,6 +387,13 @@ public enum ServerPages {
     public static func page(_ model: ServerPageModel) -> [UInt8] {
         var output = TemplateOutput()
         _ = CompiledTemplates.render(model, template: TemplateRoots.serverPage, into: &output)
+        return output.bytes
+    }
+
+    /// The live preview's script, as UTF-8.
+    public static func reloadScript(_ model: ReloadScriptModel) -> [UInt8] {
+        var output = TemplateOutput()
+        _ = CompiledTemplates.render(model, template: TemplateRoots.reloadScript, into: &output)
         return output.bytes
     }
 

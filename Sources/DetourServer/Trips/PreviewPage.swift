@@ -18,19 +18,10 @@ public enum PreviewPage {
     }
 
     /// The script: listens to the trip's event stream and reloads when the version it gets is
-    /// not the one the page was made from.
+    /// not the one the page was made from (`reload.html.mustache`).
     static func script(nonce: String, version: String, events: String) -> String {
-        // The values are JSON strings, which a <script> element cannot end early: `<` is escaped.
-        """
-        <script nonce="\(nonce)">(function () {
-          var version = \(jsonString(version));
-          var events = new EventSource(\(jsonString(events)));
-          events.onmessage = function (event) {
-            if (event.data !== version) { events.close(); location.reload(); }
-          };
-        })();</script>
-
-        """
+        let model = ReloadScriptModel(nonce: nonce, version: jsonString(version), events: jsonString(events))
+        return String(decoding: ServerPages.reloadScript(model), as: UTF8.self)
     }
 
     /// The bar a preview opens with: back to the index, and each format of the trip `name`.
