@@ -123,7 +123,9 @@ import Testing
             #expect(!compiled.contains(Self.hostile))
         }
         let script = ReloadScriptModel(nonce: "n0", version: #""\u003cv""#, events: #""/trips/a/events""#)
-        let compiled = String(decoding: ServerPages.reloadScript(script), as: UTF8.self)
+        let compiled = String(
+            decoding: ServerPages.reloadScript(nonce: script.nonce, version: script.version, events: script.events),
+            as: UTF8.self)
         #expect(compiled == engine.render(script, withTemplate: TemplateRoots.reloadScript))
         #expect(
             compiled == #"<script nonce="n0">(function () {"# + "\n" + #"  var version = "\u003cv";"# + "\n"

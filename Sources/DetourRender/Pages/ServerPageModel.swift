@@ -279,23 +279,17 @@ public struct ProblemRowModel: Sendable {
     }
 }
 
-/// A section of the diagnostics' documentation as a page.
-/// The live preview's script (`reload.html.mustache`).
-public struct ReloadScriptModel: Sendable {
+/// The live preview's script (`reload.html.mustache`), made by ``ServerPages/reloadScript(nonce:version:events:)``.
+struct ReloadScriptModel: Sendable {
     /// The nonce the page's policy allows the script by.
-    public var nonce: String
+    var nonce: String
     /// The version the page was made from, as a JSON string safe inside a `<script>` element.
-    public var version: String
+    var version: String
     /// The address of the trip's event stream, as such a JSON string.
-    public var events: String
-
-    public init(nonce: String, version: String, events: String) {
-        self.nonce = nonce
-        self.version = version
-        self.events = events
-    }
+    var events: String
 }
 
+/// A section of the diagnostics' documentation as a page.
 public struct DiagnosticPageModel: Sendable {
     /// The diagnostic's code, its heading.
     public var code: String
@@ -390,9 +384,11 @@ public enum ServerPages {
         return output.bytes
     }
 
-    /// The live preview's script, as UTF-8.
-    public static func reloadScript(_ model: ReloadScriptModel) -> [UInt8] {
+    /// The live preview's script, as UTF-8, for the policy's `nonce`; `version` and `events` (the
+    /// stream's address) are JSON strings made safe inside a `<script>` element.
+    public static func reloadScript(nonce: String, version: String, events: String) -> [UInt8] {
         var output = TemplateOutput()
+        let model = ReloadScriptModel(nonce: nonce, version: version, events: events)
         _ = CompiledTemplates.render(model, template: TemplateRoots.reloadScript, into: &output)
         return output.bytes
     }

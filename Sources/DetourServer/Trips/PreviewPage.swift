@@ -20,8 +20,8 @@ public enum PreviewPage {
     /// The script: listens to the trip's event stream and reloads when the version it gets is
     /// not the one the page was made from (`reload.html.mustache`).
     static func script(nonce: String, version: String, events: String) -> String {
-        let model = ReloadScriptModel(nonce: nonce, version: jsonString(version), events: jsonString(events))
-        return String(decoding: ServerPages.reloadScript(model), as: UTF8.self)
+        let script = ServerPages.reloadScript(nonce: nonce, version: jsonString(version), events: jsonString(events))
+        return String(decoding: script, as: UTF8.self)
     }
 
     /// The bar a preview opens with: back to the index, and each format of the trip `name`.
