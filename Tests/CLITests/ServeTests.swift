@@ -233,14 +233,21 @@ struct ServeTests {
             rename(
                 folder.appendingPathComponent("nordic-budget.json.new").path,
                 folder.appendingPathComponent("nordic-budget.json").path) == 0)
+        // A page opened at once, before the watch has told of the save, starts from the saved
+        // version, and is not sent it again when the watch does tell.
+        let opened = try RawConnection(port: server.port)
+        try opened.send(Data("GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let saved = Self.versions(listener.receive(until: "data: ", count: 2))
         #expect(saved.count == 2 && saved[1] != etag)
+        #expect(Self.versions(opened.receive(until: "data: ", count: 1)) == [saved[1]])
         // A second save marks the end: the first was sent once if the next version is the second's.
         bytes.append(contentsOf: Array(" \n".utf8))
         try bytes.write(to: folder.appendingPathComponent("nordic-budget.json"))
         let versions = Self.versions(listener.receive(until: "data: ", count: 3))
         #expect(versions.count == 3 && Set(versions).count == 3, "\(versions)")
+        #expect(Self.versions(opened.receive(until: "data: ", count: 2)) == [saved[1], versions[2]])
         listener.close()
+        opened.close()
     }
 
     /// A format asked for again on one connection is the same answer, but for its `Date`.

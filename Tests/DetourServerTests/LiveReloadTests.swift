@@ -55,6 +55,22 @@ import Testing
         #expect(versions == ["v2", "v3"])
     }
 
+    /// A version is sent to a stream once: the watch's late word of the change a page was made
+    /// from, or a save that changed nothing, sends nothing; going back to an older version does.
+    @Test func eachStreamIsSentAVersionOnce() async throws {
+        let reload = LiveReload()
+        let trip = try #require(TripName(decoded: "lisbon"))
+        let early = try #require(reload.listen(to: trip, current: "v1"))
+        let late = try #require(reload.listen(to: trip, current: "v2"))
+        for version in ["v2", "v2", "v1", "v1"] { reload.send(version, to: trip) }
+        reload.closeAll()
+        var versions: [[String]] = [[], []]
+        for await version in early { versions[0].append(version) }
+        for await version in late { versions[1].append(version) }
+        #expect(versions[0] == ["v1", "v2", "v1"])
+        #expect(versions[1] == ["v2", "v1"])
+    }
+
     /// Streams past the limit are refused, and a closed one makes room: open previews never take
     /// the connections requests need.
     @Test func streamsPastTheLimitAreRefusedUntilOneCloses() throws {

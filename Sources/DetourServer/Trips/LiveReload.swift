@@ -6,9 +6,19 @@ import Synchronization
 /// A version is the trip file's entity tag (or `missing`): a page reloads only when the version
 /// it gets differs from the one it was made from, so a save that changes nothing reloads
 /// nothing, and a save made between a page's load and its stream's start is not missed.
+///
+/// Each stream sends a version once: one that is the last it sent is not sent again. The folder's
+/// watch tells of a change a quiet time after it, so a change made just before a stream opened
+/// is told after the stream has sent the version that holds it.
 public final class LiveReload: Sendable {
+    private struct Listener {
+        let continuation: AsyncStream<String>.Continuation
+        /// The version this stream sent last.
+        var sent: String
+    }
+
     private struct State {
-        var listeners: [TripName: [Int: AsyncStream<String>.Continuation]] = [:]
+        var listeners: [TripName: [Int: Listener]] = [:]
         var next = 0
         var closed = false
     }
@@ -46,7 +56,7 @@ public final class LiveReload: Sendable {
             guard streams.take() else { return .full }
             let id = state.next
             state.next += 1
-            state.listeners[name, default: [:]][id] = continuation
+            state.listeners[name, default: [:]][id] = Listener(continuation: continuation, sent: current)
             return .listening(id)
         }
         let id: Int
@@ -66,10 +76,17 @@ public final class LiveReload: Sendable {
         return stream
     }
 
-    /// Sends `version` to every listener of `name`.
+    /// Sends `version` to every listener of `name` whose last version it is not.
     public func send(_ version: String, to name: TripName) {
-        let listeners = state.withLock { Array(($0.listeners[name] ?? [:]).values) }
-        for listener in listeners { listener.yield(version) }
+        // Yielded under the lock, so that two sends reach every stream in the order they were
+        // noted; a yield only appends to the stream's buffer.
+        state.withLock { state in
+            guard let listeners = state.listeners[name] else { return }
+            for (id, listener) in listeners where listener.sent != version {
+                state.listeners[name]?[id]?.sent = version
+                listener.continuation.yield(version)
+            }
+        }
     }
 
     /// Sends every listener an empty version, which its stream writes as a comment line.
@@ -79,7 +96,7 @@ public final class LiveReload: Sendable {
     /// connection within two of them, so closed tabs never pile up against the connection limit.
     public func beat() {
         let listeners = state.withLock { $0.listeners.values.flatMap(\.values) }
-        for listener in listeners { listener.yield("") }
+        for listener in listeners { listener.continuation.yield("") }
     }
 
     /// How often ``beat()`` is sent.
@@ -99,7 +116,7 @@ public final class LiveReload: Sendable {
     public func closeAll() {
         let listeners = state.withLock { state -> [AsyncStream<String>.Continuation] in
             state.closed = true
-            let open = state.listeners.values.flatMap(\.values)
+            let open = state.listeners.values.flatMap(\.values).map(\.continuation)
             for _ in open { streams.give() }
             state.listeners = [:]
             return open
