@@ -144,16 +144,12 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        context.write(data, promise: promise)
+        // The next head has its own time, from when the last response is out.
         if case .end = unwrapOutboundIn(data) {
-            let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.cascade(to: promise)
-            context.write(data, promise: written)
-            // The next head has its own time, from when the last response is out.
             open -= 1
             if open == 0 { waitingSince = context.eventLoop.now }
-            return
         }
-        context.write(data, promise: promise)
     }
 
     /// Looks at the connection at `time`: closes it when it has waited for a head for the whole
