@@ -18,16 +18,19 @@ import Testing
         let store: ReplayStore
         let stamp = Shared<ReplayStamp?>(ReplayStamp(epoch: 1, day: ResponseReplayTests.day))
         let lines = Shared<[String]>([])
+        /// The clock's seconds since 1970.
+        let seconds = Shared<Int64>(1_796_083_199)
         let channel: EmbeddedChannel
 
         init(store: ReplayStore = ReplayStore()) throws {
             self.store = store
             let stamp = stamp
             let lines = lines
+            let seconds = seconds
             channel = EmbeddedChannel(
                 handler: ResponseReplay(
                     store: store, stamp: { stamp.value }, log: { line in lines.update { $0.append(line) } },
-                    unixSeconds: { 1_796_083_199 }))
+                    unixSeconds: { seconds.value }))
         }
 
         /// Sends a request's head and end; what the handler wrote back, and what it passed on.
@@ -115,8 +118,14 @@ import Testing
             Issue.record("the answer ends")
             return
         }
+        // The Date is made once a second, and a second later it is that second's.
+        #expect(head(try site.send().written)?.headerFields[.date] == "Mon, 30 Nov 2026 23:59:59 GMT")
+        site.seconds.update { $0 += 1 }
+        let later = try site.send().written
+        #expect(head(later)?.headerFields[.date] == "Tue, 01 Dec 2026 00:00:00 GMT")
+        #expect(head(later)?.headerFields[.contentType] == "text/html" && body(later) == "<html></html>")
         let lines = site.lines.value
-        #expect(lines.count == 1 && lines[0].hasPrefix("GET /trips/lisbon.html 200 13 "), "\(lines)")
+        #expect(lines.count == 3 && lines[0].hasPrefix("GET /trips/lisbon.html 200 13 "), "\(lines)")
     }
 
     @Test(arguments: [(false, HTTPResponse.Status.ok), (true, .notFound), (true, .notModified)])
@@ -220,10 +229,11 @@ import Testing
         store.keep(entry(4, epoch: 2), for: key("/a"))
         store.keep(entry(4, epoch: 2), for: key("/b"))
         #expect(store.count == 2)
-        #expect(store.entry(key("/stale"), at: ReplayStamp(epoch: 1, day: Self.day)) == nil, "the stale one went first")
-        #expect(store.entry(key("/a"), at: now) != nil && store.entry(key("/b"), at: now) != nil)
+        let stale = ReplayStamp(epoch: 1, day: Self.day)
+        #expect(store.entry(key("/stale"), at: stale, dated: 0) == nil, "the stale one went first")
+        #expect(store.entry(key("/a"), at: now, dated: 0) != nil && store.entry(key("/b"), at: now, dated: 0) != nil)
         store.keep(entry(8, epoch: 2), for: key("/c"))
-        #expect(store.count == 1 && store.entry(key("/c"), at: now) != nil, "10 bytes at most")
+        #expect(store.count == 1 && store.entry(key("/c"), at: now, dated: 0) != nil, "10 bytes at most")
         store.keep(entry(2, epoch: 2), for: key("/c"))
         store.keep(entry(2, epoch: 2), for: key("/d"))
         #expect(store.count == 2, "a key kept again replaces its answer")

@@ -47,7 +47,6 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
     private var recording: (key: ReplayStore.Key, entry: ReplayStore.Entry)?
     /// The answer to write when the request now read ends, the request's key and when it came.
     private var answering: (entry: ReplayStore.Entry, key: ReplayStore.Key, since: ContinuousClock.Instant)?
-    private var date = DateField()
 
     init(
         store: ReplayStore, stamp: @escaping @Sendable () -> ReplayStamp?, log: (@Sendable (String) -> Void)?,
@@ -64,7 +63,7 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
         case .head(let request):
             let key = Self.key(of: request)
             let now = key == nil ? nil : stamp()
-            if passed.isEmpty, let key, let now, let entry = store.entry(key, at: now) {
+            if passed.isEmpty, let key, let now, let entry = store.entry(key, at: now, dated: unixSeconds()) {
                 answering = (entry, key, ContinuousClock.now)
                 return
             }
@@ -116,9 +115,7 @@ final class ResponseReplay: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Writes `entry` as the answer of the request just read.
     private func answer(_ entry: ReplayStore.Entry, context: ChannelHandlerContext) {
-        var head = entry.head
-        head.headerFields[.date] = date.text(at: unixSeconds())
-        context.write(wrapOutboundOut(.head(head)), promise: nil)
+        context.write(wrapOutboundOut(.head(entry.dated.head)), promise: nil)
         if let body = entry.body {
             context.write(wrapOutboundOut(.body(body)), promise: nil)
         }
@@ -160,9 +157,20 @@ final class ReplayStore {
     }
 
     struct Entry {
-        var head: HTTPResponse
+        /// The answer's head, without a `Date`.
+        let head: HTTPResponse
         var body: ByteBuffer?
         let stamp: ReplayStamp
+        /// The head with the `Date` of one second, made once that second (an answer repeated many
+        /// times a second shares it) by ``ReplayStore/entry(_:at:dated:)``.
+        var dated: (second: Int64?, head: HTTPResponse)
+
+        init(head: HTTPResponse, body: ByteBuffer?, stamp: ReplayStamp) {
+            self.head = head
+            self.body = body
+            self.stamp = stamp
+            dated = (nil, head)
+        }
 
         var bytes: Int { body?.readableBytes ?? 0 }
 
@@ -183,6 +191,7 @@ final class ReplayStore {
     let maxEntries: Int
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
+    private var date = DateField()
 
     init(maxEntryBytes: Int = 1 << 20, maxBytes: Int = 8 << 20, maxEntries: Int = 256) {
         self.maxEntryBytes = maxEntryBytes
@@ -192,10 +201,15 @@ final class ReplayStore {
 
     var count: Int { entries.count }
 
-    /// The answer kept for `key`, when it was made at `stamp`.
-    func entry(_ key: Key, at stamp: ReplayStamp) -> Entry? {
-        guard let entry = entries[key], entry.stamp == stamp else { return nil }
-        return entry
+    /// The answer kept for `key`, when it was made at `stamp`, its head dated `seconds` since 1970.
+    func entry(_ key: Key, at stamp: ReplayStamp, dated seconds: Int64) -> Entry? {
+        guard let index = entries.index(forKey: key), entries.values[index].stamp == stamp else { return nil }
+        if entries.values[index].dated.second != seconds {
+            var head = entries.values[index].head
+            head.headerFields[.date] = date.text(at: seconds)
+            entries.values[index].dated = (seconds, head)
+        }
+        return entries.values[index]
     }
 
     func keep(_ entry: Entry, for key: Key) {
@@ -217,7 +231,7 @@ final class ReplayStore {
 
 /// The `Date` field of an answer (``Formatting/httpDate(_:)``), made once a second.
 struct DateField {
-    private var second = -1
+    private var second: Int?
     private var text = ""
 
     /// The field's text at `seconds` since 1970.
