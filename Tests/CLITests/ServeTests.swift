@@ -876,12 +876,37 @@ struct ServeTests {
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("stalled.json").path))
     }
 
-    @Test func sigtermStopsTheServerWithinASecondWithAStreamOpen() throws {
+    /// A preview's stream whose client has hung up is closed at once, not at the next heartbeat
+    /// (10 s) that fails to reach it; a plain request whose client has closed its side after it is
+    /// still answered.
+    @Test func aStreamWhoseClientHungUpIsClosedAndAPlainAnswerStillGoesOut() throws {
+        let (server, stream) = try serverWithAStreamOpen()
+        stream.hangUp()
+        // Bounded under the heartbeat: a stream kept until then sends it, and is not closed.
+        #expect(stream.closesWithoutAnswer(seconds: 8), "the server closed the stream")
+        stream.close()
+        let plain = try RawConnection(port: server.port)
+        try plain.send(Data("GET /trips/nordic-budget.json HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+        plain.hangUp()
+        let answer = Self.answers(plain.receive { !Self.answers($0).isEmpty })
+        #expect(answer.count == 1 && answer.first?.head.hasPrefix("HTTP/1.1 200 ") == true)
+        #expect(answer.first?.body.hasPrefix("{") == true)
+        plain.close()
+    }
+
+    /// A server on the samples, with nordic-budget's live-reload stream open: its first version
+    /// has come.
+    func serverWithAStreamOpen() throws -> (ServerProcess, RawConnection) {
         _ = try copySamples()
         let server = try ServerProcess(folder: folder)
         let stream = try RawConnection(port: server.port)
         try stream.send(Data("GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         #expect(stream.receive(until: "data: ").contains("data: "), "the stream is open")
+        return (server, stream)
+    }
+
+    @Test func sigtermStopsTheServerWithinASecondWithAStreamOpen() throws {
+        let (server, stream) = try serverWithAStreamOpen()
         // Bounded here by the stop itself: a server that does not stop within a second fails.
         let status = server.stop(signal: SIGTERM, timeout: 1)
         #expect(status == 0)
@@ -928,6 +953,11 @@ final class RawConnection {
             }
         }
         guard status == 0 else { throw ServerError("cannot connect to port \(port)") }
+    }
+
+    /// Closes the sending side, as a client that has sent all it will: the server reads an end.
+    func hangUp() {
+        shutdown(descriptor, Int32(SHUT_WR))
     }
 
     func send(_ data: Data) throws {

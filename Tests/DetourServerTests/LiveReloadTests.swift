@@ -1,3 +1,4 @@
+import Synchronization
 import Testing
 
 @testable import DetourServer
@@ -69,6 +70,22 @@ import Testing
         for await version in late { versions[1].append(version) }
         #expect(versions[0] == ["v1", "v2", "v1"])
         #expect(versions[1] == ["v2", "v1"])
+    }
+
+    /// A stream whose connection has closed ends, and gives its place back.
+    @Test func aStreamEndsWhenItsConnectionCloses() async throws {
+        let reload = LiveReload(limit: 1)
+        let trip = try #require(TripName(decoded: "lisbon"))
+        let hangUp = Mutex<(@Sendable () -> Void)?>(nil)
+        let stream = try #require(reload.listen(to: trip, current: "v1") { end in hangUp.withLock { $0 = end } })
+        #expect(reload.listen(to: trip, current: "v1") == nil, "the one place is taken")
+        let end = try #require(hangUp.withLock { $0 })
+        end()
+        var versions: [String] = []
+        for await version in stream { versions.append(version) }
+        #expect(versions == ["v1"])
+        #expect(!reload.hasListeners(trip))
+        #expect(reload.listen(to: trip, current: "v1") != nil, "the place is free again")
     }
 
     /// Streams past the limit are refused, and a closed one makes room: open previews never take

@@ -26,6 +26,9 @@ public struct ServerContext: RequestContext {
     var sameForEveryone = false
     /// The client's address, as the connection has it.
     public let remoteAddress: SocketAddress?
+    /// Done when the request's connection has closed: a live-reload stream ends then, as its
+    /// client has gone.
+    let connectionClosed: EventLoopFuture<Void>
     /// Whether what let the request in still holds (its session, its token, the share it reads
     /// through), asked anew: a live-reload stream asks before each event it sends, so one opened
     /// before a session ended, a token was revoked or a trip was unshared ends then.
@@ -34,6 +37,7 @@ public struct ServerContext: RequestContext {
     public init(source: ApplicationRequestContextSource) {
         coreContext = CoreRequestContextStorage(source: source)
         remoteAddress = source.channel.remoteAddress
+        connectionClosed = source.channel.closeFuture
     }
 
     /// The client's address as a trusted proxy forwarded it (``Authenticator``), if it did.

@@ -64,6 +64,10 @@ struct ServerChannel: ServerChildChannel {
 ///   has passed since its head, or the connection is closed: a client trickling a body does not
 ///   keep a connection either. The rate is Kestrel's (ASP.NET Core's `MinRequestBodyDataRate`),
 ///   which slow mobile links meet.
+/// - An event stream (an answer of `text/event-stream`, a live preview's) is closed when its
+///   client closes its side of the connection: the client reads nothing more, and the stream would
+///   otherwise hold the connection until a heartbeat failed to reach it. Any other answer still
+///   goes out to a client that has closed its side after its request.
 final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias InboundOut = HTTPServerRequestPart
@@ -86,6 +90,8 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
     /// before the previous response ends, and is not timed again.
     private var open = 0
     let maxBodyBytes: Int
+    /// The fields of the answer being written, from its head to its end.
+    private var answering: HTTPHeaders?
     /// Since when a request's body has been coming; `nil` when none is.
     private var bodySince: NIODeadline?
     /// How many bytes of that body have come.
@@ -145,11 +151,27 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         context.write(data, promise: promise)
-        // The next head has its own time, from when the last response is out.
-        if case .end = unwrapOutboundIn(data) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            answering = head.headers
+        case .body:
+            break
+        case .end:
+            answering = nil
+            // The next head has its own time, from when the last response is out.
             open -= 1
             if open == 0 { waitingSince = context.eventLoop.now }
         }
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if case .inputClosed = event as? ChannelEvent,
+            answering?.first(name: "Content-Type")?.hasPrefix("text/event-stream") == true
+        {
+            context.close(promise: nil)
+            return
+        }
+        context.fireUserInboundEventTriggered(event)
     }
 
     /// Looks at the connection at `time`: closes it when it has waited for a head for the whole

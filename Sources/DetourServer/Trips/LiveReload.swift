@@ -42,8 +42,11 @@ public final class LiveReload: Sendable {
     }
 
     /// A stream of `name`'s versions, starting with `current`, or `nil` when ``limit`` streams are
-    /// open; it ends when ``closeAll()`` is called or the listener goes away.
-    public func listen(to name: TripName, current: String) -> AsyncStream<String>? {
+    /// open; it ends when ``closeAll()`` is called, the listener goes away, or the function
+    /// `ended` is given is called (the connection it is sent on has closed).
+    public func listen(
+        to name: TripName, current: String, ended: ((@escaping @Sendable () -> Void) -> Void)? = nil
+    ) -> AsyncStream<String>? {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
         continuation.yield(current)
         enum Added {
@@ -73,6 +76,7 @@ public final class LiveReload: Sendable {
                 if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
             }
         }
+        ended? { continuation.finish() }
         return stream
     }
 

@@ -113,7 +113,11 @@ enum Pages {
             throw Problem.badName
         }
         let reload = workspace.reload
-        guard let stream = reload.listen(to: name, current: await workspace.library.version(name)) else {
+        let closed = context.connectionClosed
+        let current = await workspace.library.version(name)
+        // A stream whose connection has closed ends, and gives its place back at once.
+        let ended = { (end: @escaping @Sendable () -> Void) in closed.whenComplete { _ in end() } }
+        guard let stream = reload.listen(to: name, current: current, ended: ended) else {
             throw Problem(
                 .serviceUnavailable, .tooManyStreams,
                 "\(reload.limit) live previews are open, the most the server keeps; close one and reload",
