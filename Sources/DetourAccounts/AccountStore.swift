@@ -155,8 +155,7 @@ public final class AccountStore: Sendable {
 
         /// The pragma that sets `wait`, in milliseconds (SQLite's unit; a pragma takes no bound value).
         static func pragma(_ wait: Duration) -> String {
-            let (seconds, attoseconds) = wait.components
-            return "PRAGMA busy_timeout = \(seconds * 1000 + attoseconds / 1_000_000_000_000_000)"
+            "PRAGMA busy_timeout = \(Int(wait / .milliseconds(1)))"
         }
     }
 

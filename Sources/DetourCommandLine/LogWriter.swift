@@ -82,8 +82,7 @@ public final class LogWriter: Sendable {
 
     /// ``finish(within:)`` on the calling thread.
     func waitUntilWritten(within timeout: Duration) {
-        let deadline = Date(timeIntervalSinceNow: Double(timeout.components.seconds))
-            .addingTimeInterval(Double(timeout.components.attoseconds) / 1e18)
+        let deadline = Date(timeIntervalSinceNow: timeout / .seconds(1))
         idle.lock()
         defer { idle.unlock() }
         while state.withLock({ $0.writing }) {

@@ -81,11 +81,11 @@ public enum TripServer {
                         responder: responder,
                         configuration: HTTP1Channel.Configuration(
                             additionalChannelHandlers: [ExpectContinue(maxBodyBytes: settings.maxInputBytes)],
-                            idleTimeout: Self.timeAmount(settings.idleTimeout),
+                            idleTimeout: TimeAmount(settings.idleTimeout),
                             httpDecoderConfiguration: .init(
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),
-                    clients: clients, idle: idle, headerTimeout: Self.timeAmount(settings.headerTimeout),
+                    clients: clients, idle: idle, headerTimeout: TimeAmount(settings.headerTimeout),
                     maxBodyBytes: settings.maxInputBytes, replay: replay)
             },
             configuration: ApplicationConfiguration(
@@ -109,11 +109,6 @@ extension TripServer {
         start: @escaping @Sendable () throws(PrintFailure) -> any PagePrinter
     ) -> any PagePrinter {
         FirstUsePrinter(start: start)
-    }
-
-    /// `duration` as SwiftNIO's time, to the nanosecond.
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        .nanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
     }
 }
 

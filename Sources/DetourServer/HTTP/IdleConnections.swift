@@ -32,7 +32,7 @@ final class IdleConnections: Sendable {
         interval: Duration = .seconds(1),
         clock: @escaping @Sendable () -> Int64 = { Int64(NIODeadline.now().uptimeNanoseconds) }
     ) {
-        self.interval = TripServer.timeAmount(interval).nanoseconds
+        self.interval = TimeAmount(interval).nanoseconds
         self.clock = clock
     }
 
