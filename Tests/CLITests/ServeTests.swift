@@ -233,19 +233,22 @@ struct ServeTests {
             rename(
                 folder.appendingPathComponent("nordic-budget.json.new").path,
                 folder.appendingPathComponent("nordic-budget.json").path) == 0)
-        // A page opened at once, before the watch has told of the save, starts from the saved
-        // version, and is not sent it again when the watch does tell.
+        // A page opened at once, before the watch has told of the save, is not sent the saved
+        // version twice: once it has it, the watch's word of the save sends nothing. (It may
+        // start from the version before, when its request comes before the kernel's event has
+        // been read: then the save is sent to it as to the others.)
         let opened = try RawConnection(port: server.port)
         try opened.send(Data("GET /trips/nordic-budget/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
         let saved = Self.versions(listener.receive(until: "data: ", count: 2))
         #expect(saved.count == 2 && saved[1] != etag)
-        #expect(Self.versions(opened.receive(until: "data: ", count: 1)) == [saved[1]])
         // A second save marks the end: the first was sent once if the next version is the second's.
         bytes.append(contentsOf: Array(" \n".utf8))
         try bytes.write(to: folder.appendingPathComponent("nordic-budget.json"))
         let versions = Self.versions(listener.receive(until: "data: ", count: 3))
         #expect(versions.count == 3 && Set(versions).count == 3, "\(versions)")
-        #expect(Self.versions(opened.receive(until: "data: ", count: 2)) == [saved[1], versions[2]])
+        let seen = Self.versions(opened.receive { Self.versions($0).last == versions.last })
+        #expect(seen.last == versions.last && seen.contains(saved[1]), "\(seen)")
+        #expect(zip(seen, seen.dropFirst()).allSatisfy { $0 != $1 }, "a version sent twice: \(seen)")
         listener.close()
         opened.close()
     }
