@@ -42,8 +42,8 @@ public final class LiveReload: Sendable {
     }
 
     /// A stream of `name`'s versions, starting with `current`, or `nil` when ``limit`` streams are
-    /// open; it ends when ``closeAll()`` is called, the listener goes away, or the function
-    /// `ended` is given is called (the connection it is sent on has closed).
+    /// open; it ends when ``closeAll()`` is called, when the listener goes away, or when the
+    /// function handed to `ended` is called (the connection it is sent on has closed).
     public func listen(
         to name: TripName, current: String, ended: ((@escaping @Sendable () -> Void) -> Void)? = nil
     ) -> AsyncStream<String>? {
