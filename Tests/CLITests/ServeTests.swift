@@ -276,6 +276,16 @@ struct ServeTests {
         #expect(withoutDate(again.head) == withoutDate(first.head) && again.body == first.body)
         #expect(!(first.head + again.head).lowercased().contains("detour-replay"))
         #expect(!again.head.contains(" 1970 "), "dated by the system's clock")
+        // A connection whose first request carried another field has its answers repeated after
+        // the codec (`ResponseReplay`), not from the bytes (`WireReplay`): the same answer.
+        let other = try RawConnection(port: server.port)
+        try other.send(Data("GET /trips/lisbon-city-break.md HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Other: 1\r\n\r\n".utf8))
+        _ = other.receive { Self.answers($0).count >= 1 }
+        try other.send(get)
+        let typed = Self.answers(other.receive { Self.answers($0).count >= 2 })
+        #expect(
+            typed.count == 2 && withoutDate(typed[1].head) == withoutDate(again.head) && typed[1].body == again.body)
+        other.close()
 
         let listener = try RawConnection(port: server.port)
         try listener.send(Data("GET /trips/lisbon-city-break/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))

@@ -81,7 +81,10 @@ public enum TripServer {
                         responder: responder,
                         configuration: HTTP1Channel.Configuration(
                             additionalChannelHandlers: [ExpectContinue(maxBodyBytes: settings.maxInputBytes)],
-                            idleTimeout: TimeAmount(settings.idleTimeout),
+                            // A connection waiting for a request is closed by
+                            // ``RequestHeadRules``' head timeout, which sees the answers
+                            // ``WireReplay`` writes below Hummingbird's handlers as well.
+                            idleTimeout: nil,
                             httpDecoderConfiguration: .init(
                                 maxHeaderFieldSize: settings.maxHeaderBytes, maxHeaderListSize: settings.maxHeaderBytes,
                                 maxHeaderFieldCount: 100))),

@@ -38,8 +38,6 @@ public struct ServerSettings: Sendable {
     /// The most connections one client address may hold open at once (`--trusted-proxy`'s own
     /// address excepted).
     public var maxConnectionsPerClient = 32
-    /// How long a connection may be idle before it is closed.
-    public var idleTimeout: Duration
     /// How long a connection may wait for a request's head: from its opening, or from the end of
     /// the last response.
     public var headerTimeout: Duration
@@ -76,7 +74,7 @@ public struct ServerSettings: Sendable {
         host: String = "127.0.0.1", port: Int = 8080, today: @escaping @Sendable () -> CalendarDay,
         planner: Planner.Options = Planner.Options(), templates: ReportTemplates, readOnly: Bool = false,
         token: String? = nil, watch: FolderWatch.Mode = .inotify, quiet: Bool = false,
-        maxInputBytes: Int = 16 << 20, maxConnections: Int = 256, idleTimeout: Duration = .seconds(60),
+        maxInputBytes: Int = 16 << 20, maxConnections: Int = 256,
         headerTimeout: Duration = .seconds(10), maxStreams: Int = 64, maxHeaderBytes: Int = 16 << 10,
         cacheBytes: Int = 256 << 20,
         renderThreads: Int = ProcessInfo.processInfo.activeProcessorCount, shutdownGrace: Duration = .seconds(2),
@@ -93,7 +91,6 @@ public struct ServerSettings: Sendable {
         self.quiet = quiet
         self.maxInputBytes = maxInputBytes
         self.maxConnections = maxConnections
-        self.idleTimeout = idleTimeout
         self.headerTimeout = headerTimeout
         self.maxStreams = maxStreams
         self.maxHeaderBytes = maxHeaderBytes

@@ -161,15 +161,17 @@ final class ReplayStore {
         let head: HTTPResponse
         var body: ByteBuffer?
         let stamp: ReplayStamp
-        /// The head with the `Date` of one second, made once that second (an answer repeated many
-        /// times a second shares it) by ``ReplayStore/entry(_:at:dated:)``.
-        var dated: (second: Int64?, head: HTTPResponse)
+        /// The head with the `Date` of one second, and the whole answer's bytes as SwiftNIO's
+        /// encoder writes them (``WireReplay``; none for an answer without `Content-Length`),
+        /// made once that second (an answer repeated many times a second shares them) by
+        /// ``ReplayStore/entry(_:at:dated:)``.
+        var dated: (second: Int64?, head: HTTPResponse, wire: ByteBuffer?)
 
         init(head: HTTPResponse, body: ByteBuffer?, stamp: ReplayStamp) {
             self.head = head
             self.body = body
             self.stamp = stamp
-            dated = (nil, head)
+            dated = (nil, head, nil)
         }
 
         var bytes: Int { body?.readableBytes ?? 0 }
@@ -205,11 +207,37 @@ final class ReplayStore {
     func entry(_ key: Key, at stamp: ReplayStamp, dated seconds: Int64) -> Entry? {
         guard let index = entries.index(forKey: key), entries.values[index].stamp == stamp else { return nil }
         if entries.values[index].dated.second != seconds {
-            var head = entries.values[index].head
+            let entry = entries.values[index]
+            var head = entry.head
             head.headerFields[.date] = date.text(at: seconds)
-            entries.values[index].dated = (seconds, head)
+            entries.values[index].dated = (seconds, head, Self.wire(head, body: entry.body))
         }
         return entries.values[index]
+    }
+
+    /// The bytes of the answer kept for `key`, made at `stamp` and dated `seconds` since 1970, and
+    /// how many of them are its body.
+    func wire(_ key: Key, at stamp: ReplayStamp, dated seconds: Int64) -> (bytes: ByteBuffer, body: Int)? {
+        guard let entry = entry(key, at: stamp, dated: seconds), let wire = entry.dated.wire else { return nil }
+        return (wire, entry.bytes)
+    }
+
+    /// `head` and `body` as SwiftNIO's HTTP/1.1 encoder writes them, when `head` has a
+    /// `Content-Length` (else the encoder frames the body itself) and status 200.
+    static func wire(_ head: HTTPResponse, body: ByteBuffer?) -> ByteBuffer? {
+        guard head.status == .ok, head.headerFields[.contentLength] != nil, head.headerFields[.transferEncoding] == nil
+        else { return nil }
+        var bytes = ByteBuffer()
+        bytes.writeString("HTTP/1.1 200 OK\r\n")
+        for field in head.headerFields {
+            bytes.writeString(field.name.rawName)
+            bytes.writeString(": ")
+            bytes.writeString(field.value)
+            bytes.writeString("\r\n")
+        }
+        bytes.writeString("\r\n")
+        if let body { bytes.writeImmutableBuffer(body) }
+        return bytes
     }
 
     func keep(_ entry: Entry, for key: Key) {
@@ -271,5 +299,11 @@ struct ReplayStores: Sendable {
     func handler(for channel: any Channel) -> ResponseReplay? {
         guard let store = stores[ObjectIdentifier(channel.eventLoop)]?.value else { return nil }
         return ResponseReplay(store: store, stamp: stamp, log: log, unixSeconds: unixSeconds)
+    }
+
+    /// The handler below the codec for a connection of `channel`, on its event loop.
+    func wireHandler(for channel: any Channel, rules: RequestHeadRules) -> WireReplay? {
+        guard let store = stores[ObjectIdentifier(channel.eventLoop)]?.value else { return nil }
+        return WireReplay(store: store, stamp: stamp, log: log, unixSeconds: unixSeconds, rules: rules)
     }
 }

@@ -39,6 +39,10 @@ struct ServerChannel: ServerChildChannel {
             if let replay, let handler = replay.handler(for: channel) {
                 let state = try operations.handler(type: HTTPConnectionStateHandler.self)
                 try operations.addHandler(handler, position: .after(state))
+                if let wire = replay.wireHandler(for: channel, rules: rules) {
+                    let encoder = try operations.handler(type: HTTPResponseEncoder.self)
+                    try operations.addHandler(wire, position: .before(encoder))
+                }
             }
             idle.add(channel, rules: rules)
             return value
@@ -162,6 +166,12 @@ final class RequestHeadRules: ChannelDuplexHandler, RemovableChannelHandler {
             open -= 1
             if open == 0 { waitingSince = context.eventLoop.now }
         }
+    }
+
+    /// A request answered below the codec (``WireReplay``), while the connection was idle: the
+    /// next head has its own time, from now.
+    func answeredBelow(context: ChannelHandlerContext) {
+        waitingSince = context.eventLoop.now
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
