@@ -1,4 +1,5 @@
-import Synchronization
+import NIOCore
+import NIOEmbedded
 import Testing
 
 @testable import DetourServer
@@ -76,11 +77,10 @@ import Testing
     @Test func aStreamEndsWhenItsConnectionCloses() async throws {
         let reload = LiveReload(limit: 1)
         let trip = try #require(TripName(decoded: "lisbon"))
-        let hangUp = Mutex<(@Sendable () -> Void)?>(nil)
-        let stream = try #require(reload.listen(to: trip, current: "v1") { end in hangUp.withLock { $0 = end } })
+        let closed = EmbeddedEventLoop().makePromise(of: Void.self)
+        let stream = try #require(reload.listen(to: trip, current: "v1", until: closed.futureResult))
         #expect(reload.listen(to: trip, current: "v1") == nil, "the one place is taken")
-        let end = try #require(hangUp.withLock { $0 })
-        end()
+        closed.succeed()
         var versions: [String] = []
         for await version in stream { versions.append(version) }
         #expect(versions == ["v1"])

@@ -1,3 +1,4 @@
+import NIOCore
 import Synchronization
 
 /// The live preview's event streams: each open preview page listens on its trip's stream, and a
@@ -42,10 +43,10 @@ public final class LiveReload: Sendable {
     }
 
     /// A stream of `name`'s versions, starting with `current`, or `nil` when ``limit`` streams are
-    /// open; it ends when ``closeAll()`` is called, when the listener goes away, or when the
-    /// function handed to `ended` is called (the connection it is sent on has closed).
+    /// open; it ends when ``closeAll()`` is called, when the listener goes away, or when `closed`
+    /// completes (the connection it is sent on has closed).
     public func listen(
-        to name: TripName, current: String, ended: ((@escaping @Sendable () -> Void) -> Void)? = nil
+        to name: TripName, current: String, until closed: EventLoopFuture<Void>? = nil
     ) -> AsyncStream<String>? {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(4))
         continuation.yield(current)
@@ -76,7 +77,7 @@ public final class LiveReload: Sendable {
                 if state.listeners[name]?.isEmpty == true { state.listeners[name] = nil }
             }
         }
-        ended? { continuation.finish() }
+        closed?.whenComplete { _ in continuation.finish() }
         return stream
     }
 

@@ -113,11 +113,9 @@ enum Pages {
             throw Problem.badName
         }
         let reload = workspace.reload
-        let closed = context.connectionClosed
         let current = await workspace.library.version(name)
         // A stream whose connection has closed ends, and gives its place back at once.
-        let ended = { (end: @escaping @Sendable () -> Void) in closed.whenComplete { _ in end() } }
-        guard let stream = reload.listen(to: name, current: current, ended: ended) else {
+        guard let stream = reload.listen(to: name, current: current, until: context.connectionClosed) else {
             throw Problem(
                 .serviceUnavailable, .tooManyStreams,
                 "\(reload.limit) live previews are open, the most the server keeps; close one and reload",
