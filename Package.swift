@@ -101,6 +101,8 @@ let package = Package(
         // What blocking work runs on (a pool of plain threads) and the digest of some bytes: the
         // small base the job, the server and the accounts share.
         .target(name: "DetourBase", dependencies: [.product(name: "Crypto", package: "swift-crypto")]),
+        // Populated places: the nearest to a point, and those a name starts (GeoNames, CC BY 4.0).
+        .target(name: "DetourPlaces", dependencies: ["DetourCore"], exclude: ["GeoNamesCities.NOTICE"]),
         // The one pipeline every front end runs: a trip's bytes to its outputs, and the file store
         // (a protocol) its outputs are delivered through.
         .target(
@@ -192,7 +194,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "detour-bench", dependencies: ["DetourCore"]),
+        .executableTarget(name: "detour-bench", dependencies: ["DetourCore", "DetourPlaces"]),
         .target(
             name: "DetourTestSupport",
             dependencies: [
@@ -219,6 +221,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "DetourBaseTests", dependencies: ["DetourBase"]),
+        .testTarget(name: "DetourPlacesTests", dependencies: ["DetourPlaces", "DetourCore"]),
         .testTarget(
             name: "DetourJobTests",
             dependencies: [

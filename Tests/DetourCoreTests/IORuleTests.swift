@@ -17,6 +17,7 @@ import Testing
     /// The targets that read only from bytes they are handed and write only into a sink.
     static let pure = [
         "DetourCore", "DetourIO", "DetourRender", "DetourTemplateSchema", "DetourMustacheSyntax", "DetourBase",
+        "DetourPlaces",
     ]
 
     /// Where a library may do I/O: a whole target, or one folder or file of one.
