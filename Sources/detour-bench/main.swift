@@ -10,6 +10,11 @@
 // faster sides would cost extra (a hard knapsack: minutes saved per euro all within a few per cent
 // of each other), and the same stay without a budget as the baseline; prints the median seconds of
 // each, whether the budget's choice is proven optimal, and its minutes against the proven bound.
+//
+//   detour-bench gazetteer ROUNDS
+//
+// reads and indexes GeoNames' places, names seeded points and searches seeded prefixes, against
+// measuring and folding every place (see GazetteerBench.swift).
 import DetourCore
 import Foundation
 
@@ -19,12 +24,18 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = CommandLine.arguments
+if arguments.count == 3, arguments[1] == "gazetteer", let rounds = Int(arguments[2]) {
+    benchGazetteer(rounds: max(1, rounds))
+    exit(0)
+}
 if arguments.count == 4, arguments[1] == "budget", let count = Int(arguments[2]), let rounds = Int(arguments[3]) {
     benchBudget(detours: count, rounds: max(1, rounds))
     exit(0)
 }
 guard arguments.count == 4, arguments[1] == "geodesic", let rounds = Int(arguments[3]), rounds > 0 else {
-    fail("usage: detour-bench geodesic PAIRS.csv ROUNDS | detour-bench budget DETOURS ROUNDS")
+    fail(
+        "usage: detour-bench geodesic PAIRS.csv ROUNDS | detour-bench budget DETOURS ROUNDS"
+            + " | detour-bench gazetteer ROUNDS")
 }
 guard let text = try? String(contentsOfFile: arguments[2], encoding: .utf8) else { fail("cannot read \(arguments[2])") }
 let pairs: [(Double, Double, Double, Double)] = text.split(separator: "\n").compactMap { line in
