@@ -166,6 +166,16 @@ import Testing
         #expect(WireReplay.plainKey(ByteBuffer(string: text)) == nil, "\(why)")
     }
 
+    /// What a plain request may carry is `ResponseReplay`'s list, in any case, and nothing else.
+    @Test func theFieldsAPlainHeadMayCarryAreResponseReplays() {
+        for field in ResponseReplay.plainFields {
+            let value = field == .connection ? "keep-alive" : "x"
+            let head = "GET /a HTTP/1.1\r\nHost: h\r\n\(field.canonicalName.uppercased()): \(value)\r\n\r\n"
+            #expect(WireReplay.plainKey(ByteBuffer(string: head)) != nil, "\(field)")
+        }
+        #expect(WireReplay.plainKey(ByteBuffer(string: "GET /a HTTP/1.1\r\nHost: h\r\nOrigin: x\r\n\r\n")) == nil)
+    }
+
     @Test func theLimitsHoldAtThemselves() {
         let sixteen = "GET /a HTTP/1.1\r\nHost: h\r\n" + String(repeating: "Accept: */*\r\n", count: 15) + "\r\n"
         #expect(WireReplay.plainKey(ByteBuffer(string: sixteen)) != nil, "16 fields")

@@ -93,6 +93,9 @@ private struct HeadReader {
     static let colon = UInt8(ascii: ":")
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
+    /// The names of ``ResponseReplay/plainFields``, in lower case: what a plain request may carry
+    /// besides `Host` is decided there, once.
+    static let plainNames = ResponseReplay.plainFields.map { Array($0.canonicalName.utf8) }
 
     init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -100,8 +103,8 @@ private struct HeadReader {
 
     mutating func plainKey() -> ReplayStore.Key? {
         guard let line = nextLine(), line.count > 14,
-            matches(line.prefix(4), "GET ", anyCase: false),
-            matches(line.suffix(9), " HTTP/1.1", anyCase: false)
+            matches(line.prefix(4), "GET ".utf8, anyCase: false),
+            matches(line.suffix(9), " HTTP/1.1".utf8, anyCase: false)
         else { return nil }
         let target = line.dropFirst(4).dropLast(9)
         guard target.first == UInt8(ascii: "/"),
@@ -123,16 +126,13 @@ private struct HeadReader {
             var value = line[(colon + 1)...]
             while let first = value.first, first == Self.space || first == Self.tab { value = value.dropFirst() }
             while let last = value.last, last == Self.space || last == Self.tab { value = value.dropLast() }
-            switch name.count {
-            case 4 where matches(name, "host"):
+            if matches(name, "host".utf8) {
                 guard host == nil, !value.isEmpty else { return nil }
                 host = value
-            case 10 where matches(name, "connection"):
-                guard matches(value, "keep-alive") else { return nil }
-            case 6 where matches(name, "accept"), 10 where matches(name, "user-agent"),
-                15 where matches(name, "accept-encoding") || matches(name, "accept-language"):
-                break
-            default:
+            } else if Self.plainNames.contains(where: { matches(name, $0) }) {
+                // `Connection: close` is Hummingbird's to act on, as `ResponseReplay.key` says.
+                if matches(name, "connection".utf8), !matches(value, "keep-alive".utf8) { return nil }
+            } else {
                 return nil
             }
         }
@@ -157,16 +157,13 @@ private struct HeadReader {
     }
 
     /// Whether `bytes` are `text` (lowercase), its ASCII letters in any case unless `anyCase` is false.
-    private func matches(_ bytes: Slice<UnsafeRawBufferPointer>, _ text: StaticString, anyCase: Bool = true) -> Bool {
-        guard bytes.count == text.utf8CodeUnitCount else { return false }
-        var index = bytes.startIndex
-        for position in 0..<text.utf8CodeUnitCount {
-            let wanted = text.utf8Start[position]
-            var byte = bytes[index]
-            if anyCase, (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) { byte |= 0x20 }
-            guard byte == wanted else { return false }
-            index += 1
+    private func matches(
+        _ bytes: Slice<UnsafeRawBufferPointer>, _ text: some Collection<UInt8>, anyCase: Bool = true
+    ) -> Bool {
+        guard bytes.count == text.count else { return false }
+        return zip(bytes, text).allSatisfy { byte, wanted in
+            let folded = anyCase && (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte
+            return folded == wanted
         }
-        return true
     }
 }
