@@ -438,13 +438,14 @@ def reload_latency(server, folder):
 
 # ---- (c) leaks ---------------------------------------------------------------------------------
 
-MIX = """-- Routes in turn: cached outputs, preview pages (a new nonce each), the index (rendered each
+MIX = """-- Routes in turn: cached outputs, preview pages (a new nonce each), the destination list, the index (rendered each
 -- time), the trip list, and a 304.
 local paths = {
   {"/trips/lisbon-city-break.html", nil},
   {"/trips/nordic-budget", nil},
   {"/trips/scandinavia-rail.json", nil},
   {"/", nil},
+  {"/trips", nil},
   {"/trips/andes-drafts.md", nil},
   {"/api/v1/trips", nil},
   {"/trips/lisbon-city-break.html", "ETAG"},

@@ -263,6 +263,37 @@ extension TemplateScope {
     public static let errorPage = TemplateScope(
         name: "ErrorPageModel", keys: ["heading": typedText, "message": userText, "code": typedText])
 
+    /// `PageLinkModel`: a link to a page of the server's own.
+    public static let pageLink = TemplateScope(name: "PageLinkModel", keys: ["text": userText, "href": typedText])
+    /// `DestinationRowModel`: a destination in the list.
+    public static let destinationRow = TemplateScope(
+        name: "DestinationRowModel",
+        keys: [
+            "name": userText, "dates": typedText, "trip": userText, "sharedBy": userText, "isShared": .flag,
+            "href": typedText,
+        ])
+    /// `DestinationSectionModel`: a section of the destination list.
+    public static let destinationSection = TemplateScope(
+        name: "DestinationSectionModel",
+        keys: [
+            "name": typedText, "heading": typedText, "emptyText": typedText,
+            "rows": .list(.object(destinationRow)), "isEmpty": .flag,
+        ])
+    /// `DestinationListModel`: the destinations of every trip the person has, in sections.
+    public static let destinationList = TemplateScope(
+        name: "DestinationListModel",
+        keys: [
+            "sections": .list(.object(destinationSection)), "unlisted": .list(.object(pageLink)),
+            "hasUnlisted": .flag, "addHref": typedText, "canAdd": .flag,
+        ])
+    /// `DestinationPageModel`: a destination's page.
+    public static let destinationPage = TemplateScope(
+        name: "DestinationPageModel",
+        keys: [
+            "name": userText, "dates": typedText, "nights": typedText, "trip": .object(pageLink),
+            "detours": .list(.object(pageLink)), "hasDetours": .flag, "reports": .list(.object(indexLink)),
+        ])
+
     /// `ServerPageModel`: where the server's page template starts.
     public static let serverPage = TemplateScope(
         name: "ServerPageModel",
@@ -271,6 +302,7 @@ extension TemplateScope {
             "login": .object(loginPage), "register": .object(registerPage), "closed": .flag,
             "account": .object(accountPage), "problems": .object(problemsPage),
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
+            "destinations": .object(destinationList), "destination": .object(destinationPage),
         ])
 }
 

@@ -103,7 +103,7 @@ import Testing
         try FileManager.default.copyItem(
             at: Fixtures.samples.appendingPathComponent(Self.sample),
             to: trips.url.appendingPathComponent("accounts/\(accounts[0])/\(Self.sample)"))
-        try browser.open("\(server.base)/")
+        try browser.open("\(server.base)/trips")
         try browser.click("a[href='trips/nordic-budget']")
         #expect(try browser.path() == "/trips/nordic-budget")
         #expect(try browser.text().contains(Self.title))

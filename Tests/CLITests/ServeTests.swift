@@ -140,7 +140,7 @@ struct ServeTests {
 
     @Test func theIndexListsEveryTripWithItsStatusAndLinks() throws {
         let server = try serveSamplesAndABrokenTrip()
-        let page = try Curl.request("\(server.base)/")
+        let page = try Curl.request("\(server.base)/trips")
         #expect(page.status == 200)
         #expect(page.header("content-type") == "text/html; charset=utf-8")
         #expect(page.text.contains("href=\"trips/lisbon-city-break.html\""))
@@ -158,7 +158,7 @@ struct ServeTests {
         let server = try ServerProcess(folder: folder)
         let page = try Curl.request("\(server.base)/trips/lisbon-city-break")
         #expect(page.status == 200)
-        #expect(page.text.contains("<a href=\"/\">← All trips</a>"))
+        #expect(page.text.contains("<a href=\"/\">← Destinations</a> · <a href=\"/trips\">All trips</a>"))
         for format in Self.formats {
             let href = "/trips/lisbon-city-break.\(format.ext)"
             #expect(page.text.contains("<a href=\"\(href)\" download>"), "\(href)")
@@ -195,7 +195,7 @@ struct ServeTests {
         #expect(page.text.contains("broken.json:2:12"))
         #expect(page.text.contains("<a href=\"/docs/diagnostics/wrong-type\">wrong-type</a>"))
         #expect(page.text.contains("must be a string, not a number"))
-        #expect(page.text.contains("<a href=\"/\">← All trips</a>"))
+        #expect(page.text.contains("<a href=\"/\">← Destinations</a> · <a href=\"/trips\">All trips</a>"))
         let docs = try Curl.request("\(server.base)/docs/diagnostics/wrong-type")
         #expect(docs.status == 200)
         // The section as HTML: its heading, paragraphs, code blocks and table, no Markdown left.
@@ -203,7 +203,7 @@ struct ServeTests {
         #expect(docs.text.contains("<p><strong>Severity:</strong> error</p>"))
         #expect(docs.text.contains("<pre><code>trip.json:2:42: error: destinations[0].location.lat: must be a number"))
         #expect(docs.text.contains("<thead><tr><th>written</th><th>message ends</th></tr></thead>"))
-        #expect(docs.text.contains("<a href=\"/\">← All trips</a>"))
+        #expect(docs.text.contains("<a href=\"/\">← Destinations</a> · <a href=\"/trips\">All trips</a>"))
         for markdown in ["```", "**", "| --- |", "<pre>wrong-type"] {
             #expect(!docs.text.contains(markdown), "\(markdown) is left in the page")
         }

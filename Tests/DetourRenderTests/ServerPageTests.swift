@@ -1,3 +1,4 @@
+import DetourCore
 import DetourTemplateSchema
 import DetourTemplates
 import Foundation
@@ -96,6 +97,38 @@ import Testing
         var error = ServerPageModel(title: "Not Found", hasBack: true)
         error.error = ErrorPageModel(heading: "Not Found", message: hostile, code: "not-found")
         pages.append(error)
+        return pages + appPages
+    }
+
+    /// The destination list (empty, and with rows and trips with errors) and a destination's page,
+    /// every value of theirs hostile.
+    static var appPages: [ServerPageModel] {
+        guard let point = Coordinate(latitude: 38.7, longitude: -9.1), let day = CalendarDay(iso: "2027-05-01"),
+            let later = CalendarDay(iso: "2027-05-03"), let hour = TaskDuration(minutes: 60),
+            let euro = CurrencyCode("EUR")
+        else { return [] }
+        let task = DetourTask(
+            name: hostile, duration: hour, cost: Money(amount: 1, currency: euro), location: nil, pros: [], cons: [])
+        let stay = Destination(
+            name: "s\(hostile)", location: point, arrival: day, departure: later,
+            detours: [Detour(tasks: [task, task])])
+        let trip = Trip(title: "t\(hostile)", traveler: nil, destinations: [stay, stay])
+        let listed = ListedTrip(trip: trip, href: "/trips/t", sharedBy: "o\(hostile)")
+        var pages: [ServerPageModel] = []
+        for (trips, unlisted) in [([], []), ([listed], [PageLinkModel(text: hostile, href: "/trips/x")])] {
+            var list = ServerPageModel(title: "Destinations", chrome: ChromeModel(bar: bar), hasBack: false)
+            list.destinations = DestinationListModel(
+                trips: trips, unlisted: unlisted, today: day, addHref: trips.isEmpty ? "" : "/destinations/new")
+            pages.append(list)
+        }
+        for index in [0, 1] {
+            var page = ServerPageModel(title: stay.name, chrome: ChromeModel(bar: bar), hasBack: false)
+            var bare = listed
+            bare.trip.destinations[index].detours = []
+            page.destination = DestinationPageModel(
+                index == 0 ? listed : bare, index: index, reports: [("Preview", "/trips/t"), ("HTML", "/trips/t.html")])
+            pages.append(page)
+        }
         return pages
     }
 
@@ -146,7 +179,7 @@ import Testing
         #expect(pages[0].contains("Create one") && !pages[1].contains("Create one"))
         #expect(!pages[0].contains("role=\"alert\"") && pages[1].contains("role=\"alert\""))
         #expect(pages[0].contains("autocomplete=\"username\"") && !pages[0].contains("autocomplete=\"\""))
-        #expect(pages[3].contains("Registration is closed") && !pages[3].contains("← All trips"))
+        #expect(pages[3].contains("Registration is closed") && !pages[3].contains("← Destinations"))
         #expect(!pages[4].contains("Invitations") && pages[5].contains("Invitations"))
         #expect(pages[4].contains("this session") && pages[4].contains("name=\"session\" value=\"h2\""))
         #expect(!pages[4].contains("days-problem") && pages[5].contains("days-problem"))

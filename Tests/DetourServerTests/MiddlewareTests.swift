@@ -181,7 +181,7 @@ import Testing
             to: DrivenSite.Request(method: .delete, path: "/api/v1/trips/none", headers: fromPublic))
         #expect(refused.status == .forbidden)
         #expect(String(buffer: refused.body).contains("\"code\":\"origin-refused\""))
-        let index = try await site.respond(to: DrivenSite.Request(method: .get, path: "/"))
+        let index = try await site.respond(to: DrivenSite.Request(method: .get, path: "/trips"))
         let page = String(buffer: index.body)
         #expect(page.contains("webcal://trips.example.org/trips/nordic-budget.ics"))
         #expect(page.contains("https://trips.example.org/trips/nordic-budget.ics"))

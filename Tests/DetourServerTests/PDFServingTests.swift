@@ -47,7 +47,7 @@ final class CountingPrinter: PagePrinter {
         }
         #expect(responses[0].headers[.eTag] == responses[1].headers[.eTag])
         #expect(printer.pages.withLock { $0 } == 1, "the second is the kept one")
-        let index = body(try await site.respond(to: request(.get, "/")))
+        let index = body(try await site.respond(to: request(.get, "/trips")))
         #expect(index.contains("trips/nordic-budget.pdf"), "the index links the PDF")
     }
 
@@ -58,7 +58,7 @@ final class CountingPrinter: PagePrinter {
         #expect(body(response).contains("\"code\":\"no-browser\""))
         #expect(body(response).contains("install chromium"))
         #expect(try await site.respond(to: request(.get, "/trips/nordic-budget.html")).status == .ok)
-        #expect(!body(try await site.respond(to: request(.get, "/"))).contains(".pdf"))
+        #expect(!body(try await site.respond(to: request(.get, "/trips"))).contains(".pdf"))
     }
 
     @Test(arguments: [

@@ -66,7 +66,7 @@ import Testing
             let shared = try await share(site, ana, "bo@example.org", "viewer")
             #expect(shared.status == .ok, "\(body(shared))")
             #expect(body(shared) == "{\"email\":\"bo@example.org\",\"role\":\"viewer\"}\n")
-            let index = body(try await site.send(.get, "/", cookie: bo))
+            let index = body(try await site.send(.get, "/trips", cookie: bo))
             #expect(
                 index.contains(
                     "<a href=\"/shared/\(anaID)/trips/nordic\">nordic</a>, shared by ana@example.org (viewer)"))

@@ -43,7 +43,7 @@ import Testing
         let store = FakeTripStore([
             "nordic-budget.json": try Fixtures.sample("nordic-budget.json"), "broken.json": Array("{}".utf8),
         ])
-        let page = body(try await site(store).respond(to: request(.get, "/")))
+        let page = body(try await site(store).respond(to: request(.get, "/trips")))
         #expect(page.contains("<p class=\"summary\">1 ready, 1 with errors, 0 unreadable</p>"), "\(page)")
         #expect(page.contains(">ready</span>"))
         #expect(page.contains(">has errors</span>"))
@@ -76,7 +76,8 @@ import Testing
         ])
         #expect(marked.allSatisfy { $0.status == .ok && $0.headers[ResponseReplay.marker] == "1" })
         let unmarked = try await open.respond(to: [
-            request(.get, "/trips/lisbon"), request(.get, "/"), request(.get, "/api/v1/trips/lisbon"),
+            request(.get, "/trips/lisbon"), request(.get, "/"), request(.get, "/trips"),
+            request(.get, "/api/v1/trips/lisbon"),
             request(.get, "/trips/missing.html"),
         ])
         #expect(unmarked.allSatisfy { $0.headers[ResponseReplay.marker] == nil })
@@ -103,7 +104,7 @@ import Testing
         #expect(missing.headers[.contentType] == "text/html; charset=utf-8")
         let page = body(missing)
         #expect(page.contains("<h1>Not Found</h1>\n<p>no such trip or page</p>\n<p>Code: <code>not-found</code></p>"))
-        #expect(page.contains("<a href=\"/\">← All trips</a>"))
+        #expect(page.contains("<a href=\"/\">← Destinations</a> · <a href=\"/trips\">All trips</a>"))
         let refused = try await site.respond(to: request(.patch, "/trips/lisbon.html", headers: browser))
         #expect(refused.status == .methodNotAllowed)
         #expect(refused.headers[.allow] != nil && body(refused).contains("<code>method-not-allowed</code>"))
@@ -117,7 +118,7 @@ import Testing
         let store = FakeTripStore()
         store.state.withLock { $0.listingFails = true }
         let site = try site(store)
-        for path in ["/", "/api/v1/trips", "/calendar.ics"] {
+        for path in ["/", "/trips", "/api/v1/trips", "/calendar.ics"] {
             let response = try await site.respond(to: request(.get, path))
             #expect(response.status == .internalServerError, "\(path)")
             #expect(

@@ -113,7 +113,7 @@ public struct StayRowModel: Sendable {
     init(_ planned: PlannedDestination) {
         let destination = planned.destination
         name = destination.name
-        dates = "\(Formatting.day(destination.arrival)) – \(Formatting.day(destination.departure))"
+        dates = Formatting.stay(destination)
         nights = Formatting.nights(destination.nights)
         chosen = "\(planned.totals.chosen) chosen, \(planned.totals.undecided) undecided"
         hours = "\(Formatting.hours(planned.totals.minutes)) of \(Formatting.hours(planned.availableMinutes))"

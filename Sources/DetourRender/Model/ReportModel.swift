@@ -75,22 +75,21 @@ public struct SectionModel: Sendable {
 
     init(_ section: PlanSection, firstDestinationOfReport first: inout Bool) {
         name = section.kind.rawValue
-        switch section.kind {
-        case .future:
-            heading = "Coming up"
-            emptyText = "Nothing planned ahead."
-        case .now:
-            heading = "Under way"
-            emptyText = "No stay is under way today."
-        case .past:
-            heading = "Done"
-            emptyText = "No stay has ended yet."
-        }
+        (heading, emptyText) = Self.words(section.kind)
         // Each destination starts a page when printed; the first of a section breaks before the
         // section's heading instead, so a heading never ends a page alone.
         pageBreakBefore = !first && !section.destinations.isEmpty
         destinations = DestinationModels(planned: section.destinations)
         if !section.destinations.isEmpty { first = false }
+    }
+
+    /// A section's heading, and what it says when it is empty: the report's and the app's.
+    static func words(_ kind: SectionKind) -> (heading: String, emptyText: String) {
+        switch kind {
+        case .future: return ("Coming up", "Nothing planned ahead.")
+        case .now: return ("Under way", "No stay is under way today.")
+        case .past: return ("Done", "No stay has ended yet.")
+        }
     }
 }
 

@@ -22,6 +22,9 @@ public struct ServerPageModel: Sendable {
     public var problems: ProblemsPageModel?
     public var diagnostic: DiagnosticPageModel?
     public var error: ErrorPageModel?
+    /// The app's screens.
+    public var destinations: DestinationListModel?
+    public var destination: DestinationPageModel?
 
     /// A page titled `title`, with `chrome` after its `<body>` tag; its body is set after.
     public init(title: String, chrome: ChromeModel = ChromeModel(), hasBack: Bool) {

@@ -17,6 +17,11 @@ public enum Formatting {
         return "\(weekday) \(day.day) \(months[day.month - 1]) \(day.year)"
     }
 
+    /// A stay's days: `Tue 1 Dec 2026 – Fri 4 Dec 2026`.
+    public static func stay(_ destination: Destination) -> String {
+        "\(day(destination.arrival)) – \(day(destination.departure))"
+    }
+
     /// `seconds` since 1970 as HTTP's date (RFC 9110 §5.6.7, IMF-fixdate):
     /// `Sun, 06 Nov 1994 08:49:37 GMT`.
     public static func httpDate(_ seconds: Int) -> String {

@@ -35,7 +35,10 @@ public enum Routes {
                 origin: OriginRule(publicURL: settings.publicURL), csrf: CSRFRule(formLimit: Form.limit)))
         table.group("docs/diagnostics", .public).resource(":code", [.get: .read(Pages.diagnostic)])
         let trips = table.group("", .trips(.own))
-        trips.resource("/", [.get: .read(Pages.index)])
+        // The app: the destination list is the home page; the index of trip files is `/trips`.
+        trips.resource("/", [.get: .read(AppPages.destinations)])
+        trips.resource("trips", [.get: .read(Pages.index)])
+        trips.resource("trips/:name/destinations/:number", [.get: .read(AppPages.destination)])
         trips.resource("/calendar.ics", [.get: .read(Pages.calendar, feed: .always)])
         // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
         trips.resource("trips/:name", [.get: .read(Pages.trip, feed: .whenCalendar)])
@@ -56,6 +59,7 @@ public enum Routes {
         let shared = table.group("shared/:owner/trips", .trips(.shared))
         shared.resource(":name", [.get: .read(Pages.trip, feed: .whenCalendar)])
         shared.resource(":name/events", [.get: .read(Pages.events)], head: false)
+        shared.resource(":name/destinations/:number", [.get: .read(AppPages.destination)])
         table.group("api/v1/shared/:owner/trips", .trips(.shared))
             .resource(":name", [.get: .read(API.read), .put: .write(API.put), .delete: .owner(delete)])
         return table

@@ -63,7 +63,7 @@ public final class TripLibrary: Sendable {
     /// each request's.
     public let job: RenderJob
     /// The last page of each kind made of the whole folder, and what it was made from.
-    private let listings = Mutex<[String: (made: [UInt8], page: RenderedOutput)]>([:])
+    private let listings = Mutex<[String: (made: [UInt8], value: any Sendable)]>([:])
     private let checks: SingleFlight<ResultKey, RenderResult>
     private let renders: SingleFlight<OutputKey, OutputRead>
 
@@ -278,6 +278,15 @@ public final class TripLibrary: Sendable {
         _ kind: String, today: CalendarDay, variant: String = "",
         make: ([(TripFile, (TripSnapshot, RenderResult)?)]) -> [UInt8]
     ) async throws(StoreFailure) -> RenderedOutput {
+        try await listed(kind, today: today, variant: variant) { RenderedOutput(bytes: make($0)) }
+    }
+
+    /// What `make` makes of every trip of the folder, as ``listing(_:today:variant:make:)`` keeps
+    /// a page: made again only when a trip, the day or `variant` changed.
+    public func listed<Value: Sendable>(
+        _ kind: String, today: CalendarDay, variant: String = "",
+        make: ([(TripFile, (TripSnapshot, RenderResult)?)]) -> Value
+    ) async throws(StoreFailure) -> Value {
         let files = try files()
         let found = Array(zip(files, await checkedAll(files, today: today)))
         var versions = Array("\(today) \(variant)".utf8)
@@ -288,10 +297,12 @@ public final class TripLibrary: Sendable {
             versions.append(0x20)
             if let (snapshot, _) = read { versions.append(contentsOf: snapshot.etag.utf8) }
         }
-        if let kept = listings.withLock({ $0[kind] }), kept.made == versions { return kept.page }
-        let page = RenderedOutput(bytes: make(found))
-        listings.withLock { $0[kind] = (versions, page) }
-        return page
+        if let kept = listings.withLock({ $0[kind] }), kept.made == versions, let value = kept.value as? Value {
+            return value
+        }
+        let value = make(found)
+        listings.withLock { $0[kind] = (versions, value) }
+        return value
     }
 
     /// The name of a trip file's outputs in the server's cache: the file's name within this
