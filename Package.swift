@@ -121,7 +121,7 @@ let package = Package(
         .target(
             name: "DetourServer",
             dependencies: [
-                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourAccounts", "DetourBase",
+                "DetourCore", "DetourIO", "DetourRender", "DetourJob", "DetourAccounts", "DetourBase", "DetourPlaces",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

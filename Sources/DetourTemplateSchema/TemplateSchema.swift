@@ -166,7 +166,8 @@ extension TemplateScope {
         name: "FormFieldModel",
         keys: [
             "name": typedText, "label": typedText, "type": typedText, "value": userText, "autocomplete": typedText,
-            "hasAutocomplete": .flag, "problem": userText, "hasProblem": .flag,
+            "hasAutocomplete": .flag, "problem": userText, "hasProblem": .flag, "optional": .flag,
+            "hint": typedText, "hasHint": .flag,
         ])
     /// `AccountBarModel`: who is signed in, and the form that logs out.
     public static let accountBar = TemplateScope(
@@ -294,6 +295,18 @@ extension TemplateScope {
             "detours": .list(.object(pageLink)), "hasDetours": .flag, "reports": .list(.object(indexLink)),
         ])
 
+    /// `OptionModel`: one choice of a `<select>`.
+    public static let option = TemplateScope(
+        name: "OptionModel", keys: ["value": userText, "text": userText, "selected": .flag])
+    /// `DestinationFormModel`: the form that adds a destination.
+    public static let destinationForm = TemplateScope(
+        name: "DestinationFormModel",
+        keys: [
+            "action": typedText, "formField": typedText, "formToken": typedText,
+            "fields": .list(.object(formField)), "trips": .list(.object(option)), "title": .object(formField),
+            "problems": .list(userText), "hasProblems": .flag,
+        ])
+
     /// `ServerPageModel`: where the server's page template starts.
     public static let serverPage = TemplateScope(
         name: "ServerPageModel",
@@ -303,6 +316,7 @@ extension TemplateScope {
             "account": .object(accountPage), "problems": .object(problemsPage),
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
             "destinations": .object(destinationList), "destination": .object(destinationPage),
+            "addDestination": .object(destinationForm),
         ])
 }
 

@@ -183,6 +183,8 @@ struct ServeCommand: AsyncParsableCommand {
         settings.trustedProxy = options.trustedProxy
         settings.unixSeconds = UTCTime.now
         settings.maxConnectionsPerClient = options.maxConnectionsPerClient
+        // Loaded on a thread of its own from now on, so no request waits for it.
+        settings.places = GazetteerPlaces()
         do throws(PrintFailure) {
             // Found now, started at the first PDF asked for.
             let browser = try options.print.browserPath()

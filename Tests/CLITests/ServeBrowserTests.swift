@@ -122,6 +122,57 @@ import Testing
     }
 }
 
+extension ServeBrowserTests {
+    /// The app's first screens, clicked and typed as a person would: the destination list in its
+    /// sections, **Add destination**, a departure before the arrival refused beside its field
+    /// with nothing saved, then a stay placed in Lisbon with no name, saved, and named "Lisbon"
+    /// from the gazetteer.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func addADestinationFromTheList() throws {
+        let file = trips.url.appendingPathComponent(Self.sample)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(Self.sample), to: file)
+        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2026-12-02"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        defer { browser.end() }
+
+        try browser.open("\(server.base)/")
+        let list = try browser.text()
+        #expect(list.contains("Coming up\nOslo"), "\(list)")
+        #expect(list.contains("Under way\nStockholm"), "\(list)")
+        try browser.click("a[href='/destinations/new']")
+        #expect(try browser.path() == "/destinations/new")
+
+        // Dates are set as a date picker sets them; the rest is typed.
+        try browser.execute("document.querySelector('#arrival').value = '2026-12-09';")
+        try browser.execute("document.querySelector('#departure').value = '2026-12-08';")
+        try browser.type("#lat", "38.7223")
+        try browser.type("#lon", "-9.1393")
+        try browser.execute("document.querySelector('#trip').value = 'nordic-budget';")
+        let before = try Data(contentsOf: file)
+        try browser.click("form[action='/destinations'] button")
+        let refused = try browser.text()
+        #expect(refused.contains("Departure 2026-12-08 is not after arrival 2026-12-09."), "\(refused)")
+        let described = try browser.execute(
+            "return document.querySelector('#departure').getAttribute('aria-describedby');")
+        #expect(described as? String == "departure-problem")
+        #expect(try Data(contentsOf: file) == before, "nothing is saved while an error stands")
+
+        try browser.execute("document.querySelector('#departure').value = '2026-12-11';")
+        try browser.click("form[action='/destinations'] button")
+        #expect(try browser.path() == "/trips/nordic-budget/destinations/3")
+        let page = try browser.text()
+        #expect(page.contains("\nLisbon\n\nWed 9 Dec 2026 – Fri 11 Dec 2026 · 2 nights"), "\(page)")
+        try browser.click("a[href='/']")
+        #expect(try browser.text().contains("Coming up\nOslo"))
+        #expect(try browser.text().contains("Lisbon"))
+    }
+}
+
 /// Watches one preview page: saves its trip as an editor does and waits for the page to follow,
 /// counting the page's loads in the server's request log.
 private struct PreviewWatcher {

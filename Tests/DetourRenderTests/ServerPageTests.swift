@@ -121,6 +121,21 @@ import Testing
                 trips: trips, unlisted: unlisted, today: day, addHref: trips.isEmpty ? "" : "/destinations/new")
             pages.append(list)
         }
+        for problems in [[], [hostile, hostile]] {
+            var form = ServerPageModel(title: "Add destination", chrome: ChromeModel(bar: bar), hasBack: true)
+            var name = FormFieldModel("name", label: "Name", type: "text", value: hostile, problem: problems.first)
+            name.optional = true
+            name.hint = "Left empty, the nearest town"
+            form.addDestination = DestinationFormModel(
+                action: "/destinations", formField: "csrf", formToken: "T0K",
+                fields: [name, FormFieldModel("arrival", label: "Arrival", type: "date", value: hostile)],
+                trips: [
+                    OptionModel(value: hostile, text: hostile, selected: true),
+                    OptionModel(value: "+new", text: "A new trip", selected: false),
+                ],
+                title: FormFieldModel("title", label: "Title", type: "text", value: hostile), problems: problems)
+            pages.append(form)
+        }
         for index in [0, 1] {
             var page = ServerPageModel(title: stay.name, chrome: ChromeModel(bar: bar), hasBack: false)
             var bare = listed

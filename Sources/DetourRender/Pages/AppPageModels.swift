@@ -144,3 +144,48 @@ public enum AppPaths {
         "\(trip)/destinations/\(index + 1)"
     }
 }
+
+/// The form that adds a destination: its fields, the trip it goes in, and what the server found
+/// wrong with what was sent.
+public struct DestinationFormModel: Sendable {
+    /// Where it posts.
+    public var action: String
+    public var formField: String
+    public var formToken: String
+    /// `name`, `arrival`, `departure`, `lat`, `lon`.
+    public var fields: [FormFieldModel]
+    /// The person's trips, and a new one.
+    public var trips: [OptionModel]
+    /// The new trip's `title`.
+    public var title: FormFieldModel
+    /// What is wrong with the trip as a whole, not with one field.
+    public var problems: [String]
+
+    public init(
+        action: String, formField: String, formToken: String, fields: [FormFieldModel], trips: [OptionModel],
+        title: FormFieldModel, problems: [String]
+    ) {
+        self.action = action
+        self.formField = formField
+        self.formToken = formToken
+        self.fields = fields
+        self.trips = trips
+        self.title = title
+        self.problems = problems
+    }
+
+    public var hasProblems: Bool { !problems.isEmpty }
+}
+
+/// One choice of a `<select>`.
+public struct OptionModel: Sendable {
+    public var value: String
+    public var text: String
+    public var selected: Bool
+
+    public init(value: String, text: String, selected: Bool) {
+        self.value = value
+        self.text = text
+        self.selected = selected
+    }
+}

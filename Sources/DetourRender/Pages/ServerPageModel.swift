@@ -25,6 +25,7 @@ public struct ServerPageModel: Sendable {
     /// The app's screens.
     public var destinations: DestinationListModel?
     public var destination: DestinationPageModel?
+    public var addDestination: DestinationFormModel?
 
     /// A page titled `title`, with `chrome` after its `<body>` tag; its body is set after.
     public init(title: String, chrome: ChromeModel = ChromeModel(), hasBack: Bool) {
@@ -34,7 +35,9 @@ public struct ServerPageModel: Sendable {
     }
 
     /// Whether the page holds forms, whose rules its style then has.
-    public var hasForms: Bool { login != nil || register != nil || closed || account != nil }
+    public var hasForms: Bool {
+        login != nil || register != nil || closed || account != nil || addDestination != nil
+    }
 }
 
 /// What the server puts after a page's `<body>` tag: the account bar when someone is signed in,
@@ -138,6 +141,10 @@ public struct FormFieldModel: Sendable {
     public var value: String
     public var autocomplete: String
     public var problem: String
+    /// Whether the field may be left empty.
+    public var optional = false
+    /// A hint below the label: the form a value is written in.
+    public var hint = ""
 
     public init(
         _ name: String, label: String, type: String, value: String = "", autocomplete: String = "",
@@ -153,6 +160,7 @@ public struct FormFieldModel: Sendable {
 
     public var hasAutocomplete: Bool { !autocomplete.isEmpty }
     public var hasProblem: Bool { !problem.isEmpty }
+    public var hasHint: Bool { !hint.isEmpty }
 }
 
 /// The login form.

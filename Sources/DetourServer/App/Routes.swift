@@ -39,6 +39,8 @@ public enum Routes {
         trips.resource("/", [.get: .read(AppPages.destinations)])
         trips.resource("trips", [.get: .read(Pages.index)])
         trips.resource("trips/:name/destinations/:number", [.get: .read(AppPages.destination)])
+        trips.resource("destinations/new", [.get: .read(AppForms.newDestination)])
+        trips.resource("destinations", [.post: .write(AppForms.addDestination)])
         trips.resource("/calendar.ics", [.get: .read(Pages.calendar, feed: .always)])
         // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
         trips.resource("trips/:name", [.get: .read(Pages.trip, feed: .whenCalendar)])

@@ -59,6 +59,9 @@ public struct ServerSettings: Sendable {
     public var printing: RenderJob.Printing?
     /// Why the server prints no PDF, when it has no browser: the install hint.
     public var noPrinting: String = "this server has no browser to print PDF with"
+    /// What names a new destination after the place a person picked (``GazetteerPlaces`` for
+    /// `serve`); by default no place is known, and the person names it.
+    public var places: any PlaceFinder = NoPlaces()
 
     /// The most connections a server holds at once when the process may open `openFiles` files.
     ///

@@ -25,7 +25,9 @@ enum AppPages {
         }
         var page = ServerPageModel(
             title: "Destinations", chrome: ChromeModel(bar: Chrome.bar(context.identity)), hasBack: false)
-        page.destinations = DestinationListModel(trips: trips, unlisted: unlisted, today: today, addHref: "")
+        page.destinations = DestinationListModel(
+            trips: trips, unlisted: unlisted, today: today,
+            addHref: workspace.settings.readOnly ? "" : "/destinations/new")
         return Replies.page(page, status: .ok)
     }
 
