@@ -14,6 +14,8 @@ public enum TripEditing {
         case refused([Diagnostic])
         /// The changed trip, and its file's new bytes.
         case changed(Trip, [UInt8])
+        /// What the change names is not in the trip: the file has changed since it was read.
+        case missing
     }
 
     /// `edit` made to the trip `bytes` hold, written in `format`; `path` is where the edit's own
@@ -31,7 +33,11 @@ public enum TripEditing {
         }
         let before = TripValidator.validate(draft, limits: limits.trip)
         guard before.trip != nil else { return (.unreadable(before.diagnostics), "") }
-        return (changed(edit.applied(to: draft), format: format, limits: limits), edit.path(in: draft))
+        do {
+            return (changed(try edit.applied(to: draft), format: format, limits: limits), edit.path(in: draft))
+        } catch {
+            return (.missing, "")
+        }
     }
 
     /// A new trip titled `title` with `edit` made to it, as trip JSON.
@@ -39,7 +45,11 @@ public enum TripEditing {
         _ edit: TripEdit, title: String, limits: ReadLimits = .standard
     ) -> (outcome: Outcome, path: String) {
         let draft = TripEdit.newTrip(title: title)
-        return (changed(edit.applied(to: draft), format: .json, limits: limits), edit.path(in: draft))
+        do {
+            return (changed(try edit.applied(to: draft), format: .json, limits: limits), edit.path(in: draft))
+        } catch {
+            return (.missing, "")
+        }
     }
 
     /// `draft` judged whole and, when it holds, written in `format`.

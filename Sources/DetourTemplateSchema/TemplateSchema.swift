@@ -293,6 +293,9 @@ extension TemplateScope {
         keys: [
             "name": userText, "dates": typedText, "nights": typedText, "trip": .object(pageLink),
             "detours": .list(.object(pageLink)), "hasDetours": .flag, "reports": .list(.object(indexLink)),
+            "href": typedText, "canEdit": .flag, "formField": typedText, "formToken": typedText,
+            "version": typedText, "addDetourAction": typedText, "deleteHref": typedText, "notice": userText,
+            "hasNotice": .flag,
         ])
 
     /// `OptionModel`: one choice of a `<select>`.
@@ -307,6 +310,33 @@ extension TemplateScope {
             "problems": .list(userText), "hasProblems": .flag,
         ])
 
+    /// `NoteModel`: a pro or a con, and its place.
+    public static let note = TemplateScope(name: "NoteModel", keys: ["text": userText, "index": .number])
+    /// `TaskPaneModel`: one side of a detour.
+    public static let taskPane = TemplateScope(
+        name: "TaskPaneModel",
+        keys: [
+            "side": typedText, "heading": typedText, "isEditing": .flag, "action": typedText,
+            "fields": .list(.object(formField)), "name": userText, "duration": typedText, "cost": typedText,
+            "place": typedText, "hasPlace": .flag, "pros": .list(.object(note)), "cons": .list(.object(note)),
+            "hasPros": .flag, "hasCons": .flag, "pro": .object(formField), "con": .object(formField),
+        ])
+    /// `DetourPageModel`: a detour's page.
+    public static let detourPage = TemplateScope(
+        name: "DetourPageModel",
+        keys: [
+            "title": userText, "destination": .object(pageLink), "trip": .object(pageLink),
+            "panes": .list(.object(taskPane)), "canEdit": .flag, "formField": typedText, "formToken": typedText,
+            "version": typedText, "deleteHref": typedText, "notice": userText, "hasNotice": .flag,
+        ])
+    /// `ConfirmModel`: a page that asks once more before a delete.
+    public static let confirm = TemplateScope(
+        name: "ConfirmModel",
+        keys: [
+            "question": userText, "detail": userText, "action": typedText, "cancelHref": typedText,
+            "version": typedText,
+        ])
+
     /// `ServerPageModel`: where the server's page template starts.
     public static let serverPage = TemplateScope(
         name: "ServerPageModel",
@@ -316,7 +346,8 @@ extension TemplateScope {
             "account": .object(accountPage), "problems": .object(problemsPage),
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
             "destinations": .object(destinationList), "destination": .object(destinationPage),
-            "addDestination": .object(destinationForm),
+            "addDestination": .object(destinationForm), "detour": .object(detourPage), "confirm": .object(confirm),
+            "formField": typedText, "formToken": typedText,
         ])
 }
 

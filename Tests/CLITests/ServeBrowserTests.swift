@@ -173,6 +173,73 @@ extension ServeBrowserTests {
     }
 }
 
+extension ServeBrowserTests {
+    /// A detour's page, clicked and typed as a person would.
+    ///
+    /// **Add detour** opens an undecided detour whose two sides are forms; a task saved on the left shows there and leaves the
+    /// right a form; the title follows the tasks' names; a pro is added and deleted. Then every
+    /// screen of the app, on a phone 390 px wide, has nothing to scroll sideways.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func aDetoursSidesAreFilledOneAfterTheOther() throws {
+        let file = trips.url.appendingPathComponent(Self.sample)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(Self.sample), to: file)
+        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2026-11-20"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        let stay = "/trips/nordic-budget/destinations/2"
+        try browser.open("\(server.base)\(stay)")
+        try browser.click("form[action='\(stay)/detours'] button")
+        let detour = "\(stay)/detours/4"
+        #expect(try browser.path() == detour)
+        #expect(try browser.text().contains("Undecided detour"))
+        #expect(try browser.execute("return document.querySelectorAll('.pane form').length;") as? Int == 2)
+
+        try browser.type("#left-name", "Honor the Past")
+        try browser.type("#left-duration", "1h30m")
+        try browser.type("#left-cost", "12.50 NOK")
+        try browser.click("form[action='\(detour)/tasks'] button")
+        #expect(try browser.path() == detour)
+        #expect(try browser.text().contains("Honor the Past or undecided"))
+        #expect(try browser.execute("return document.querySelectorAll('#right-name').length;") as? Int == 1)
+        #expect(try browser.execute("return document.querySelectorAll('#left-name').length;") as? Int == 0)
+
+        try browser.type("#right-name", "Embrace the Future")
+        try browser.type("#right-duration", "2h")
+        try browser.click("form[action='\(detour)/tasks'] button")
+        // The browser itself holds the form back while a required field is empty.
+        #expect(try browser.text().contains("Honor the Past or undecided"), "a cost is required: nothing was saved")
+        #expect(
+            try browser.execute("return document.querySelector('#right-cost').validity.valueMissing;") as? Bool == true)
+        #expect(
+            try browser.execute("return document.querySelector('#right-name').value;") as? String
+                == "Embrace the Future")
+        try browser.type("#right-cost", "0 NOK")
+        try browser.click("form[action='\(detour)/tasks'] button")
+        #expect(try browser.text().contains("Honor the Past or Embrace the Future"))
+        #expect(
+            try browser.execute("return document.querySelectorAll('.pane input[id$=\"-name\"]').length;") as? Int == 0)
+
+        try browser.type("#left-pro", "Free on Sundays")
+        try browser.click("form[action='\(detour)/tasks/1'] button")
+        #expect(try browser.text().contains("Free on Sundays"))
+        try browser.click("form[action='\(detour)/tasks/1'] input[name='delete-pro'] ~ button")
+        #expect(!(try browser.text().contains("Free on Sundays")))
+        browser.end()
+
+        let phone = try driver.startSession(phone: true)
+        defer { phone.end() }
+        for path in ["/", "/destinations/new", stay, detour, "\(stay)/detours/1", "\(detour)/delete"] {
+            try phone.open("\(server.base)\(path)")
+            let width = try phone.execute("return [document.documentElement.scrollWidth, window.innerWidth];") as? [Int]
+            #expect(width?.count == 2 && width?[0] == width?[1] && width?[1] == 390, "\(path): \(width ?? [])")
+        }
+    }
+}
+
 /// Watches one preview page: saves its trip as an editor does and waits for the page to follow,
 /// counting the page's loads in the server's request log.
 private struct PreviewWatcher {
@@ -316,13 +383,20 @@ private final class ChromeDriver {
     var log: String { (try? String(contentsOf: logURL, encoding: .utf8)) ?? "" }
 
     /// A new headless Chromium session.
-    func startSession() throws -> WebDriverSession {
+    ///
+    /// With `phone`, it shows pages as a phone 390 px wide does, with touch.
+    func startSession(phone: Bool = false) throws -> WebDriverSession {
         let arguments = [
             "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
             "--window-size=1200,900", "--user-data-dir=\(folder.appendingPathComponent("profile").path)",
         ]
         var options: [String: Any] = ["args": arguments]
         if let chromium = Tool.path("chromium") { options["binary"] = chromium }
+        if phone {
+            options["mobileEmulation"] = [
+                "deviceMetrics": ["width": 390, "height": 844, "pixelRatio": 3, "touch": true]
+            ]
+        }
         let capabilities: [String: Any] = [
             "capabilities": ["alwaysMatch": ["browserName": "chrome", "goog:chromeOptions": options]]
         ]

@@ -101,6 +101,18 @@ import Testing
         #expect(try await site.respond(to: request(.get, "/trips/gone/destinations/1")).status == .notFound)
     }
 
+    /// Ana's `nordic` shared with Bo as `role`, by Ana's session `ana`.
+    func share(_ site: AccountSite, by ana: String, as role: String) async throws -> TestResponse {
+        let token = try await site.formToken(ana)
+        return try await site.site.respond(
+            to: request(
+                .put, "/api/v1/trips/nordic/members/bo@example.org",
+                headers: [
+                    .cookie: "\(site.service.cookieName)=\(ana)", CSRFRule.header: token,
+                    .origin: "http://localhost", .contentType: "application/json",
+                ], body: Array("{\"role\": \"\(role)\"}".utf8)))
+    }
+
     /// A trip shared with an account is in its list, with who shared it, its pages under the share;
     /// an account's own trips are in no one else's list.
     @Test(arguments: AccountSite.Backing.all) func aSharedTripsDestinationsAreInTheList(
@@ -115,15 +127,7 @@ import Testing
             try Data(Self.autumn.utf8).write(
                 to: try await site.tripsFolder("bo@example.org").appendingPathComponent("autumn.json"))
             let anaID = try #require(try await site.store.account(email: "ana@example.org")).id
-            let token = try await site.formToken(ana)
-            let shared = try await site.site.respond(
-                to: request(
-                    .put, "/api/v1/trips/nordic/members/bo@example.org",
-                    headers: [
-                        .cookie: "\(site.service.cookieName)=\(ana)", CSRFRule.header: token,
-                        .origin: "http://localhost", .contentType: "application/json",
-                    ], body: Array("{\"role\": \"viewer\"}".utf8)))
-            #expect(shared.status == .ok)
+            #expect(try await share(site, by: ana, as: "viewer").status == .ok)
             let list = body(try await site.send(.get, "/", cookie: bo))
             #expect(list.contains("Signed in as <strong>bo@example.org</strong>"))
             #expect(Self.sections(list).map(Self.names) == [["Stockholm", "Oslo"], ["Granada"], ["Seville"]])
@@ -136,6 +140,18 @@ import Testing
             #expect(page.status == .ok)
             #expect(body(page).contains("Trip: <a href=\"/shared/\(anaID)/trips/nordic\">"))
             #expect(body(page).contains("<a href=\"/shared/\(anaID)/trips/nordic.html\">HTML</a>"))
+            // A viewer sees no control; an editor sees them all but deleting the trip.
+            let detour = "/shared/\(anaID)/trips/nordic/destinations/1/detours/1"
+            let viewed = body(try await site.send(.get, detour, cookie: bo))
+            #expect(viewed.contains("<h1>"), "\(viewed)")
+            #expect(!viewed.contains("<form method=\"post\" action=\"/shared/"), "a viewer sees no form")
+            #expect(!body(page).contains("Add detour") && !body(page).contains("Delete this destination"))
+            #expect(try await share(site, by: ana, as: "editor").status == .ok)
+            let edited = body(try await site.send(.get, detour, cookie: bo))
+            #expect(edited.contains("<form method=\"post\" action=\"\(detour)/tasks/1\">"))
+            #expect(
+                body(try await site.send(.get, "/shared/\(anaID)/trips/nordic/destinations/1", cookie: bo)).contains(
+                    "Add detour"))
             let others = Self.sections(body(try await site.send(.get, "/", cookie: cy))).map(Self.names)
             #expect(others == [[], [], []], "nothing of Ana's or Bo's is in Cy's list")
             // A shared trip with errors is linked, not listed; one that has gone is neither.

@@ -47,6 +47,22 @@ import Testing
             row(.get, "/trips/nordic/destinations/1", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
             row(.get, "/destinations/new", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
             row(.post, "/destinations", [303, 422, 422, 422, 422, 403, 422, 403, 401, 303]),
+            row(.get, "/trips/nordic/destinations/1/delete", [303, 200, 404, 404, 404, 403, 200, 403, 401, 303]),
+            row(.post, "/trips/nordic/destinations/1/delete", [303, 412, 404, 404, 404, 403, 412, 403, 401, 303]),
+            row(.post, "/trips/nordic/destinations/1/detours", [303, 412, 404, 404, 404, 403, 412, 403, 401, 303]),
+            row(.get, "/trips/nordic/destinations/1/detours/1", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
+            row(.get, "/trips/nordic/destinations/1/detours/1/delete", [303, 200, 404, 404, 404, 403, 200, 403, 401, 303]),
+            row(.post, "/trips/nordic/destinations/1/detours/1/delete", [303, 412, 404, 404, 404, 403, 412, 403, 401, 303]),
+            row(.post, "/trips/nordic/destinations/1/detours/1/tasks", [303, 412, 404, 404, 404, 403, 412, 403, 401, 303]),
+            row(.post, "/trips/nordic/destinations/1/detours/1/tasks/1", [303, 422, 404, 404, 404, 403, 422, 403, 401, 303]),
+            row(.get, "/shared/{owner}/trips/nordic/destinations/1/delete", [303, 404, 404, 403, 200, 403, 404, 403, 401, 303]),
+            row(.post, "/shared/{owner}/trips/nordic/destinations/1/delete", [303, 404, 404, 403, 412, 403, 404, 403, 401, 303]),
+            row(.post, "/shared/{owner}/trips/nordic/destinations/1/detours", [303, 404, 404, 403, 412, 403, 404, 403, 401, 303]),
+            row(.get, "/shared/{owner}/trips/nordic/destinations/1/detours/1", [303, 404, 404, 200, 200, 404, 404, 403, 401, 303]),
+            row(.get, "/shared/{owner}/trips/nordic/destinations/1/detours/1/delete", [303, 404, 404, 403, 200, 403, 404, 403, 401, 303]),
+            row(.post, "/shared/{owner}/trips/nordic/destinations/1/detours/1/delete", [303, 404, 404, 403, 412, 403, 404, 403, 401, 303]),
+            row(.post, "/shared/{owner}/trips/nordic/destinations/1/detours/1/tasks", [303, 404, 404, 403, 412, 403, 404, 403, 401, 303]),
+            row(.post, "/shared/{owner}/trips/nordic/destinations/1/detours/1/tasks/1", [303, 404, 404, 403, 422, 403, 404, 403, 401, 303]),
             row(.get, "/calendar.ics", [303, 200, 200, 200, 200, 200, 200, 200, 401, 303]),
             row(.get, "/trips/nordic", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
             row(.get, "/trips/nordic.ics", [303, 200, 404, 404, 404, 200, 200, 200, 401, 303]),
@@ -124,6 +140,7 @@ import Testing
                     .replacingOccurrences(of: "{code}", with: "usage").replacingOccurrences(
                         of: "{email}", with: "zed@example.org"
                     ).replacingOccurrences(of: "{number}", with: "1")
+                    .replacingOccurrences(of: "{detour}", with: "1").replacingOccurrences(of: "{side}", with: "1")
                 let key = "\(route.method == .head ? .get : route.method) \(path.isEmpty ? "/" : path)"
                 if known.contains(key) { continue }
                 // The shared routes' 405 is past the share: an editor reaches it.

@@ -3,10 +3,28 @@
 ///
 /// An edit only places what was typed, as text, where a reader would have put it; the validator
 /// then judges the whole trip, with every rule and message it has for a file. So a value typed in
-/// a form is read exactly as the same value written in the file would be.
-public enum TripEdit: Sendable {
+/// a form is read exactly as the same value written in the file would be. Stays, detours, tasks
+/// and their pros and cons are named by their places in the file, counted from 0.
+public enum TripEdit: Sendable, Equatable {
     /// A new destination at the end of the trip.
     case addDestination(StayFields)
+    /// A new detour, with no task yet, at the end of a stay's.
+    case addDetour(stay: Int)
+    /// A task as the detour's next side (it has fewer than two).
+    case addTask(stay: Int, detour: Int, TaskFields)
+    /// A pro or a con at the end of those of the task on a side (0: left).
+    case addNote(stay: Int, detour: Int, side: Int, Note, String)
+    /// One of the pros or cons of the task on a side, by its place.
+    case deleteNote(stay: Int, detour: Int, side: Int, Note, Int)
+    /// A detour and its tasks.
+    case deleteDetour(stay: Int, detour: Int)
+    /// A destination and its detours.
+    case deleteDestination(stay: Int)
+
+    /// A task's pros or its cons.
+    public enum Note: String, Sendable, Equatable {
+        case pro, con
+    }
 
     /// What a person typed for a stay: each value as text, empty when left out.
     public struct StayFields: Sendable, Equatable {
@@ -25,30 +43,137 @@ public enum TripEdit: Sendable {
         }
     }
 
+    /// What a person typed for a task: each value as text, empty when left out; its cost's amount
+    /// and currency apart.
+    public struct TaskFields: Sendable, Equatable {
+        public var name: String
+        public var duration: String
+        public var amount: String
+        public var currency: String
+        public var latitude: String
+        public var longitude: String
+
+        public init(
+            name: String, duration: String, amount: String, currency: String, latitude: String, longitude: String
+        ) {
+            self.name = name
+            self.duration = duration
+            self.amount = amount
+            self.currency = currency
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+
+    /// Why an edit could not be made: what it names is not in the trip (the file changed).
+    public struct Missing: Error, Sendable, Equatable {}
+
     /// `draft` with the change made.
-    public func applied(to draft: TripDraft) -> TripDraft {
+    public func applied(to draft: TripDraft) throws(Missing) -> TripDraft {
         var draft = draft
+        var stays = draft.destinations.value ?? []
         switch self {
         case .addDestination(let fields):
-            var destinations = draft.destinations.value ?? []
-            destinations.append(
+            let place = CoordinateDraft(latitude: Self.typed(fields.latitude), longitude: Self.typed(fields.longitude))
+            stays.append(
                 DestinationDraft(
-                    position: .unknown, name: Self.typed(fields.name),
-                    coordinate: .present(
-                        CoordinateDraft(
-                            latitude: Self.typed(fields.latitude), longitude: Self.typed(fields.longitude)),
-                        .unknown),
+                    position: .unknown, name: Self.typed(fields.name), coordinate: .present(place, .unknown),
                     arrival: Self.typed(fields.arrival), departure: Self.typed(fields.departure), detours: []))
-            draft.destinations = .present(destinations, draft.destinations.position ?? .unknown)
+        case .addDetour(let stay):
+            try Self.check(stay, in: stays)
+            stays[stay].detours.append(DetourDraft(position: .unknown, tasks: []))
+        case .addTask(let stay, let detour, let fields):
+            try Self.check(stay, detour, in: stays)
+            // Where the file numbers the sides, the new task takes the side that is free.
+            let sides = stays[stay].detours[detour].sides
+            if !sides.isEmpty {
+                let taken = Set(sides.compactMap { $0.value.map(TokenText.trimmed) })
+                let free = (1...Detour.sides).map(String.init).first { !taken.contains($0) } ?? "\(sides.count + 1)"
+                stays[stay].detours[detour].sides.append(.present(free, .unknown))
+            }
+            stays[stay].detours[detour].tasks.append(Self.task(fields))
+        case .addNote(let stay, let detour, let side, let note, let text):
+            try Self.check(stay, detour, in: stays)
+            let task = Self.fileIndex(side, in: stays[stay].detours[detour])
+            try Self.check(stay, detour, task, in: stays)
+            let typed = Field.present(text, SourcePosition.unknown)
+            switch note {
+            case .pro: stays[stay].detours[detour].tasks[task].pros.append(typed)
+            case .con: stays[stay].detours[detour].tasks[task].cons.append(typed)
+            }
+        case .deleteNote(let stay, let detour, let side, let note, let index):
+            try Self.check(stay, detour, in: stays)
+            let task = Self.fileIndex(side, in: stays[stay].detours[detour])
+            try Self.check(stay, detour, task, in: stays)
+            var notes =
+                note == .pro
+                ? stays[stay].detours[detour].tasks[task].pros : stays[stay].detours[detour].tasks[task].cons
+            guard notes.indices.contains(index) else { throw Missing() }
+            notes.remove(at: index)
+            switch note {
+            case .pro: stays[stay].detours[detour].tasks[task].pros = notes
+            case .con: stays[stay].detours[detour].tasks[task].cons = notes
+            }
+        case .deleteDetour(let stay, let detour):
+            try Self.check(stay, detour, in: stays)
+            stays[stay].detours.remove(at: detour)
+        case .deleteDestination(let stay):
+            try Self.check(stay, in: stays)
+            stays.remove(at: stay)
         }
+        draft.destinations = .present(stays, draft.destinations.position ?? .unknown)
         return draft
     }
 
-    /// Where in the trip the edit's own fields are: the path the validator names them by.
+    /// Where in the trip the edit's own fields are, before it is made: the path the validator
+    /// names them by.
     public func path(in draft: TripDraft) -> String {
+        let stays = draft.destinations.value ?? []
         switch self {
-        case .addDestination: return "destinations[\(draft.destinations.value?.count ?? 0)]"
+        case .addDestination: return "destinations[\(stays.count)]"
+        case .addDetour(let stay), .deleteDestination(let stay): return "destinations[\(stay)]"
+        case .addTask(let stay, let detour, _):
+            let tasks =
+                stays.indices.contains(stay) && stays[stay].detours.indices.contains(detour)
+                ? stays[stay].detours[detour].tasks.count : 0
+            return "destinations[\(stay)].detours[\(detour)].tasks[\(tasks)]"
+        case .addNote(let stay, let detour, let side, let note, _),
+            .deleteNote(let stay, let detour, let side, let note, _):
+            return "destinations[\(stay)].detours[\(detour)].tasks[\(side)].\(note.rawValue)s"
+        case .deleteDetour(let stay, let detour): return "destinations[\(stay)].detours[\(detour)]"
         }
+    }
+
+    /// A task as typed.
+    static func task(_ fields: TaskFields) -> TaskDraft {
+        let place: Field<CoordinateDraft> =
+            fields.latitude.isEmpty && fields.longitude.isEmpty
+            ? .missing(.unknown)
+            : .present(
+                CoordinateDraft(latitude: typed(fields.latitude), longitude: typed(fields.longitude)), .unknown)
+        return TaskDraft(
+            position: .unknown, name: typed(fields.name), duration: typed(fields.duration),
+            cost: fields.amount.isEmpty && fields.currency.isEmpty
+                ? .missing(.unknown)
+                : .present(MoneyDraft(amount: typed(fields.amount), currency: typed(fields.currency)), .unknown),
+            coordinate: place, pros: [], cons: [])
+    }
+
+    /// The place in the file of the detour's task on `side` (0: left), as the validator orders
+    /// them: by the sides the file numbers, else in the file's order.
+    static func fileIndex(_ side: Int, in detour: DetourDraft) -> Int {
+        guard !detour.sides.isEmpty else { return side }
+        return detour.sides.firstIndex { $0.value.map(TokenText.trimmed) == "\(side + 1)" } ?? side
+    }
+
+    static func check(_ stay: Int, _ detour: Int? = nil, _ task: Int? = nil, in stays: [DestinationDraft])
+        throws(Missing)
+    {
+        guard stays.indices.contains(stay) else { throw Missing() }
+        guard let detour else { return }
+        guard stays[stay].detours.indices.contains(detour) else { throw Missing() }
+        guard let task else { return }
+        guard stays[stay].detours[detour].tasks.indices.contains(task) else { throw Missing() }
     }
 
     /// A field as typed: missing when left empty, so the validator says it is required.

@@ -114,10 +114,20 @@ public struct DestinationPageModel: Sendable {
     public var nights: String
     /// The trip's title, and its preview.
     public var trip: PageLinkModel
+    /// The destination's own page.
+    public var href: String
     /// Its detours by their titles, each to its page.
     public var detours: [PageLinkModel]
     /// The trip's reports: its formats and feed.
     public var reports: [IndexLinkModel]
+    /// Whether the person may change the trip: only then are **Add detour** and delete shown.
+    public var canEdit = false
+    public var formField = ""
+    public var formToken = ""
+    /// The trip file's entity tag as the page was made.
+    public var version = ""
+    /// Why the page is shown again: a change posted from it was not made.
+    public var notice = ""
 
     /// The page of the destination at `index` of `listed`'s trip, whose reports are `reports`.
     public init(_ listed: ListedTrip, index: Int, reports: [(label: String, href: String)]) {
@@ -127,6 +137,7 @@ public struct DestinationPageModel: Sendable {
         nights = Formatting.nights(destination.nights)
         trip = PageLinkModel(text: listed.trip.title, href: listed.href)
         let base = AppPaths.destination(listed.href, index)
+        href = base
         detours = destination.detours.enumerated().map { number, detour in
             PageLinkModel(text: detour.title, href: "\(base)/detours/\(number + 1)")
         }
@@ -134,6 +145,11 @@ public struct DestinationPageModel: Sendable {
     }
 
     public var hasDetours: Bool { !detours.isEmpty }
+    public var hasNotice: Bool { !notice.isEmpty }
+    /// Where **Add detour** posts.
+    public var addDetourAction: String { href + "/detours" }
+    /// The page that asks whether to delete the destination.
+    public var deleteHref: String { href + "/delete" }
 }
 
 /// The addresses of the app's pages under a trip's.
@@ -187,5 +203,135 @@ public struct OptionModel: Sendable {
         self.value = value
         self.text = text
         self.selected = selected
+    }
+}
+
+/// A detour's page: its title made of its tasks' names, and its two sides side by side.
+///
+/// A side with no task is a form that adds one (for whoever may edit); a side with a task shows
+/// it, with its pros and cons, each deleted by a button, and added by a form of its own.
+public struct DetourPageModel: Sendable {
+    /// `Honor the Past or Embrace the Future`, as the reports title it.
+    public var title: String
+    public var destination: PageLinkModel
+    public var trip: PageLinkModel
+    /// Always two: the left side and the right.
+    public var panes: [TaskPaneModel]
+    /// Whether the person may change the trip: a viewer sees no form.
+    public var canEdit: Bool
+    public var formField: String
+    public var formToken: String
+    /// The trip file's entity tag as the page was made: a post made to another version is refused.
+    public var version: String
+    /// The page that asks whether to delete the detour.
+    public var deleteHref: String
+    /// Why the page is shown again: the trip changed elsewhere, or something is wrong.
+    public var notice: String
+
+    public init(
+        title: String, destination: PageLinkModel, trip: PageLinkModel, panes: [TaskPaneModel], canEdit: Bool,
+        formField: String, formToken: String, version: String, deleteHref: String, notice: String = ""
+    ) {
+        self.title = title
+        self.destination = destination
+        self.trip = trip
+        self.panes = panes
+        self.canEdit = canEdit
+        self.formField = formField
+        self.formToken = formToken
+        self.version = version
+        self.deleteHref = deleteHref
+        self.notice = notice
+    }
+
+    public var hasNotice: Bool { !notice.isEmpty }
+}
+
+/// One side of a detour: a task shown, or the form that adds it.
+public struct TaskPaneModel: Sendable {
+    /// `left` or `right`.
+    public var side: String
+    /// `Left side`, `Right side`.
+    public var heading: String
+    /// Whether the side has no task yet: the pane is a form.
+    public var isEditing: Bool
+    /// Where the pane's forms post.
+    public var action: String
+    /// The new task's fields, while editing.
+    public var fields: [FormFieldModel]
+    /// The task's name, duration, cost and place, once saved.
+    public var name = ""
+    public var duration = ""
+    public var cost = ""
+    public var place = ""
+    public var pros: [NoteModel] = []
+    public var cons: [NoteModel] = []
+    /// The fields that add a pro and a con.
+    public var pro: FormFieldModel
+    public var con: FormFieldModel
+
+    /// The form that adds the task on `side`, with `fields`.
+    public init(side: String, heading: String, action: String, fields: [FormFieldModel]) {
+        self.side = side
+        self.heading = heading
+        isEditing = true
+        self.action = action
+        self.fields = fields
+        pro = FormFieldModel("\(side)-pro", label: "New pro", type: "text")
+        con = FormFieldModel("\(side)-con", label: "New con", type: "text")
+    }
+
+    /// `task` shown on `side`, its forms posting to `action`; `pro` and `con` add a note.
+    public init(
+        side: String, heading: String, action: String, task: DetourTask, pro: FormFieldModel, con: FormFieldModel
+    ) {
+        self.side = side
+        self.heading = heading
+        isEditing = false
+        self.action = action
+        fields = []
+        name = task.name
+        duration = Formatting.duration(task.duration)
+        cost = Formatting.money(task.cost)
+        place = task.location.map(Formatting.coordinate) ?? ""
+        pros = task.pros.enumerated().map { NoteModel(text: $1, index: $0) }
+        cons = task.cons.enumerated().map { NoteModel(text: $1, index: $0) }
+        self.pro = pro
+        self.con = con
+    }
+
+    public var hasPlace: Bool { !place.isEmpty }
+    public var hasPros: Bool { !pros.isEmpty }
+    public var hasCons: Bool { !cons.isEmpty }
+}
+
+/// A pro or a con, and its place among the task's.
+public struct NoteModel: Sendable {
+    public var text: String
+    public var index: Int
+
+    public init(text: String, index: Int) {
+        self.text = text
+        self.index = index
+    }
+}
+
+/// A page that asks once more before something is deleted.
+public struct ConfirmModel: Sendable {
+    /// The question, such as `Delete the detour "Tram 28 or undecided"?`.
+    public var question: String
+    /// What goes with it.
+    public var detail: String
+    public var action: String
+    public var cancelHref: String
+    /// The trip file's entity tag as the page was made: a delete is made to that version only.
+    public var version: String
+
+    public init(question: String, detail: String, action: String, cancelHref: String, version: String) {
+        self.question = question
+        self.detail = detail
+        self.action = action
+        self.cancelHref = cancelHref
+        self.version = version
     }
 }

@@ -26,6 +26,11 @@ public struct ServerPageModel: Sendable {
     public var destinations: DestinationListModel?
     public var destination: DestinationPageModel?
     public var addDestination: DestinationFormModel?
+    public var detour: DetourPageModel?
+    public var confirm: ConfirmModel?
+    /// The form token of a confirmation's form.
+    public var formField = ""
+    public var formToken = ""
 
     /// A page titled `title`, with `chrome` after its `<body>` tag; its body is set after.
     public init(title: String, chrome: ChromeModel = ChromeModel(), hasBack: Bool) {
@@ -36,7 +41,8 @@ public struct ServerPageModel: Sendable {
 
     /// Whether the page holds forms, whose rules its style then has.
     public var hasForms: Bool {
-        login != nil || register != nil || closed || account != nil || addDestination != nil
+        login != nil || register != nil || closed || account != nil || addDestination != nil || detour != nil
+            || confirm != nil
     }
 }
 

@@ -80,6 +80,7 @@ struct AccessPolicy: Sendable {
         let writes = !request.method.isRead
         if writes, !origin.isFromOwnSite(request) { throw OriginRule.refused }
         let identity: Identity
+        var mayWrite = true
         switch context.principal {
         case .folder(let access):
             // A server without accounts: what the token grants was decided by the authenticator,
@@ -88,6 +89,7 @@ struct AccessPolicy: Sendable {
             var context = context
             context.sameForEveryone =
                 access == .everything && endpoint.right == .read && request.headers[.authorization] == nil
+            context.mayWrite = access == .everything
             return (request, context)
         case .anonymous:
             switch scope {
@@ -97,10 +99,12 @@ struct AccessPolicy: Sendable {
         case .token(let token):
             if let tokenScope = token.scope { try Self.tokenReaches(tokenScope, scope, endpoint, context: context) }
             identity = token
+            mayWrite = token.scope == nil || token.scope == .write
         case .session(let session):
             identity = session
         }
         var context = context
+        context.mayWrite = mayWrite
         if case .trips(let trips) = scope {
             context = try await grant(trips, endpoint.right, to: identity, context: context)
         }
@@ -168,6 +172,7 @@ struct AccessPolicy: Sendable {
             return (try? await store.role(ownerID: owner, trip: name.text, memberID: memberID)) != nil
         }
         context.workspace = try accounts.workspace(for: owner)
+        context.mayWrite = context.mayWrite && role == .editor
         context.tripsBase = "/shared/\(owner)/trips"
         context.throughShare = true
         return context

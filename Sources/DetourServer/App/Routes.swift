@@ -38,7 +38,7 @@ public enum Routes {
         // The app: the destination list is the home page; the index of trip files is `/trips`.
         trips.resource("/", [.get: .read(AppPages.destinations)])
         trips.resource("trips", [.get: .read(Pages.index)])
-        trips.resource("trips/:name/destinations/:number", [.get: .read(AppPages.destination)])
+        addApp(to: trips, under: "trips/:name")
         trips.resource("destinations/new", [.get: .read(AppForms.newDestination)])
         trips.resource("destinations", [.post: .write(AppForms.addDestination)])
         trips.resource("/calendar.ics", [.get: .read(Pages.calendar, feed: .always)])
@@ -61,10 +61,28 @@ public enum Routes {
         let shared = table.group("shared/:owner/trips", .trips(.shared))
         shared.resource(":name", [.get: .read(Pages.trip, feed: .whenCalendar)])
         shared.resource(":name/events", [.get: .read(Pages.events)], head: false)
-        shared.resource(":name/destinations/:number", [.get: .read(AppPages.destination)])
+        addApp(to: shared, under: ":name")
         table.group("api/v1/shared/:owner/trips", .trips(.shared))
             .resource(":name", [.get: .read(API.read), .put: .write(API.put), .delete: .owner(delete)])
         return table
+    }
+}
+
+extension Routes {
+    /// The app's pages and forms of the trip at `trip` in `group`: its destinations and their
+    /// detours, each change a write the policy decides as it decides a `PUT`.
+    static func addApp(to group: RouteTable.Group, under trip: RouterPath) {
+        let stay = trip.appendingPath("destinations/:number")
+        let detour = stay.appendingPath("detours/:detour")
+        group.resource(stay, [.get: .read(AppPages.destination)])
+        group.resource(
+            stay.appendingPath("delete"), [.get: .write(AppDetours.confirmDelete), .post: .write(AppDetours.delete)])
+        group.resource(stay.appendingPath("detours"), [.post: .write(AppDetours.addDetour)])
+        group.resource(detour, [.get: .read(AppDetours.detour)])
+        group.resource(
+            detour.appendingPath("delete"), [.get: .write(AppDetours.confirmDelete), .post: .write(AppDetours.delete)])
+        group.resource(detour.appendingPath("tasks"), [.post: .write(AppDetours.addTask)])
+        group.resource(detour.appendingPath("tasks/:side"), [.post: .write(AppDetours.notes)])
     }
 }
 

@@ -19,6 +19,9 @@ public struct ServerContext: RequestContext {
     var tripsBase = "/trips"
     /// Whether the trips are another account's, shared with the request's (``AccessPolicy``).
     var throughShare = false
+    /// Whether the request's principal may change the trips it reads, as the policy would decide
+    /// a write (``AccessPolicy``): pages show their forms only then.
+    var mayWrite = true
     /// Whether this read's answer is the same for every request that carries no credential.
     ///
     /// So it is for a read of the folder on a server without accounts and without `--token`

@@ -109,7 +109,7 @@ enum AppForms {
             return Response(status: .seeOther, headers: [.location: href, .cacheControl: "no-store"])
         case .refused(let diagnostics, let path):
             return try await destinationForm(
-                typed, problems: fieldProblems(diagnostics, path: path), context: context,
+                typed, problems: stayProblems(diagnostics, path: path), context: context,
                 status: .unprocessableContent)
         case .unreadable(let name):
             return try await destinationForm(
@@ -119,6 +119,9 @@ enum AppForms {
                         "The trip's file \(name.text) has errors: fix them first (its page lists them), or choose another trip."
                     ]
                 ], context: context, status: .conflict)
+        case .changedElsewhere:
+            return try await destinationForm(
+                typed, problems: ["": [changedElsewhere]], context: context, status: .preconditionFailed)
         }
     }
 
@@ -130,17 +133,27 @@ enum AppForms {
         return Coordinate(latitude: latitude, longitude: longitude)
     }
 
-    /// The problems of `diagnostics` (errors only) by the form field they are about: the fields
-    /// of the new stay at `path`, the trip's title, and the rest (`""`).
-    static func fieldProblems(_ diagnostics: [Diagnostic], path: String) -> [String: [String]] {
-        let fields = [
-            ("\(path).name", "name"), ("\(path).arrival", "arrival"), ("\(path).departure", "departure"),
-            ("\(path).location.lat", "lat"), ("\(path).location.lon", "lon"), ("\(path).location", "lat"),
-            ("title", "title"),
-        ]
+    /// The problems of `diagnostics` by the add-destination form's field they are about: the
+    /// fields of the new stay at `path`, the trip's title, and the rest (`""`).
+    static func stayProblems(_ diagnostics: [Diagnostic], path: String) -> [String: [String]] {
+        fieldProblems(
+            diagnostics,
+            fields: [
+                ("\(path).name", "name"), ("\(path).arrival", "arrival"), ("\(path).departure", "departure"),
+                ("\(path).location.lat", "lat"), ("\(path).location.lon", "lon"), ("\(path).location", "lat"),
+                ("title", "title"),
+            ])
+    }
+
+    /// The problems of `diagnostics` (errors only) by the form field each is about: `fields` pairs
+    /// a diagnostic's path (or, ending in `[`, the start of its path) with a field; the rest are
+    /// the page's (`""`).
+    static func fieldProblems(_ diagnostics: [Diagnostic], fields: [(String, String)]) -> [String: [String]] {
         var problems: [String: [String]] = [:]
         for diagnostic in diagnostics where diagnostic.severity == .error {
-            let field = fields.first { $0.0 == diagnostic.path }?.1 ?? ""
+            let path = diagnostic.path ?? ""
+            let field =
+                fields.first { $0.0.hasSuffix("[") ? path.hasPrefix($0.0) : $0.0 == path }?.1 ?? ""
             let text = field.isEmpty ? diagnostic.fullMessage : sentence(diagnostic.message)
             problems[field, default: []].append(text)
         }
@@ -161,11 +174,20 @@ enum AppForms {
         case refused([Diagnostic], path: String)
         /// Not saved: the trip's file does not read as a valid trip.
         case unreadable(TripName)
+        /// Not saved: the file is no longer the version the page was made of.
+        case changedElsewhere
     }
+
+    /// What the page says when the trip changed since it was made.
+    static let changedElsewhere =
+        "This trip changed since the page was opened (in an editor, or another tab): here it is now, "
+        + "with what you typed kept. Save again to make your change to it."
 
     /// `edit` made to the trip `name`, written if it holds and the file has not changed since it
     /// was read (both under the folder's lock).
-    static func apply(_ edit: TripEdit, to name: TripName, library: TripLibrary) async throws -> Change {
+    static func apply(
+        _ edit: TripEdit, to name: TripName, version: String? = nil, library: TripLibrary
+    ) async throws -> Change {
         try await locked(library) { () throws -> Change in
             let existing = library.files(of: name).map(\.0)
             // One file: a clash (a name with two) is made one again through the API.
@@ -178,10 +200,12 @@ enum AppForms {
             case .tooLarge: throw Problem.tooLargeFile
             case .bytes(let read): bytes = read
             }
+            if let version, !EntityTags.matches(version, TripLibrary.entityTag(of: bytes)) { return .changedElsewhere }
             let (outcome, path) = TripEditing.apply(
                 edit, to: bytes, format: file.format, limits: library.job.options.limits)
             switch outcome {
             case .unreadable: return .unreadable(name)
+            case .missing: return .changedElsewhere
             case .refused(let diagnostics): return .refused(diagnostics, path: path)
             case .changed(let trip, let changed):
                 try save(changed, to: file, library: library)
@@ -195,6 +219,7 @@ enum AppForms {
         let (outcome, path) = TripEditing.create(edit, title: title, limits: library.job.options.limits)
         switch outcome {
         case .unreadable(let diagnostics), .refused(let diagnostics): return .refused(diagnostics, path: path)
+        case .missing: return .changedElsewhere
         case .changed(let trip, let bytes):
             return try await locked(library) { () throws -> Change in
                 let taken = Set(try library.files().map(\.name.text))

@@ -76,28 +76,37 @@ enum AppPages {
 
     /// `/trips/NAME/destinations/N`: the destination's name, days, detours and the trip's reports.
     static func destination(_ request: Request, context: ServerContext) async throws -> Response {
-        let workspace = try context.trips()
-        let name = try API.name(context)
-        let snapshot = try await workspace.current(name)
-        let today = workspace.settings.today()
-        let href = "\(context.tripsBase)/\(name.text)"
-        // A trip with errors has no destinations to show: its preview lists the errors.
-        guard let trip = await workspace.library.check(snapshot, today: today).trip else {
-            return Response(status: .seeOther, headers: [.location: href, .cacheControl: "no-store"])
+        switch try await AppDetours.place(context) {
+        case .invalid(let redirect): return redirect
+        case .place(let place): return try destinationPage(place, context: context)
         }
-        let number = try context.parameters.require("number")
-        guard let index = Int(number).map({ $0 - 1 }), trip.destinations.indices.contains(index) else {
-            throw Problem.notFound
+    }
+
+    /// The destination's page; with a `notice` when a change posted from it was not made.
+    static func destinationPage(
+        _ place: AppDetours.Place, context: ServerContext, notice: String = ""
+    ) throws -> Response {
+        let library = try context.trips().library
+        var reports = [(label: "Preview", href: place.href)]
+        for format in library.job.options.formats {
+            reports.append((format.label, "\(place.href).\(format.fileExtension)"))
         }
-        var reports = [(label: "Preview", href: href)]
-        for format in workspace.library.job.options.formats {
-            reports.append((format.label, "\(href).\(format.fileExtension)"))
-        }
-        let listed = ListedTrip(trip: trip, href: href)
-        let destination = trip.destinations[index]
         var page = ServerPageModel(
-            title: destination.name, chrome: ChromeModel(bar: Chrome.bar(context.identity)), hasBack: false)
-        page.destination = DestinationPageModel(listed, index: index, reports: reports)
-        return Replies.page(page, status: .ok)
+            title: place.destination.name, chrome: ChromeModel(bar: Chrome.bar(context.identity)), hasBack: false)
+        var model = DestinationPageModel(
+            ListedTrip(trip: place.trip, href: place.href), index: place.stay, reports: reports)
+        model.canEdit = try mayEdit(context)
+        model.formField = CSRFRule.formField
+        model.formToken = context.identity?.formToken ?? ""
+        model.version = place.version
+        model.notice = notice
+        page.destination = model
+        return Replies.page(page, status: notice.isEmpty ? .ok : .preconditionFailed)
+    }
+
+    /// Whether the request's principal may change the trips it reads: pages show their forms then.
+    static func mayEdit(_ context: ServerContext) throws -> Bool {
+        let readOnly = try context.trips().settings.readOnly
+        return context.mayWrite && !readOnly
     }
 }
