@@ -59,7 +59,11 @@ public final class LogWriter: Sendable {
             let size = line.utf8.count + 1
             guard state.bytes + size <= limit else {
                 state.leftOut += 1
-                return false
+                // With nothing being written, the count would wait for the next line: a writer
+                // starts now to write it.
+                guard !state.writing else { return false }
+                state.writing = true
+                return true
             }
             state.lines.append(line)
             state.bytes += size

@@ -80,13 +80,26 @@ import Testing
         #expect(LogWriter.leftOutLine(1).contains(" 1 line of the log left out"))
     }
 
-    /// A line longer than the bound is left out, never cut.
+    /// A line longer than the bound is left out, never cut, and counted at once: whether a line
+    /// is still being written (its writer writes the count after it) or every line is written
+    /// (a writer starts for the count alone).
     @Test func aLineLongerThanTheBoundIsLeftOutWhole() async {
+        let stalled = Reader(stalled: true)
+        let busy = LogWriter(limit: 8, sink: stalled.write)
+        busy.write("1234567")
+        await stalled.waitUntilEntered()
+        busy.write("12345678")
+        stalled.release()
+        await busy.finish(within: .seconds(30))
+        #expect(stalled.text == "1234567\n" + LogWriter.leftOutLine(1) + "\n")
+
         let reader = Reader()
-        let log = LogWriter(limit: 8, sink: reader.write)
-        log.write("1234567")
-        log.write("12345678")
-        await log.finish(within: .seconds(30))
+        let idle = LogWriter(limit: 8, sink: reader.write)
+        idle.write("1234567")
+        await idle.finish(within: .seconds(30))
+        #expect(reader.text == "1234567\n")
+        idle.write("12345678")
+        await idle.finish(within: .seconds(30))
         #expect(reader.text == "1234567\n" + LogWriter.leftOutLine(1) + "\n")
     }
 
