@@ -73,3 +73,13 @@ import Testing
         #expect(diagnostics.map(\.path) == ["title"])
     }
 }
+
+/// The trip's own fields read with the wrong type are named by their paths.
+@Suite struct TripFieldPathTests {
+    @Test func aCurrencyThatIsNoStringIsNamedByItsPath() {
+        let outcome = TripLoader.load(
+            Array("{\"title\": \"T\", \"currency\": 3, \"destinations\": []}".utf8), format: .json)
+        #expect(outcome.diagnostics.map(\.path) == ["currency"])
+        #expect(outcome.diagnostics.map(\.code) == [.wrongType])
+    }
+}

@@ -71,7 +71,7 @@ public enum TripEdit: Sendable, Equatable {
     /// `draft` with the change made.
     public func applied(to draft: TripDraft) throws(Missing) -> TripDraft {
         var draft = draft
-        var stays = draft.destinations.value ?? []
+        var stays = Self.stays(of: draft)
         switch self {
         case .addDestination(let fields):
             let place = CoordinateDraft(latitude: Self.typed(fields.latitude), longitude: Self.typed(fields.longitude))
@@ -87,9 +87,7 @@ public enum TripEdit: Sendable, Equatable {
             // Where the file numbers the sides, the new task takes the side that is free.
             let sides = stays[stay].detours[detour].sides
             if !sides.isEmpty {
-                let taken = Set(sides.compactMap { $0.value.map(TokenText.trimmed) })
-                let free = (1...Detour.sides).map(String.init).first { !taken.contains($0) } ?? "\(sides.count + 1)"
-                stays[stay].detours[detour].sides.append(.present(free, .unknown))
+                stays[stay].detours[detour].sides.append(.present(Self.freeSide(sides), .unknown))
             }
             stays[stay].detours[detour].tasks.append(Self.task(fields))
         case .addNote(let stay, let detour, let side, let note, let text):
@@ -121,14 +119,16 @@ public enum TripEdit: Sendable, Equatable {
             try Self.check(stay, in: stays)
             stays.remove(at: stay)
         }
-        draft.destinations = .present(stays, draft.destinations.position ?? .unknown)
+        var position = SourcePosition.unknown
+        if case .present(_, let written) = draft.destinations { position = written }
+        draft.destinations = .present(stays, position)
         return draft
     }
 
     /// Where in the trip the edit's own fields are, before it is made: the path the validator
     /// names them by.
     public func path(in draft: TripDraft) -> String {
-        let stays = draft.destinations.value ?? []
+        let stays = Self.stays(of: draft)
         switch self {
         case .addDestination: return "destinations[\(stays.count)]"
         case .addDetour(let stay), .deleteDestination(let stay): return "destinations[\(stay)]"
@@ -144,26 +144,46 @@ public enum TripEdit: Sendable, Equatable {
         }
     }
 
+    /// The draft's stays; none when it has no list of them.
+    static func stays(of draft: TripDraft) -> [DestinationDraft] {
+        guard case .present(let stays, _) = draft.destinations else { return [] }
+        return stays
+    }
+
+    /// The side (`1` or `2`) that none of `sides` names; past both, the next number, which the
+    /// validator refuses as a third task.
+    static func freeSide(_ sides: [Field<String>]) -> String {
+        var taken: Set<String> = []
+        for side in sides {
+            if case .present(let text, _) = side { taken.insert(TokenText.trimmed(text)) }
+        }
+        for side in 1...Detour.sides where !taken.contains(String(side)) { return String(side) }
+        return String(sides.count + 1)
+    }
+
     /// A task as typed.
     static func task(_ fields: TaskFields) -> TaskDraft {
-        let place: Field<CoordinateDraft> =
-            fields.latitude.isEmpty && fields.longitude.isEmpty
-            ? .missing(.unknown)
-            : .present(
+        var place: Field<CoordinateDraft> = .missing(.unknown)
+        if !fields.latitude.isEmpty || !fields.longitude.isEmpty {
+            place = .present(
                 CoordinateDraft(latitude: typed(fields.latitude), longitude: typed(fields.longitude)), .unknown)
+        }
+        var cost: Field<MoneyDraft> = .missing(.unknown)
+        if !fields.amount.isEmpty || !fields.currency.isEmpty {
+            cost = .present(MoneyDraft(amount: typed(fields.amount), currency: typed(fields.currency)), .unknown)
+        }
         return TaskDraft(
-            position: .unknown, name: typed(fields.name), duration: typed(fields.duration),
-            cost: fields.amount.isEmpty && fields.currency.isEmpty
-                ? .missing(.unknown)
-                : .present(MoneyDraft(amount: typed(fields.amount), currency: typed(fields.currency)), .unknown),
+            position: .unknown, name: typed(fields.name), duration: typed(fields.duration), cost: cost,
             coordinate: place, pros: [], cons: [])
     }
 
     /// The place in the file of the detour's task on `side` (0: left), as the validator orders
     /// them: by the sides the file numbers, else in the file's order.
     static func fileIndex(_ side: Int, in detour: DetourDraft) -> Int {
-        guard !detour.sides.isEmpty else { return side }
-        return detour.sides.firstIndex { $0.value.map(TokenText.trimmed) == "\(side + 1)" } ?? side
+        for (index, written) in detour.sides.enumerated() {
+            if case .present(let text, _) = written, TokenText.trimmed(text) == String(side + 1) { return index }
+        }
+        return side
     }
 
     static func check(_ stay: Int, _ detour: Int? = nil, _ task: Int? = nil, in stays: [DestinationDraft])

@@ -143,7 +143,7 @@ enum AppDetours {
             name: typed("name"), duration: typed("duration"), amount: amount, currency: currency,
             latitude: typed("lat"), longitude: typed("lon"))
         let change = try await AppForms.apply(
-            .addTask(stay: place.stay, detour: place.detour, task), to: place.name, version: fields["version"] ?? "",
+            .addTask(stay: place.stay, detour: place.detour, task), to: place.name, version: version(fields),
             library: try context.trips().library)
         return try await answer(change, place: place, context: context, typed: fields) { path in
             [
@@ -161,8 +161,25 @@ enum AppDetours {
     static func cost(_ text: String) -> (amount: String, currency: String) {
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count == 2 else { return (text.trimmingCharacters(in: .whitespaces), "") }
-        let startsAmount = { (word: String) in word.first.map { $0.isNumber || "+-.,".contains($0) } ?? false }
+        let startsAmount = { (word: String) -> Bool in
+            guard let first = word.first else { return false }
+            return first.isNumber || "+-.,".contains(first)
+        }
         return startsAmount(words[1]) && !startsAmount(words[0]) ? (words[1], words[0]) : (words[0], words[1])
+    }
+
+    /// The value of the first of `names` that `fields` has.
+    static func first(of names: [String], in fields: [String: String]) -> String? {
+        for name in names {
+            if let value = fields[name] { return value }
+        }
+        return nil
+    }
+
+    /// The version a post was made of; a post without one matches none.
+    static func version(_ fields: [String: String]) -> String {
+        guard let version = fields["version"] else { return "" }
+        return version
     }
 
     /// The fields a saved task's form may send: a pro or a con to add, or one to delete.
@@ -189,15 +206,15 @@ enum AppDetours {
             (edit, field) = (.deleteNote(stay: place.stay, detour: place.detour, side: side, .pro, index), "")
         } else if let index = fields["delete-con"].flatMap(Int.init) {
             (edit, field) = (.deleteNote(stay: place.stay, detour: place.detour, side: side, .con, index), "")
-        } else if let text = fields["left-pro"] ?? fields["right-pro"] {
+        } else if let text = first(of: ["left-pro", "right-pro"], in: fields) {
             (edit, field) = (.addNote(stay: place.stay, detour: place.detour, side: side, .pro, text), "pro")
-        } else if let text = fields["left-con"] ?? fields["right-con"] {
+        } else if let text = first(of: ["left-con", "right-con"], in: fields) {
             (edit, field) = (.addNote(stay: place.stay, detour: place.detour, side: side, .con, text), "con")
         } else {
             throw Problem(.badRequest, .badForm, "the form's fields are not what this page sends")
         }
         let change = try await AppForms.apply(
-            edit, to: place.name, version: fields["version"] ?? "", library: try context.trips().library)
+            edit, to: place.name, version: version(fields), library: try context.trips().library)
         let pane = side == 0 ? "left" : "right"
         return try await answer(change, place: place, context: context, typed: fields) { path in
             field.isEmpty ? [] : [(path, "\(pane)-\(field)"), ("\(path)[", "\(pane)-\(field)")]

@@ -151,9 +151,13 @@ enum AppForms {
     static func fieldProblems(_ diagnostics: [Diagnostic], fields: [(String, String)]) -> [String: [String]] {
         var problems: [String: [String]] = [:]
         for diagnostic in diagnostics where diagnostic.severity == .error {
-            let path = diagnostic.path ?? ""
-            let field =
-                fields.first { $0.0.hasSuffix("[") ? path.hasPrefix($0.0) : $0.0 == path }?.1 ?? ""
+            var field = ""
+            if let path = diagnostic.path {
+                for (written, name) in fields where written.hasSuffix("[") ? path.hasPrefix(written) : written == path {
+                    field = name
+                    break
+                }
+            }
             let text = field.isEmpty ? diagnostic.fullMessage : sentence(diagnostic.message)
             problems[field, default: []].append(text)
         }
