@@ -64,6 +64,7 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
         ended.wrappingAdd(1, ordering: .sequentiallyConsistent)
         finished[index].store(true, ordering: .sequentiallyConsistent)
         guard let handOn else { return }
+        var retaken = false
         while handing.compareExchange(expected: false, desired: true, ordering: .sequentiallyConsistent).exchanged {
             var due: [Value] = []
             var first = next.load(ordering: .sequentiallyConsistent)
@@ -72,11 +73,17 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
                 first += 1
             }
             next.store(first, ordering: .sequentiallyConsistent)
-            let seen = ended.load(ordering: .sequentiallyConsistent)
-            handOn(Handing(due: ArraySlice(due), finished: seen, latest: value))
+            // A role taken back finds nothing due when another thread handed it on meanwhile:
+            // only the first take reports a value that came early.
+            if !retaken || !due.isEmpty {
+                let seen = ended.load(ordering: .sequentiallyConsistent)
+                handOn(Handing(due: ArraySlice(due), finished: seen, latest: value))
+            }
             handing.store(false, ordering: .sequentiallyConsistent)
+            retaken = true
             // What was finished while this thread handed on, by a thread that found the role taken.
-            guard first < count, finished[first].load(ordering: .sequentiallyConsistent) else { return }
+            let now = next.load(ordering: .sequentiallyConsistent)
+            guard now < count, finished[now].load(ordering: .sequentiallyConsistent) else { return }
         }
     }
 
