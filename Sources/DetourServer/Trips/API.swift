@@ -123,31 +123,26 @@ enum API {
         guard result.status == .valid else {
             throw Problem.invalidTrip(result.diagnostics, file: file.fileName)
         }
-        return try await offThread(library) { () throws -> Response in
-            try library.store.withLock { () throws(StoreFailure) -> Result<Response, Problem> in
-                // Both of a clash may be replaced at once: the precondition names either one.
-                let existing = library.files(of: name).map(\.0)
-                let tags = try currentTags(existing, library: library)
-                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
-                    return .failure(refused)
-                }
-                try library.store.write(body, to: file)
-                for old in existing where old != file {
-                    // The trip changed format, or had two files: the others go, so the name has one.
-                    try library.store.delete(old)
-                    library.forget(old)
-                }
-                library.forget(file)
-                let etag = TripLibrary.entityTag(of: body)
-                let answer = JSONOutput.object([
-                    ("name", .string(name.text)), ("file", .string(file.fileName)), ("etag", .string(etag)),
-                    ("warnings", .array(result.diagnostics.map { DiagnosticText.json($0, file: file.fileName) })),
-                ])
-                return .success(
-                    Replies.bytes(
-                        Array((answer.serializedLine() + "\n").utf8), type: .json,
-                        status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)]))
-            }.get()
+        return try await library.writing { () throws -> Response in
+            // Both of a clash may be replaced at once: the precondition names either one.
+            let existing = library.files(of: name).map(\.0)
+            let tags = try currentTags(existing, library: library)
+            if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) { throw refused }
+            try library.store.write(body, to: file)
+            for old in existing where old != file {
+                // The trip changed format, or had two files: the others go, so the name has one.
+                try library.store.delete(old)
+                library.forget(old)
+            }
+            library.forget(file)
+            let etag = TripLibrary.entityTag(of: body)
+            let answer = JSONOutput.object([
+                ("name", .string(name.text)), ("file", .string(file.fileName)), ("etag", .string(etag)),
+                ("warnings", .array(result.diagnostics.map { DiagnosticText.json($0, file: file.fileName) })),
+            ])
+            return Replies.bytes(
+                Array((answer.serializedLine() + "\n").utf8), type: .json,
+                status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)])
         }
     }
 
@@ -161,21 +156,17 @@ enum API {
         }
         // Evaluated for every method, as RFC 9110 §13.2.2 asks, though a delete needs only If-Match.
         let ifNoneMatch = request.headers[.ifNoneMatch]
-        return try await offThread(library) { () throws -> Response in
-            try library.store.withLock { () throws(StoreFailure) -> Result<Response, Problem> in
-                // A clash is deleted whole: the precondition names either file.
-                let existing = library.files(of: name).map(\.0)
-                let tags = try currentTags(existing, library: library)
-                guard !tags.isEmpty else { return .failure(Problem.notFound) }
-                if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) {
-                    return .failure(refused)
-                }
-                for file in existing {
-                    try library.store.delete(file)
-                    library.forget(file)
-                }
-                return .success(Response(status: .noContent))
-            }.get()
+        return try await library.writing { () throws -> Response in
+            // A clash is deleted whole: the precondition names either file.
+            let existing = library.files(of: name).map(\.0)
+            let tags = try currentTags(existing, library: library)
+            guard !tags.isEmpty else { throw Problem.notFound }
+            if let refused = refusal(ifMatch: ifMatch, ifNoneMatch: ifNoneMatch, current: tags) { throw refused }
+            for file in existing {
+                try library.store.delete(file)
+                library.forget(file)
+            }
+            return Response(status: .noContent)
         }
     }
 
@@ -213,15 +204,5 @@ enum API {
             return Problem(.preconditionFailed, .preconditionFailed, "the trip exists already", fields: fields)
         }
         return nil
-    }
-
-    /// Runs `work` on the server's own threads (``BlockingPool``): it waits on a file lock and on
-    /// the disk, which must not hold up the threads every request shares.
-    static func offThread(
-        _ library: TripLibrary, _ work: @escaping @Sendable () throws -> Response
-    ) async throws -> Response {
-        try await library.pool.run { () -> Result<Response, any Error> in
-            Result { try work() }
-        }.get()
     }
 }

@@ -192,7 +192,7 @@ enum AppForms {
     static func apply(
         _ edit: TripEdit, to name: TripName, version: String? = nil, library: TripLibrary
     ) async throws -> Change {
-        try await locked(library) { () throws -> Change in
+        try await library.writing { () throws -> Change in
             let existing = library.files(of: name).map(\.0)
             // One file: a clash (a name with two) is made one again through the API.
             guard existing.count == 1, let file = existing.first else {
@@ -225,7 +225,7 @@ enum AppForms {
         case .unreadable(let diagnostics), .refused(let diagnostics): return .refused(diagnostics, path: path)
         case .missing: return .changedElsewhere
         case .changed(let trip, let bytes):
-            return try await locked(library) { () throws -> Change in
+            return try await library.writing { () throws -> Change in
                 let taken = Set(try library.files().map(\.name.text))
                 let name = TripNaming.name(for: title, taken: taken)
                 try save(bytes, to: TripFile(name: name, format: .json), library: library)
@@ -234,26 +234,11 @@ enum AppForms {
         }
     }
 
-    /// Writes `bytes` to `file` once the same validator as a `PUT`'s has passed them, and forgets
-    /// what was kept of the old version.
+    /// Writes `bytes`, which ``TripEditing`` made of a trip the validator passed, to `file`, and
+    /// forgets what was kept of the old version.
     static func save(_ bytes: [UInt8], to file: TripFile, library: TripLibrary) throws {
-        let result = library.job.run(bytes: bytes, name: file.fileName, today: library.settings.today())
-        guard result.status == .valid else { throw Problem.invalidTrip(result.diagnostics, file: file.fileName) }
         try library.store.write(bytes, to: file)
         library.forget(file)
-    }
-
-    /// `work` under the folder's lock, on the server's own threads.
-    static func locked<T: Sendable>(_ library: TripLibrary, _ work: @escaping @Sendable () throws -> T) async throws
-        -> T
-    {
-        try await library.pool.run { () -> Result<T, any Error> in
-            Result {
-                try library.store.withLock { () throws(StoreFailure) -> Result<T, any Error> in
-                    Result { try work() }
-                }.get()
-            }
-        }.get()
     }
 }
 

@@ -226,6 +226,21 @@ public final class TripLibrary: Sendable {
         case tooLarge
     }
 
+    /// Runs `work` holding the folder's write lock, on the server's own threads.
+    ///
+    /// It waits on a file lock and on the disk, which must not hold up the threads every request
+    /// shares (``BlockingPool``). Every write of a trip, the API's and the app's forms', goes
+    /// through here.
+    public func writing<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await pool.run { () -> Result<T, any Error> in
+            Result {
+                try self.store.withLock { () throws(StoreFailure) -> Result<T, any Error> in
+                    Result { try work() }
+                }.get()
+            }
+        }.get()
+    }
+
     /// Forgets what was read of `file` and made of it, so the next request reads it.
     public func forget(_ file: TripFile) {
         freshness.changed(file.name)
