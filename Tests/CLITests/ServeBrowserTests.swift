@@ -240,6 +240,41 @@ extension ServeBrowserTests {
     }
 }
 
+extension ServeBrowserTests {
+    /// The index of trip files and a trip's preview on `serve`, and the index a batch run writes,
+    /// on a phone 390 px wide with every sample in the folder: nothing to scroll sideways.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func theIndexesFitAPhone() throws {
+        for sample in Fixtures.sampleTrips() {
+            try FileManager.default.copyItem(
+                at: Fixtures.sampleURL(sample), to: trips.url.appendingPathComponent(sample))
+        }
+        let written = browserFiles.url.appendingPathComponent("reports")
+        let batch = try CommandRunner.built().run([
+            trips.url.path, "-d", written.path, "--format", "html,markdown,json,gpx,ics,geojson", "--today",
+            "2026-11-20",
+        ])
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2026-11-20"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let phone = try driver.startSession(phone: true)
+        defer { phone.end() }
+        let pages = [
+            "\(server.base)/trips", "\(server.base)/trips/nordic-budget",
+            written.appendingPathComponent("index.html").absoluteString,
+        ]
+        for page in pages {
+            try phone.open(page)
+            let width = try phone.execute("return [document.documentElement.scrollWidth, window.innerWidth];") as? [Int]
+            #expect(width?.count == 2 && width?[0] == width?[1] && width?[1] == 390, "\(page): \(width ?? [])")
+        }
+    }
+}
+
 /// Watches one preview page: saves its trip as an editor does and waits for the page to follow,
 /// counting the page's loads in the server's request log.
 private struct PreviewWatcher {
