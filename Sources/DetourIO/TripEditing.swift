@@ -40,11 +40,13 @@ public enum TripEditing {
         }
     }
 
-    /// A new trip titled `title` with `edit` made to it, as trip JSON.
+    /// A new trip titled `title` with `edit` made to it (or none: a trip with no destinations
+    /// yet), as trip JSON.
     public static func create(
-        _ edit: TripEdit, title: String, limits: ReadLimits = .standard
+        _ edit: TripEdit?, title: String, limits: ReadLimits = .standard
     ) -> (outcome: Outcome, path: String) {
         let draft = TripEdit.newTrip(title: title)
+        guard let edit else { return (changed(draft, format: .json, limits: limits), "") }
         do {
             return (changed(try edit.applied(to: draft), format: .json, limits: limits), edit.path(in: draft))
         } catch {

@@ -310,6 +310,11 @@ extension TemplateScope {
             "problems": .list(userText), "hasProblems": .flag,
         ])
 
+    /// `NewTripFormModel`: the form that makes a new, empty trip.
+    public static let newTripForm = TemplateScope(
+        name: "NewTripFormModel",
+        keys: ["action": typedText, "formField": typedText, "formToken": typedText, "title": .object(formField)])
+
     /// `NoteModel`: a pro or a con, and its place.
     public static let note = TemplateScope(name: "NoteModel", keys: ["text": userText, "index": .number])
     /// `TaskPaneModel`: one side of a detour.
@@ -346,7 +351,8 @@ extension TemplateScope {
             "account": .object(accountPage), "problems": .object(problemsPage),
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
             "destinations": .object(destinationList), "destination": .object(destinationPage),
-            "addDestination": .object(destinationForm), "detour": .object(detourPage), "confirm": .object(confirm),
+            "addDestination": .object(destinationForm), "newTrip": .object(newTripForm), "detour": .object(detourPage),
+            "confirm": .object(confirm),
             "formField": typedText, "formToken": typedText,
         ])
 }

@@ -44,6 +44,8 @@ import Testing
             //                                                  nobody owner another viewer editor read write feed revoked expired
             row(.get, "/", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
             row(.get, "/trips", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
+            row(.post, "/trips", [303, 422, 422, 422, 422, 403, 422, 403, 401, 303]),
+            row(.get, "/new-trip", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
             row(.get, "/trips/nordic/destinations/1", [303, 200, 404, 404, 404, 200, 200, 403, 401, 303]),
             row(.get, "/destinations/new", [303, 200, 200, 200, 200, 200, 200, 403, 401, 303]),
             row(.post, "/destinations", [303, 422, 422, 422, 422, 403, 422, 403, 401, 303]),

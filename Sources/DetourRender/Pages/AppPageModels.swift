@@ -161,6 +161,23 @@ public enum AppPaths {
     }
 }
 
+/// The form that makes a new, empty trip: its title.
+public struct NewTripFormModel: Sendable {
+    /// Where it posts.
+    public var action: String
+    public var formField: String
+    public var formToken: String
+    /// The new trip's `title`.
+    public var title: FormFieldModel
+
+    public init(action: String, formField: String, formToken: String, title: FormFieldModel) {
+        self.action = action
+        self.formField = formField
+        self.formToken = formToken
+        self.title = title
+    }
+}
+
 /// The form that adds a destination: its fields, the trip it goes in, and what the server found
 /// wrong with what was sent.
 public struct DestinationFormModel: Sendable {

@@ -26,6 +26,7 @@ public struct ServerPageModel: Sendable {
     public var destinations: DestinationListModel?
     public var destination: DestinationPageModel?
     public var addDestination: DestinationFormModel?
+    public var newTrip: NewTripFormModel?
     public var detour: DetourPageModel?
     public var confirm: ConfirmModel?
     /// The form token of a confirmation's form.
@@ -41,8 +42,8 @@ public struct ServerPageModel: Sendable {
 
     /// Whether the page holds forms, whose rules its style then has.
     public var hasForms: Bool {
-        login != nil || register != nil || closed || account != nil || addDestination != nil || detour != nil
-            || confirm != nil
+        login != nil || register != nil || closed || account != nil || addDestination != nil || newTrip != nil
+            || detour != nil || confirm != nil
     }
 }
 

@@ -37,7 +37,8 @@ public enum Routes {
         let trips = table.group("", .trips(.own))
         // The app: the destination list is the home page; the index of trip files is `/trips`.
         trips.resource("/", [.get: .read(AppPages.destinations)])
-        trips.resource("trips", [.get: .read(Pages.index)])
+        trips.resource("trips", [.get: .read(Pages.index), .post: .write(AppForms.addTrip)])
+        trips.resource("new-trip", [.get: .read(AppForms.newTripForm)])
         addApp(to: trips, under: "trips/:name")
         trips.resource("destinations/new", [.get: .read(AppForms.newDestination)])
         trips.resource("destinations", [.post: .write(AppForms.addDestination)])

@@ -125,6 +125,51 @@ enum AppForms {
         }
     }
 
+    /// What the new-trip form sends.
+    struct TripFields: Decodable {
+        var title: String?
+    }
+
+    /// `GET /new-trip`: the form that makes a new, empty trip.
+    static func newTripForm(_ request: Request, context: ServerContext) async throws -> Response {
+        try tripForm(TripFields(), problem: nil, context: context, status: .ok)
+    }
+
+    /// The new-trip form with what was `typed`, and what is wrong with the title.
+    static func tripForm(
+        _ typed: TripFields, problem: String?, context: ServerContext, status: HTTPResponse.Status
+    ) throws -> Response {
+        let identity = context.identity
+        var title = FormFieldModel("title", label: "Title", type: "text", value: typed.title ?? "", problem: problem)
+        title.hint = "Its file is named after it: Lisbon in spring is lisbon-in-spring.json"
+        var page = ServerPageModel(title: "New trip", chrome: ChromeModel(bar: Chrome.bar(identity)), hasBack: true)
+        page.newTrip = NewTripFormModel(
+            action: "/trips", formField: CSRFRule.formField, formToken: identity?.formToken ?? "", title: title)
+        return Replies.page(page, status: status)
+    }
+
+    /// `POST /trips`: a new trip with no destinations yet, in a file named after its title; the
+    /// person goes on to add its first destination.
+    static func addTrip(_ request: Request, context: ServerContext) async throws -> Response {
+        let typed = try await Form.read(TripFields.self, from: request)
+        let title = TokenText.trimmed(typed.title ?? "")
+        guard !title.isEmpty else {
+            return try tripForm(
+                typed, problem: "Give the new trip a title.", context: context, status: .unprocessableContent)
+        }
+        switch try await create(nil, title: title, library: try context.trips().library) {
+        case .done(let name, _):
+            let href = "/destinations/new?trip=\(name.text)"
+            return Response(status: .seeOther, headers: [.location: href, .cacheControl: "no-store"])
+        case .refused(let diagnostics, _):
+            let problems = fieldProblems(diagnostics, fields: [("title", "title")])
+            let text = (problems["title"] ?? problems[""] ?? []).joined(separator: " ")
+            return try tripForm(typed, problem: text, context: context, status: .unprocessableContent)
+        case .unreadable, .changedElsewhere:
+            throw Problem.notFound
+        }
+    }
+
     /// A point from the text of a form's `lat` and `lon`, by the trip format's rules.
     static func point(_ lat: String?, _ lon: String?) -> Coordinate? {
         guard let lat, let lon, let latitude = try? Coordinate.LatitudeRule.parse(lat),
@@ -218,8 +263,9 @@ enum AppForms {
         }
     }
 
-    /// A new trip of `edit`, titled `title`, in a file named after the title.
-    static func create(_ edit: TripEdit, title: String, library: TripLibrary) async throws -> Change {
+    /// A new trip titled `title`, with `edit` made to it (or none: an empty trip), in a file
+    /// named after the title.
+    static func create(_ edit: TripEdit?, title: String, library: TripLibrary) async throws -> Change {
         let (outcome, path) = TripEditing.create(edit, title: title, limits: library.job.options.limits)
         switch outcome {
         case .unreadable(let diagnostics), .refused(let diagnostics): return .refused(diagnostics, path: path)
