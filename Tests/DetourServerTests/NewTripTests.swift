@@ -48,11 +48,16 @@ import Testing
         #expect(form.contains("<option value=\"spring-in-portugal\" selected>Spring in Portugal!</option>"), "\(form)")
     }
 
-    /// A title left empty, or only spaces, is refused beside the field; one past the validator's
-    /// limit on text gets the validator's own message there. Nothing is written.
+    /// A title left empty, or only spaces, is refused beside the field.
+    ///
+    /// One past the validator's limit on text gets the validator's own message there. Nothing is
+    /// written.
     @Test(arguments: [
         (0, "Give the new trip a title."), (-3, "Give the new trip a title."),
-        (TripLimits.standard.maxTextBytes + 1, "The text is longer than 10000 bytes, the limit for any text in a trip."),
+        (
+            TripLimits.standard.maxTextBytes + 1,
+            "The text is longer than 10000 bytes, the limit for any text in a trip."
+        ),
     ])
     func aTitleThatCannotBeIsRefusedAtItsField(letters: Int, message: String) async throws {
         let store = FakeTripStore([:])
