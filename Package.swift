@@ -135,7 +135,8 @@ let package = Package(
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ],
-            resources: [.embedInCode("diagnostics.md")]
+            exclude: ["Assets/MapAssets.NOTICE"],
+            resources: [.embedInCode("diagnostics.md"), .embedInCode("Assets/map.js")]
         ),
         // The accounts of `serve --accounts`: their rules, password hashes, sessions and tokens, and
         // the database that keeps them.

@@ -295,7 +295,7 @@ extension TemplateScope {
             "detours": .list(.object(pageLink)), "hasDetours": .flag, "reports": .list(.object(indexLink)),
             "href": typedText, "canEdit": .flag, "formField": typedText, "formToken": typedText,
             "version": typedText, "addDetourAction": typedText, "deleteHref": typedText, "notice": userText,
-            "hasNotice": .flag,
+            "hasNotice": .flag, "points": userText,
         ])
 
     /// `OptionModel`: one choice of a `<select>`.
@@ -346,7 +346,7 @@ extension TemplateScope {
     public static let serverPage = TemplateScope(
         name: "ServerPageModel",
         keys: [
-            "title": userText, "chrome": .object(chrome), "hasBack": .flag, "hasForms": .flag,
+            "title": userText, "chrome": .object(chrome), "hasBack": .flag, "hasForms": .flag, "hasMap": .flag,
             "login": .object(loginPage), "register": .object(registerPage), "closed": .flag,
             "account": .object(accountPage), "problems": .object(problemsPage),
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),

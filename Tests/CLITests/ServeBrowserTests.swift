@@ -131,12 +131,9 @@ extension ServeBrowserTests {
         .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
         .timeLimit(.minutes(2)))
     func addADestinationFromTheList() throws {
-        let file = trips.url.appendingPathComponent(Self.sample)
-        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(Self.sample), to: file)
-        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2026-12-02"])
-        defer { server.stop() }
-        let driver = try ChromeDriver(folder: browserFiles.url)
-        defer { driver.stop() }
+        let walk = try appWalk(today: "2026-12-02")
+        defer { walk.stop() }
+        let (file, server, driver) = (walk.file, walk.server, walk.driver)
         let browser = try driver.startSession()
         defer { browser.end() }
 
@@ -165,8 +162,9 @@ extension ServeBrowserTests {
         try browser.execute("document.querySelector('#departure').value = '2026-12-11';")
         try browser.click("form[action='/destinations'] button")
         #expect(try browser.path() == "/trips/nordic-budget/destinations/3")
+        #expect(try browser.execute("return document.querySelector('h1').textContent;") as? String == "Lisbon")
         let page = try browser.text()
-        #expect(page.contains("\nLisbon\n\nWed 9 Dec 2026 – Fri 11 Dec 2026 · 2 nights"), "\(page)")
+        #expect(page.contains("\nWed 9 Dec 2026 – Fri 11 Dec 2026 · 2 nights\n"), "\(page)")
         try browser.click("a[href='/']")
         #expect(try browser.text().contains("Coming up\nOslo"))
         #expect(try browser.text().contains("Lisbon"))
@@ -183,12 +181,9 @@ extension ServeBrowserTests {
         .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
         .timeLimit(.minutes(2)))
     func aDetoursSidesAreFilledOneAfterTheOther() throws {
-        let file = trips.url.appendingPathComponent(Self.sample)
-        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(Self.sample), to: file)
-        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2026-11-20"])
-        defer { server.stop() }
-        let driver = try ChromeDriver(folder: browserFiles.url)
-        defer { driver.stop() }
+        let walk = try appWalk(today: "2026-11-20")
+        defer { walk.stop() }
+        let (server, driver) = (walk.server, walk.driver)
         let browser = try driver.startSession()
         let stay = "/trips/nordic-budget/destinations/2"
         try browser.open("\(server.base)\(stay)")
@@ -271,6 +266,149 @@ extension ServeBrowserTests {
             try phone.open(page)
             let width = try phone.execute("return [document.documentElement.scrollWidth, window.innerWidth];") as? [Int]
             #expect(width?.count == 2 && width?[0] == width?[1] && width?[1] == 390, "\(page): \(width ?? [])")
+        }
+    }
+}
+
+extension ServeBrowserTests {
+    /// The longest wait for the server's places: the gazetteer loads at first use (seconds in a
+    /// debug build).
+    static let placesPatience = 60.0
+
+    /// The map `selector` finds scrolled to the middle of the window (a press lands on the middle
+    /// of what shows of it), its centre set to `latitude`, `longitude` at `zoom`.
+    static func centre(_ selector: String, _ latitude: Double, _ longitude: Double, zoom: Int) -> String {
+        """
+        const map = document.querySelector('\(selector)');
+        map.scrollIntoView({block: 'center'});
+        map.detourMap.setView([\(latitude), \(longitude)], \(zoom), {animate: false});
+        """
+    }
+
+    /// Whether the field `selector` holds a number within 0.01 of `expected`.
+    fileprivate static func near(_ browser: WebDriverSession, _ selector: String, _ expected: Double) throws -> Bool {
+        guard let value = Double(try browser.value(selector)) else { return false }
+        return abs(value - expected) < 0.01
+    }
+
+    /// Add destination with the map, as a person does it: a long press with the mouse near
+    /// Lisbon drops the pin there, sets the place's fields and fills the empty name with
+    /// "Lisbon"; a departure before the arrival is shown at its field as it is picked and holds
+    /// the form back; corrected, the stay is saved, and its page maps it.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func aLongPressOnTheMapPlacesTheDestinationAndNamesIt() throws {
+        let walk = try appWalk(today: "2026-12-02")
+        defer { walk.stop() }
+        let (file, server, driver) = (walk.file, walk.server, walk.driver)
+        let browser = try driver.startSession()
+        defer { browser.end() }
+
+        try browser.open("\(server.base)/destinations/new?trip=nordic-budget")
+        #expect(try browser.execute("return document.querySelector('#place-map').hidden;") as? Bool == false)
+        try browser.execute(Self.centre("#place-map", 38.7223, -9.1393, zoom: 12))
+        // Held too briefly, a press is a click: nothing is placed.
+        try browser.press("#place-map", milliseconds: 150)
+        #expect(try browser.value("#lat").isEmpty)
+        try browser.press("#place-map", milliseconds: 700)
+        #expect(try Self.near(browser, "#lat", 38.7223))
+        #expect(try Self.near(browser, "#lon", -9.1393))
+        #expect(
+            try browser.execute("return document.querySelectorAll('#place-map path.leaflet-interactive').length;")
+                as? Int == 1)
+        try browser.waitForValue("#name", "Lisbon", seconds: Self.placesPatience)
+
+        // Dates are picked as a date picker picks them: a value, then an `input` event.
+        let pick =
+            "const f = document.querySelector(arguments[0]); f.value = arguments[1]; f.dispatchEvent(new Event('input', {bubbles: true}));"
+        func pickDate(_ field: String, _ day: String) throws {
+            try WebDriverSession.send(
+                "POST", "\(browser.base)/execute/sync", body: ["script": pick, "args": [field, day]])
+        }
+        try pickDate("#arrival", "2026-12-09")
+        try pickDate("#departure", "2026-12-08")
+        let shown = try browser.execute("return document.querySelector('#departure-problem').textContent;")
+        #expect(shown as? String == "Departure 2026-12-08 is not after arrival 2026-12-09.")
+        #expect(
+            try browser.execute("return document.querySelector('#departure').getAttribute('aria-describedby');")
+                as? String == "departure-problem")
+        let before = try Data(contentsOf: file)
+        try browser.click("form[action='/destinations'] button[type='submit']")
+        #expect(try browser.path() == "/destinations/new", "the browser holds the form back")
+        #expect(try Data(contentsOf: file) == before)
+
+        try pickDate("#departure", "2026-12-11")
+        #expect(
+            try browser.execute("return document.querySelector('#departure-problem').textContent;") as? String == "")
+        try browser.click("form[action='/destinations'] button[type='submit']")
+        #expect(try browser.path() == "/trips/nordic-budget/destinations/3")
+        #expect(try browser.text().contains("\nLisbon\n"))
+        #expect(try browser.execute("return document.querySelector('#destination-map').hidden;") as? Bool == false)
+        #expect(
+            try browser.execute("return document.querySelectorAll('#destination-map path.leaflet-interactive').length;")
+                as? Int == 1)
+    }
+
+    /// The other ways to place: a finger held on the map of a phone, and a right-click.
+    ///
+    /// A task's side has its own map, which sets the task's place and leaves its name alone.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func aFingerHeldOnTheMapAndARightClickPlaceToo() throws {
+        let walk = try appWalk(today: "2026-12-02")
+        defer { walk.stop() }
+        let (server, driver) = (walk.server, walk.driver)
+
+        let phone = try driver.startSession(phone: true)
+        try phone.open("\(server.base)/destinations/new?trip=nordic-budget")
+        try phone.execute(Self.centre("#place-map", 64.1355, -21.8954, zoom: 11))
+        try phone.press("#place-map", pointer: "touch", milliseconds: 800)
+        #expect(try Self.near(phone, "#lat", 64.1355))
+        #expect(try Self.near(phone, "#lon", -21.8954))
+        try phone.waitForValue("#name", "Reykjavík", seconds: Self.placesPatience)
+        phone.end()
+
+        let browser = try driver.startSession()
+        defer { browser.end() }
+        let detour = "/trips/nordic-budget/destinations/1/detours"
+        try browser.open("\(server.base)/trips/nordic-budget/destinations/1")
+        try browser.click("form[action='\(detour)'] button")
+        #expect(
+            try browser.execute("return document.querySelectorAll('.pane .map:not([hidden])').length;") as? Int == 2)
+        try browser.execute(Self.centre("#left-map", 59.3293, 18.0686, zoom: 12))
+        try browser.press("#left-map", button: 2, milliseconds: 50)
+        #expect(try Self.near(browser, "#left-lat", 59.3293))
+        #expect(try Self.near(browser, "#left-lon", 18.0686))
+        #expect(try browser.value("#left-name").isEmpty, "a task is not named after a town")
+        #expect(try browser.value("#right-lat").isEmpty)
+    }
+}
+
+/// A walk through the app's screens: the sample in the folder, `serve` on it, and chromedriver.
+private struct AppWalk {
+    let file: URL
+    let server: ServerProcess
+    let driver: ChromeDriver
+
+    func stop() {
+        driver.stop()
+        server.stop()
+    }
+}
+
+extension ServeBrowserTests {
+    /// The sample copied into the folder, `serve` started on it as of `today`, and chromedriver.
+    fileprivate func appWalk(today: String) throws -> AppWalk {
+        let file = trips.url.appendingPathComponent(Self.sample)
+        try FileManager.default.copyItem(at: Fixtures.samples.appendingPathComponent(Self.sample), to: file)
+        let server = try ServerProcess(folder: trips.url, arguments: ["--today", today])
+        do {
+            return AppWalk(file: file, server: server, driver: try ChromeDriver(folder: browserFiles.url))
+        } catch {
+            server.stop()
+            throw error
         }
     }
 }
@@ -512,6 +650,46 @@ private struct WebDriverSession {
     /// Types `text` into the field `selector` finds.
     func type(_ selector: String, _ text: String) throws {
         try Self.send("POST", "\(base)/element/\(try element(selector))/value", body: ["text": text])
+    }
+
+    /// Presses the element `selector` finds, `dx` and `dy` pixels from its middle, with a
+    /// `pointer` (`mouse`, or `touch`: a finger) and its `button` (0, or 2: the right one), held
+    /// still for `milliseconds` (W3C WebDriver's actions).
+    func press(
+        _ selector: String, pointer: String = "mouse", button: Int = 0, milliseconds: Int, dx: Int = 0, dy: Int = 0
+    ) throws {
+        let origin = ["element-6066-11e4-a52e-4f735466cecf": try element(selector)]
+        let steps: [[String: Any]] = [
+            ["type": "pointerMove", "duration": 0, "origin": origin, "x": dx, "y": dy],
+            ["type": "pointerDown", "button": button],
+            ["type": "pause", "duration": milliseconds],
+            ["type": "pointerUp", "button": button],
+        ]
+        let source: [String: Any] = [
+            "type": "pointer", "id": pointer, "parameters": ["pointerType": pointer], "actions": steps,
+        ]
+        try Self.send("POST", "\(base)/actions", body: ["actions": [source]])
+        try Self.send("DELETE", "\(base)/actions", body: nil)
+    }
+
+    /// Waits until the field `selector` finds holds `expected`: at once, or at the `input` event
+    /// that makes it so (bounded by the session's script timeout, `seconds`).
+    func waitForValue(_ selector: String, _ expected: String, seconds: Double) throws {
+        try Self.send("POST", "\(base)/timeouts", body: ["script": Int(seconds * 1000)])
+        let script = """
+            const [selector, expected, done] = arguments;
+            const field = document.querySelector(selector);
+            if (field.value === expected) { done(true); return; }
+            field.addEventListener('input', () => { if (field.value === expected) done(true); });
+            """
+        try Self.send("POST", "\(base)/execute/async", body: ["script": script, "args": [selector, expected]])
+    }
+
+    /// The value of the field `selector` finds.
+    func value(_ selector: String) throws -> String {
+        let script = "return document.querySelector(arguments[0]).value;"
+        return try Self.send("POST", "\(base)/execute/sync", body: ["script": script, "args": [selector]]) as? String
+            ?? ""
     }
 
     /// The page's title and visible text.

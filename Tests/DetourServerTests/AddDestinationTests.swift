@@ -21,12 +21,21 @@ import Testing
         func prepare() { prepared.add() }
 
         func name(at point: Coordinate) async -> String? {
-            let gazetteer = Gazetteer(places: [
+            Self.places(or: point).place(at: point, within: 40_000)?.place.name
+        }
+
+        func search(_ text: String) async -> [Place] {
+            guard let centre = Coordinate(latitude: 0, longitude: 0) else { return [] }
+            return Self.places(or: centre).search(text)
+        }
+
+        /// Lisbon at its centre (`fallback` only if the centre were no coordinate).
+        static func places(or fallback: Coordinate) -> Gazetteer {
+            Gazetteer(places: [
                 Place(
-                    name: "Lisbon", coordinate: Coordinate(latitude: 38.71667, longitude: -9.13333) ?? point,
+                    name: "Lisbon", coordinate: Coordinate(latitude: 38.71667, longitude: -9.13333) ?? fallback,
                     country: "PT", population: 517_802)
             ])
-            return gazetteer.place(at: point, within: 40_000)?.place.name
         }
     }
 

@@ -61,5 +61,10 @@ import Testing
         #expect(loads.count.withLock { $0 } == 1)
         #expect(await NoPlaces().name(at: point) == nil)
         NoPlaces().prepare()
+        // The search box's places come from the same load.
+        #expect(await places.search("LISB").map(\.name) == ["Lisbon"])
+        #expect(await places.search("Porto").isEmpty)
+        #expect(await NoPlaces().search("Lisbon").isEmpty)
+        #expect(loads.count.withLock { $0 } == 1)
     }
 }

@@ -128,6 +128,9 @@ public struct DestinationPageModel: Sendable {
     public var version = ""
     /// Why the page is shown again: a change posted from it was not made.
     public var notice = ""
+    /// The destination and its tasks that have a place, for its map: a JSON array of
+    /// `{"lat", "lon", "label"}`, the destination first.
+    public var points: String
 
     /// The page of the destination at `index` of `listed`'s trip, whose reports are `reports`.
     public init(_ listed: ListedTrip, index: Int, reports: [(label: String, href: String)]) {
@@ -142,6 +145,28 @@ public struct DestinationPageModel: Sendable {
             PageLinkModel(text: detour.title, href: "\(base)/detours/\(number + 1)")
         }
         self.reports = reports.map { IndexLinkModel(label: $0.label, href: $0.href) }
+        points = Self.points(of: destination).serializedLine()
+    }
+
+    /// The destination's place and those of its detours' tasks, each once.
+    static func points(of destination: Destination) -> JSONOutput {
+        var points: [JSONOutput] = []
+        var seen: Set<Coordinate> = []
+        func add(_ coordinate: Coordinate, _ label: String) {
+            guard seen.insert(coordinate).inserted else { return }
+            points.append(
+                .object([
+                    ("lat", .number(String(coordinate.latitude))), ("lon", .number(String(coordinate.longitude))),
+                    ("label", .string(label)),
+                ]))
+        }
+        add(destination.location, destination.name)
+        for detour in destination.detours {
+            for task in detour.tasks {
+                if let location = task.location { add(location, task.name) }
+            }
+        }
+        return .array(points)
     }
 
     public var hasDetours: Bool { !detours.isEmpty }

@@ -40,6 +40,12 @@ public struct ServerPageModel: Sendable {
         self.hasBack = hasBack
     }
 
+    /// Whether the page has a map: it then loads Leaflet and the app's script from the server,
+    /// and its Content-Security-Policy allows exactly those.
+    public var hasMap: Bool {
+        addDestination != nil || destination != nil || detour?.canEdit == true
+    }
+
     /// Whether the page holds forms, whose rules its style then has.
     public var hasForms: Bool {
         login != nil || register != nil || closed || account != nil || addDestination != nil || newTrip != nil

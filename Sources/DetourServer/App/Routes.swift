@@ -34,6 +34,11 @@ public enum Routes {
             policy: AccessPolicy(
                 origin: OriginRule(publicURL: settings.publicURL), csrf: CSRFRule(formLimit: Form.limit)))
         table.group("docs/diagnostics", .public).resource(":code", [.get: .read(Pages.diagnostic)])
+        // The map's files: Leaflet, the base map's outlines and the app's script.
+        let assets = table.group("assets", .public)
+        for name in MapAssets.files.keys.sorted() {
+            assets.resource(RouterPath(name), [.get: .read(MapAssets.serve(name))])
+        }
         let trips = table.group("", .trips(.own))
         // The app: the destination list is the home page; the index of trip files is `/trips`.
         trips.resource("/", [.get: .read(AppPages.destinations)])
@@ -42,6 +47,8 @@ public enum Routes {
         addApp(to: trips, under: "trips/:name")
         trips.resource("destinations/new", [.get: .read(AppForms.newDestination)])
         trips.resource("destinations", [.post: .write(AppForms.addDestination)])
+        trips.resource("places", [.get: .read(AppPlaces.search)])
+        trips.resource("places/nearest", [.get: .read(AppPlaces.nearest)])
         trips.resource("/calendar.ics", [.get: .read(Pages.calendar, feed: .always)])
         // A trip's pages: the preview, its formats (`NAME.EXT`) and its live-reload stream.
         trips.resource("trips/:name", [.get: .read(Pages.trip, feed: .whenCalendar)])

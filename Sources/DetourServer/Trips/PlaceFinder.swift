@@ -11,6 +11,9 @@ public protocol PlaceFinder: Sendable {
     func prepare()
     /// The name of the place at `point`, or `nil` when no place is near enough to name it by.
     func name(at point: Coordinate) async -> String?
+    /// The places whose names start with `text` (accents and case aside), most populous first:
+    /// the map's search box.
+    func search(_ text: String) async -> [Place]
 }
 
 /// A finder that knows no place: a destination must then be named by the person.
@@ -20,6 +23,8 @@ public struct NoPlaces: PlaceFinder {
     public func prepare() {}
 
     public func name(at point: Coordinate) async -> String? { nil }
+
+    public func search(_ text: String) async -> [Place] { [] }
 }
 
 /// The places of a gazetteer, loaded once, on a plain thread of its own, when first needed.
@@ -70,6 +75,13 @@ public final class GazetteerPlaces: PlaceFinder {
 
     public func name(at point: Coordinate) async -> String? {
         await gazetteer().place(at: point, within: Self.reach)?.place.name
+    }
+
+    /// The most places a search answers with.
+    public static let found = 8
+
+    public func search(_ text: String) async -> [Place] {
+        await gazetteer().search(text, limit: Self.found)
     }
 
     /// The gazetteer, once it is loaded.

@@ -1,0 +1,274 @@
+// detour-report's maps, on the app's pages: a place chosen by a long press, and a destination's
+// places shown. Every page works without this script: the place is then two fields, lat and lon.
+//
+// An element with data-map-pick (a form's map) sets the fields it names: data-lat and data-lon,
+// and data-name, filled with the nearest populated place (data-nearest) when it is empty. A long
+// press is 500 ms with a mouse button or a finger held still; a right-click places at once. Its
+// search box (data-search) centres the map on a place found by name. An element with
+// data-map-show draws the points of data-points: [{"lat": …, "lon": …, "label": …}, …].
+//
+// Forms with data-live check what is typed as it is typed: a departure on or before the arrival
+// and a latitude or longitude out of range are shown at their fields, and the form cannot be sent
+// while one stands. The server checks everything again, with the same words.
+(function () {
+  "use strict";
+
+  var LONG_PRESS_MS = 500;
+  // How far a press may wander, in pixels, and still be held still.
+  var SLOP = 8;
+
+  function baseMap(element) {
+    var map = L.map(element, { worldCopyJump: true, minZoom: 1 });
+    map.attributionControl.setPrefix(false);
+    map.attributionControl.addAttribution("Outlines: Natural Earth");
+    if (element.dataset.search || element.dataset.nearest) {
+      map.attributionControl.addAttribution("Places: GeoNames (CC BY 4.0)");
+    }
+    var request = new XMLHttpRequest();
+    request.open("GET", "/assets/countries.geojson");
+    request.responseType = "json";
+    request.onload = function () {
+      if (request.status !== 200 || !request.response) return;
+      L.geoJSON(request.response, {
+        interactive: false,
+        style: { color: "#8a97a3", weight: 0.7, fillColor: "#eef1ea", fillOpacity: 1 },
+      }).addTo(map).bringToBack();
+    };
+    request.send();
+    element.detourMap = map;
+    return map;
+  }
+
+  function pin(map, latlng) {
+    return L.circleMarker(latlng, { radius: 7, color: "#a1262b", weight: 2, fillColor: "#a1262b", fillOpacity: 0.5 })
+      .addTo(map);
+  }
+
+  // Calls done(latlng) after a press held still for LONG_PRESS_MS, and at once on a right-click.
+  function longPress(map, done) {
+    var container = map.getContainer();
+    var timer = null;
+    var origin = null;
+    function cancel() {
+      if (timer !== null) clearTimeout(timer);
+      timer = null;
+    }
+    container.addEventListener("pointerdown", function (event) {
+      if (event.button !== 0 || event.target.closest(".leaflet-control")) return;
+      cancel();
+      origin = { x: event.clientX, y: event.clientY };
+      var point = map.mouseEventToContainerPoint(event);
+      timer = setTimeout(function () {
+        timer = null;
+        done(map.containerPointToLatLng(point));
+      }, LONG_PRESS_MS);
+    });
+    container.addEventListener("pointermove", function (event) {
+      if (timer !== null && (Math.abs(event.clientX - origin.x) > SLOP || Math.abs(event.clientY - origin.y) > SLOP)) {
+        cancel();
+      }
+    });
+    ["pointerup", "pointercancel", "pointerleave"].forEach(function (type) {
+      container.addEventListener(type, cancel);
+    });
+    // A right-click; a touch held down may end in one too, at the point already placed.
+    map.on("contextmenu", function (event) {
+      cancel();
+      done(event.latlng);
+    });
+  }
+
+  function field(form, name) {
+    return name ? form.querySelector("[name='" + name + "']") : null;
+  }
+
+  function point(lat, lon) {
+    if (!lat.value.trim() || !lon.value.trim()) return null;
+    var latitude = Number(lat.value);
+    var longitude = Number(lon.value);
+    if (!isFinite(latitude) || !isFinite(longitude) || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+    return L.latLng(latitude, longitude);
+  }
+
+  function changed(input) {
+    input.dispatchEvent(new Event("input", { bubbles: true }));
+  }
+
+  function picker(element) {
+    var form = element.closest("form");
+    var lat = field(form, element.dataset.lat);
+    var lon = field(form, element.dataset.lon);
+    var name = field(form, element.dataset.name);
+    element.hidden = false;
+    var hint = document.createElement("p");
+    hint.className = "hint";
+    hint.textContent = "Press and hold a point of the map, or right-click it, to put the place there.";
+    element.parentNode.insertBefore(hint, element);
+    var map = baseMap(element);
+    var marker = null;
+    function show(latlng) {
+      if (marker) marker.setLatLng(latlng);
+      else marker = pin(map, latlng);
+    }
+    var start = point(lat, lon);
+    if (start) {
+      map.setView(start, 9);
+      show(start);
+    } else {
+      map.setView([30, 0], 1);
+    }
+    longPress(map, function (latlng) {
+      var wrapped = latlng.wrap();
+      lat.value = wrapped.lat.toFixed(5);
+      lon.value = wrapped.lng.toFixed(5);
+      changed(lat);
+      changed(lon);
+      show(wrapped);
+      if (!name || name.value.trim() || !element.dataset.nearest) return;
+      var request = new XMLHttpRequest();
+      request.open("GET", element.dataset.nearest + "?lat=" + lat.value + "&lon=" + lon.value);
+      request.setRequestHeader("Accept", "application/json");
+      request.responseType = "json";
+      request.onload = function () {
+        var found = request.status === 200 && request.response ? request.response.name : null;
+        if (found && !name.value.trim()) {
+          name.value = found;
+          changed(name);
+        }
+      };
+      request.send();
+    });
+    [lat, lon].forEach(function (input) {
+      input.addEventListener("change", function () {
+        var now = point(lat, lon);
+        if (!now) return;
+        show(now);
+        map.panTo(now);
+      });
+    });
+    if (element.dataset.search) search(element, map);
+  }
+
+  // A search box above the map: places whose names start with what is typed, each a button that
+  // centres the map on it.
+  function search(element, map) {
+    var id = element.id + "-search";
+    var label = document.createElement("label");
+    label.htmlFor = id;
+    label.textContent = "Find a place on the map";
+    var input = document.createElement("input");
+    input.type = "search";
+    input.id = id;
+    input.autocomplete = "off";
+    var results = document.createElement("ul");
+    results.className = "map-results";
+    results.setAttribute("aria-live", "polite");
+    element.parentNode.insertBefore(label, element);
+    element.parentNode.insertBefore(input, element);
+    element.parentNode.insertBefore(results, element);
+    var timer = null;
+    input.addEventListener("keydown", function (event) {
+      // Enter finds, and does not send the form.
+      if (event.key === "Enter") event.preventDefault();
+    });
+    input.addEventListener("input", function () {
+      if (timer !== null) clearTimeout(timer);
+      timer = setTimeout(function () {
+        timer = null;
+        var text = input.value.trim();
+        if (!text) {
+          results.textContent = "";
+          return;
+        }
+        var request = new XMLHttpRequest();
+        request.open("GET", element.dataset.search + "?q=" + encodeURIComponent(text));
+        request.setRequestHeader("Accept", "application/json");
+        request.responseType = "json";
+        request.onload = function () {
+          if (request.status !== 200 || !Array.isArray(request.response) || input.value.trim() !== text) return;
+          results.textContent = "";
+          request.response.forEach(function (place) {
+            var item = document.createElement("li");
+            var button = document.createElement("button");
+            button.type = "button";
+            button.textContent = place.name + ", " + place.country;
+            button.addEventListener("click", function () {
+              map.setView([place.lat, place.lon], 11);
+              results.textContent = "";
+            });
+            item.appendChild(button);
+            results.appendChild(item);
+          });
+        };
+        request.send();
+      }, 200);
+    });
+  }
+
+  function shower(element) {
+    var points = JSON.parse(element.dataset.points || "[]");
+    if (!points.length) return;
+    element.hidden = false;
+    var map = baseMap(element);
+    var bounds = [];
+    points.forEach(function (place) {
+      var latlng = L.latLng(place.lat, place.lon);
+      pin(map, latlng).bindTooltip(place.label, { permanent: points.length <= 6, direction: "right" });
+      bounds.push(latlng);
+    });
+    if (bounds.length === 1) map.setView(bounds[0], 11);
+    else map.fitBounds(L.latLngBounds(bounds), { padding: [30, 30], maxZoom: 14 });
+  }
+
+  // The problem shown at `input`, by the id the server's own problems have, and the form held
+  // back while it stands.
+  function problem(input, text) {
+    input.setCustomValidity(text);
+    var id = input.id + "-problem";
+    var shown = document.getElementById(id);
+    if (text && !shown) {
+      shown = document.createElement("span");
+      shown.className = "problem";
+      shown.id = id;
+      input.parentNode.insertBefore(shown, input);
+    }
+    if (shown) shown.textContent = text;
+    var described = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (word) {
+      return word && word !== id;
+    });
+    if (text) described.unshift(id);
+    if (described.length) input.setAttribute("aria-describedby", described.join(" "));
+    else input.removeAttribute("aria-describedby");
+    if (text) input.setAttribute("aria-invalid", "true");
+    else input.removeAttribute("aria-invalid");
+  }
+
+  function live(form) {
+    var arrival = form.querySelector("input[name='arrival']");
+    var departure = form.querySelector("input[name='departure']");
+    function dates() {
+      if (!arrival || !departure) return;
+      var wrong = arrival.value && departure.value && departure.value <= arrival.value;
+      problem(departure, wrong ? "Departure " + departure.value + " is not after arrival " + arrival.value + "." : "");
+    }
+    if (arrival && departure) {
+      arrival.addEventListener("input", dates);
+      departure.addEventListener("input", dates);
+    }
+    [["lat", 90, "latitude"], ["lon", 180, "longitude"]].forEach(function (rule) {
+      form.querySelectorAll("input[name$='" + rule[0] + "']").forEach(function (input) {
+        function check() {
+          var text = input.value.trim();
+          var value = Number(text);
+          var wrong = text && (!isFinite(value) || Math.abs(value) > rule[1]);
+          problem(input, wrong ? "A " + rule[2] + " is a number of degrees from -" + rule[1] + " to " + rule[1] + "." : "");
+        }
+        input.addEventListener("input", check);
+      });
+    });
+  }
+
+  document.querySelectorAll("[data-map-pick]").forEach(picker);
+  document.querySelectorAll("[data-map-show]").forEach(shower);
+  document.querySelectorAll("form[data-live]").forEach(live);
+})();
