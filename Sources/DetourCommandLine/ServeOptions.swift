@@ -82,6 +82,19 @@ public struct ServeOptions: ParsableArguments {
             valueName: "url"))
     public var publicURL: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "A tile server for the app's maps, as a URL template with {z}, {x} and {y} (and {s} for its subdomains), such as https://tile.openstreetmap.org/{z}/{x}/{y}.png; without it, maps draw the country outlines the server carries, and ask nothing of anyone else.",
+            valueName: "url-template"))
+    public var tiles: String?
+
+    @Option(
+        name: .customLong("tiles-attribution"),
+        help: ArgumentHelp(
+            "With --tiles, the tile server's credit, shown on every map, such as 'OpenStreetMap contributors'.",
+            valueName: "text"))
+    public var tilesAttribution: String?
+
     @Flag(help: "Print no request log.")
     public var quiet = false
 

@@ -342,6 +342,10 @@ extension TemplateScope {
             "version": typedText,
         ])
 
+    /// `TilesModel`: a tile server for a page's map.
+    public static let tiles = TemplateScope(
+        name: "TilesModel", keys: ["template": typedText, "attribution": userText, "source": typedText])
+
     /// `ServerPageModel`: where the server's page template starts.
     public static let serverPage = TemplateScope(
         name: "ServerPageModel",
@@ -352,6 +356,7 @@ extension TemplateScope {
             "diagnostic": .object(diagnosticPage), "error": .object(errorPage),
             "destinations": .object(destinationList), "destination": .object(destinationPage),
             "addDestination": .object(destinationForm), "newTrip": .object(newTripForm), "detour": .object(detourPage),
+            "tiles": .object(tiles),
             "confirm": .object(confirm),
             "formField": typedText, "formToken": typedText,
         ])

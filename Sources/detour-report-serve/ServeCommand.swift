@@ -29,6 +29,19 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError(refusal)
         }
         _ = try publicURL()
+        _ = try tiles()
+    }
+
+    /// `--tiles` and `--tiles-attribution`, when given; a usage error when they cannot be.
+    func tiles() throws(ValidationError) -> TileLayer? {
+        guard let template = options.tiles else {
+            if options.tilesAttribution != nil { throw ValidationError("--tiles-attribution needs --tiles") }
+            return nil
+        }
+        var problem = ""
+        guard let layer = TileLayer(template: template, attribution: options.tilesAttribution ?? "", problem: &problem)
+        else { throw ValidationError("--tiles \(template) \(problem)") }
+        return layer
     }
 
     /// `--public-url`, when given; a usage error when it is no such address.
@@ -181,6 +194,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Checked by validate(), before run().
             publicURL: try? publicURL())
         settings.trustedProxy = options.trustedProxy
+        // Checked by validate(), before run().
+        settings.tiles = try? tiles()
         settings.unixSeconds = UTCTime.now
         settings.maxConnectionsPerClient = options.maxConnectionsPerClient
         // Loaded on a thread of its own from now on, so no request waits for it.

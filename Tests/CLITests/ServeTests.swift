@@ -457,6 +457,19 @@ struct ServeTests {
         #expect(result.stderr.contains("--token-file"))
     }
 
+    /// A tile server without its credit, a credit without a tile server, and an address that is
+    /// no tile server's: usage errors, before anything starts.
+    @Test(arguments: [
+        (["--tiles", "https://tile.openstreetmap.org/{z}/{x}/{y}.png"], "needs --tiles-attribution"),
+        (["--tiles-attribution", "© OpenStreetMap contributors"], "--tiles-attribution needs --tiles"),
+        (["--tiles", "https://tile.example.org/{z}.png", "--tiles-attribution", "Mine"], "{x} is missing"),
+    ])
+    func tilesThatCannotBeAreAUsageError(arguments: [String], reason: String) throws {
+        let result = try CommandRunner.built().run(["serve", folder.path, "--port", "0"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stderr.contains(reason), "\(result.stderr)")
+    }
+
     /// A port another server holds: one line that says so and what to do, code `port-in-use`,
     /// exit 69; run under `timeout` so a server that started after all cannot hang the suite.
     @Test func aPortInUseIsSaidInOneLineWithWhatToDo() throws {

@@ -27,6 +27,8 @@ public struct ServerPageModel: Sendable {
     public var destination: DestinationPageModel?
     public var addDestination: DestinationFormModel?
     public var newTrip: NewTripFormModel?
+    /// The tile server a page's map draws from, when the server has one.
+    public var tiles: TilesModel?
     public var detour: DetourPageModel?
     public var confirm: ConfirmModel?
     /// The form token of a confirmation's form.
@@ -43,13 +45,30 @@ public struct ServerPageModel: Sendable {
     /// Whether the page has a map: it then loads Leaflet and the app's script from the server,
     /// and its Content-Security-Policy allows exactly those.
     public var hasMap: Bool {
-        addDestination != nil || destination != nil || detour?.canEdit == true
+        if addDestination != nil || destination != nil { return true }
+        // A detour's page has a map on each side still to be filled in, for those who may.
+        guard let detour, detour.canEdit else { return false }
+        return detour.panes.contains { $0.isEditing }
     }
 
     /// Whether the page holds forms, whose rules its style then has.
     public var hasForms: Bool {
         login != nil || register != nil || closed || account != nil || addDestination != nil || newTrip != nil
             || detour != nil || confirm != nil
+    }
+}
+
+/// A tile server for a page's map: its URL template, its credit, and the source the page's
+/// Content-Security-Policy allows its images from.
+public struct TilesModel: Sendable {
+    public var template: String
+    public var attribution: String
+    public var source: String
+
+    public init(template: String, attribution: String, source: String) {
+        self.template = template
+        self.attribution = attribution
+        self.source = source
     }
 }
 

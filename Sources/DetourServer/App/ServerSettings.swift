@@ -62,6 +62,9 @@ public struct ServerSettings: Sendable {
     /// What names a new destination after the place a person picked (``GazetteerPlaces`` for
     /// `serve`); by default no place is known, and the person names it.
     public var places: any PlaceFinder = NoPlaces()
+    /// The tile server the maps draw from, when one is configured; by default they draw Natural
+    /// Earth's outlines, served by the server itself.
+    public var tiles: TileLayer?
 
     /// The most connections a server holds at once when the process may open `openFiles` files.
     ///

@@ -17,13 +17,29 @@
   // How far a press may wander, in pixels, and still be held still.
   var SLOP = 8;
 
+  // `text` as HTML that shows it as it is: Leaflet writes attributions as HTML.
+  function escaped(text) {
+    var holder = document.createElement("span");
+    holder.textContent = text;
+    return holder.innerHTML;
+  }
+
   function baseMap(element) {
     var map = L.map(element, { worldCopyJump: true, minZoom: 1 });
     map.attributionControl.setPrefix(false);
-    map.attributionControl.addAttribution("Outlines: Natural Earth");
     if (element.dataset.search || element.dataset.nearest) {
       map.attributionControl.addAttribution("Places: GeoNames (CC BY 4.0)");
     }
+    element.detourMap = map;
+    // The tile server the server names, when it names one; else the outlines it carries.
+    if (element.dataset.tiles) {
+      L.tileLayer(element.dataset.tiles, {
+        maxZoom: 19,
+        attribution: escaped(element.dataset.tilesAttribution || ""),
+      }).addTo(map);
+      return map;
+    }
+    map.attributionControl.addAttribution("Outlines: Natural Earth");
     var request = new XMLHttpRequest();
     request.open("GET", "/assets/countries.geojson");
     request.responseType = "json";
@@ -35,7 +51,6 @@
       }).addTo(map).bringToBack();
     };
     request.send();
-    element.detourMap = map;
     return map;
   }
 

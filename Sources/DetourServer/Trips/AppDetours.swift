@@ -101,6 +101,7 @@ enum AppDetours {
         }
         var page = ServerPageModel(
             title: detour.title, chrome: ChromeModel(bar: Chrome.bar(context.identity)), hasBack: false)
+        page.tiles = Chrome.tiles(try context.trips().settings.tiles)
         page.detour = DetourPageModel(
             title: detour.title,
             destination: PageLinkModel(text: place.destination.name, href: place.stayHref),

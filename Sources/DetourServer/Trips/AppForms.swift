@@ -68,6 +68,7 @@ enum AppForms {
         let identity = context.identity
         var page = ServerPageModel(
             title: "Add destination", chrome: ChromeModel(bar: Chrome.bar(identity)), hasBack: true)
+        page.tiles = Chrome.tiles(library.settings.tiles)
         page.addDestination = DestinationFormModel(
             action: "/destinations", formField: CSRFRule.formField, formToken: identity?.formToken ?? "",
             fields: fields, trips: options,
@@ -162,8 +163,8 @@ enum AppForms {
             let href = "/destinations/new?trip=\(name.text)"
             return Response(status: .seeOther, headers: [.location: href, .cacheControl: "no-store"])
         case .refused(let diagnostics, _):
-            let problems = fieldProblems(diagnostics, fields: [("title", "title")])
-            let text = (problems["title"] ?? problems[""] ?? []).joined(separator: " ")
+            // A trip of a title and nothing else: what is wrong is the title's.
+            let text = diagnostics.filter { $0.severity == .error }.map { sentence($0.message) }.joined(separator: " ")
             return try tripForm(typed, problem: text, context: context, status: .unprocessableContent)
         case .unreadable, .changedElsewhere:
             throw Problem.notFound

@@ -101,6 +101,7 @@ enum AppPages {
         model.version = place.version
         model.notice = notice
         page.destination = model
+        page.tiles = Chrome.tiles(try context.trips().settings.tiles)
         return Replies.page(page, status: notice.isEmpty ? .ok : .preconditionFailed)
     }
 

@@ -10,6 +10,11 @@ enum Chrome {
         identity.map { AccountBarModel(email: $0.email, formField: CSRFRule.formField, formToken: $0.formToken) }
     }
 
+    /// The tile server of a page's map, when the server has one.
+    static func tiles(_ layer: TileLayer?) -> TilesModel? {
+        layer.map { TilesModel(template: $0.template, attribution: $0.attribution, source: $0.source) }
+    }
+
     /// `page` with `chrome` right after its `<body>` tag; `page` as it is when there is nothing to
     /// put in or no such tag.
     static func inserted(into page: [UInt8], _ chrome: ChromeModel) -> [UInt8] {
