@@ -92,8 +92,9 @@ def listing(client, folder, path, count):
     trip["title"] += "!"
     with open(name, "w") as target:
         json.dump(trip, target)
-    status, _, _, changed = client.request("GET", path)
+    status, _, body, changed = client.request("GET", path)
     assert status == 200, status
+    assert trip["title"].encode() in body, f"{path} does not show the changed title yet"
     return first, statistics.median(kept), changed
 
 

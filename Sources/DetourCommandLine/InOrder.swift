@@ -27,7 +27,8 @@ public final class InOrder<Value: Sendable>: @unchecked Sendable {
 
     /// What the thread in the role hands on.
     public struct Handing {
-        /// The values now due, in index order; none when the value just finished came early.
+        /// The values now due, in index order; none when the value just finished came early, or
+        /// when another thread has already handed it on.
         public var due: ArraySlice<Value>
         /// How many values are finished, as far as this thread has seen.
         public var finished: Int

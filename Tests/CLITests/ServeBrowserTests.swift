@@ -308,8 +308,10 @@ extension ServeBrowserTests {
         try browser.open("\(server.base)/destinations/new?trip=nordic-budget")
         #expect(try browser.execute("return document.querySelector('#place-map').hidden;") as? Bool == false)
         try browser.execute(Self.centre("#place-map", 38.7223, -9.1393, zoom: 12))
-        // Held too briefly, a press is a click: nothing is placed.
+        // Held too briefly, a press is a click: its timer is cancelled as the button comes up (a
+        // press under way is marked until then), and nothing is placed.
         try browser.press("#place-map", milliseconds: 150)
+        #expect(try browser.execute("return document.querySelector('#place-map').dataset.pressing;") == nil)
         #expect(try browser.value("#lat").isEmpty)
         try browser.press("#place-map", milliseconds: 700)
         #expect(try Self.near(browser, "#lat", 38.7223))
@@ -328,11 +330,11 @@ extension ServeBrowserTests {
         }
         try pickDate("#arrival", "2026-12-09")
         try pickDate("#departure", "2026-12-08")
-        let shown = try browser.execute("return document.querySelector('#departure-problem').textContent;")
+        let shown = try browser.execute("return document.querySelector('#departure-live').textContent;")
         #expect(shown as? String == "Departure 2026-12-08 is not after arrival 2026-12-09.")
         #expect(
             try browser.execute("return document.querySelector('#departure').getAttribute('aria-describedby');")
-                as? String == "departure-problem")
+                as? String == "departure-live")
         let before = try Data(contentsOf: file)
         try browser.click("form[action='/destinations'] button[type='submit']")
         #expect(try browser.path() == "/destinations/new", "the browser holds the form back")
@@ -340,7 +342,7 @@ extension ServeBrowserTests {
 
         try pickDate("#departure", "2026-12-11")
         #expect(
-            try browser.execute("return document.querySelector('#departure-problem').textContent;") as? String == "")
+            try browser.execute("return document.querySelector('#departure-live').textContent;") as? String == "")
         try browser.click("form[action='/destinations'] button[type='submit']")
         #expect(try browser.path() == "/trips/nordic-budget/destinations/3")
         #expect(try browser.text().contains("\nLisbon\n"))
@@ -383,6 +385,30 @@ extension ServeBrowserTests {
         #expect(try Self.near(browser, "#left-lon", 18.0686))
         #expect(try browser.value("#left-name").isEmpty, "a task is not named after a town")
         #expect(try browser.value("#right-lat").isEmpty)
+    }
+
+    /// From the keyboard: the search box finds "Reykjavík" from "reykjav", its button centres
+    /// the map there and hands it the focus, and Enter puts the place at the centre, named.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func aPlaceIsFoundByNameAndPutFromTheKeyboard() throws {
+        let walk = try appWalk(today: "2026-12-02")
+        defer { walk.stop() }
+        let browser = try walk.driver.startSession()
+        defer { browser.end() }
+        try browser.open("\(walk.server.base)/destinations/new?trip=nordic-budget")
+        try browser.type("#place-map-search", "reykjav")
+        try browser.waitForText("Reykjavík, IS", seconds: Self.placesPatience)
+        #expect(try browser.text().contains("1 place found."))
+        try browser.click(".map-results button")
+        #expect(try browser.execute("return document.activeElement.id;") as? String == "place-map")
+        // Enter, as WebDriver names the key.
+        try browser.type("#place-map", "\u{E007}")
+        #expect(try Self.near(browser, "#lat", 64.13548))
+        #expect(try Self.near(browser, "#lon", -21.89541))
+        try browser.waitForValue("#name", "Reykjavík", seconds: Self.placesPatience)
+        #expect(try browser.path() == "/destinations/new", "Enter on the map does not send the form")
     }
 }
 

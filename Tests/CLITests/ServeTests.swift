@@ -465,7 +465,11 @@ struct ServeTests {
         (["--tiles", "https://tile.example.org/{z}.png", "--tiles-attribution", "Mine"], "{x} is missing"),
     ])
     func tilesThatCannotBeAreAUsageError(arguments: [String], reason: String) throws {
-        let result = try CommandRunner.built().run(["serve", folder.path, "--port", "0"] + arguments)
+        // Under `timeout`, so a server that started after all cannot hang the suite.
+        let timeout = CommandRunner(
+            executable: URL(fileURLWithPath: try Tool.path("timeout").orThrow("no timeout")))
+        let cli = try CommandRunner.built()
+        let result = try timeout.run(["30", cli.executable.path, "serve", folder.path, "--port", "0"] + arguments)
         #expect(result.status == 64)
         #expect(result.stderr.contains(reason), "\(result.stderr)")
     }

@@ -144,6 +144,44 @@ import Testing
         #expect(body(blank).contains("<span class=\"problem\" id=\"left-pro-problem\">"), "\(body(blank))")
     }
 
+    /// A change is saved when the changed trip is at the server's input limit, and refused (413,
+    /// nothing written) one byte past it: a file the server would not read could not be changed
+    /// again from its pages.
+    @Test func aChangeThatWouldPassTheInputLimitIsRefused() async throws {
+        let store = try store()
+        let file = try #require(TripFile(fileName: "lisbon.json"))
+        let original = try #require(store.state.withLock { $0.files[file] })
+        // The size of the trip with a pro of `letters` letters, as the page's post would write it.
+        func size(_ letters: Int) throws -> Int {
+            let edit = TripEdit.addNote(stay: 0, detour: 0, side: 0, .pro, String(repeating: "x", count: letters))
+            guard case .changed(_, let bytes) = TripEditing.apply(edit, to: original, format: .json).outcome else {
+                throw CancellationError()
+            }
+            return bytes.count
+        }
+        // The limit is the size with a pro of `letters` letters, and the sample fits under it.
+        let letters = max(20, 20 + original.count - (try size(20)))
+        let limit = try size(letters)
+        #expect(try size(letters + 1) == limit + 1)
+        var settings = try site(store).settings
+        settings.maxInputBytes = limit
+        let site = DrivenSite(settings: settings, store: store)
+        let detour = "\(Self.stay)/detours/1"
+        var page = body(try await site.respond(to: request(.get, detour)))
+        let past = try await post(
+            site, "\(detour)/tasks/1",
+            [("version", try version(page)), ("left-pro", String(repeating: "x", count: letters + 1))])
+        #expect(past.status == .contentTooLarge)
+        #expect(body(past).contains("past the server&#39;s input limit of \(limit)"), "\(body(past))")
+        #expect(store.state.withLock { $0.files[file] } == original)
+        page = body(try await site.respond(to: request(.get, detour)))
+        let at = try await post(
+            site, "\(detour)/tasks/1",
+            [("version", try version(page)), ("left-pro", String(repeating: "x", count: letters))])
+        #expect(at.status == .seeOther)
+        #expect(store.state.withLock { $0.files[file]?.count } == limit)
+    }
+
     /// Nothing of a saved task but its pros and cons can be changed: the server refuses any other
     /// field, not only the page; and a side with no task has no such form.
     @Test(arguments: ["left-name", "name", "duration", "cost", "lat"])

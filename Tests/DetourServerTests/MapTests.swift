@@ -1,8 +1,10 @@
 import DetourCore
+import DetourPlaces
 import DetourTestSupport
 import Foundation
 import HTTPTypes
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @testable import DetourServer
@@ -26,7 +28,7 @@ import Testing
         let response = try await site.respond(to: request(.get, "/assets/\(name)"))
         #expect(response.status == .ok)
         #expect(response.headers[.contentType] == type)
-        #expect(response.headers[.cacheControl] == "public, max-age=86400")
+        #expect(response.headers[.cacheControl] == "no-cache")
         let etag = try #require(response.headers[.eTag])
         #expect(response.body.readableBytes == MapAssets.files[name]?.bytes.count)
         let again = try await site.respond(to: request(.get, "/assets/\(name)", headers: [.ifNoneMatch: etag]))
@@ -68,10 +70,35 @@ import Testing
         #expect(body(response).contains("bad-form"))
     }
 
-    @Test(arguments: [
-        ("?q=lis", 1), ("?q=LISB", 1), ("?q=porto", 0), ("?q=", 0), ("", 0),
-        ("?q=" + String(repeating: "l", count: 201), 0),
-    ])
+    /// A finder that records the searches it is asked for.
+    final class Searches: PlaceFinder {
+        let asked = Mutex<[String]>([])
+
+        func prepare() {}
+
+        func name(at point: Coordinate) async -> String? { nil }
+
+        func search(_ text: String) async -> [Place] {
+            asked.withLock { $0.append(text) }
+            return []
+        }
+    }
+
+    /// A search of 200 bytes is made; one of 201, longer than any place's name, is not.
+    @Test func aSearchPastTheLongestNameIsNotMade() async throws {
+        let searches = Searches()
+        var settings = try site().settings
+        settings.places = searches
+        let site = DrivenSite(settings: settings, store: FakeTripStore([:]))
+        for length in [200, 201] {
+            let response = try await site.respond(
+                to: request(.get, "/places?q=" + String(repeating: "l", count: length)))
+            #expect(body(response) == "[]\n")
+        }
+        #expect(searches.asked.withLock { $0 } == [String(repeating: "l", count: 200)])
+    }
+
+    @Test(arguments: [("?q=lis", 1), ("?q=LISB", 1), ("?q=porto", 0), ("?q=", 0), ("", 0)])
     func aSearchFindsPlacesByTheStartOfTheirNames(query: String, count: Int) async throws {
         let response = try await site().respond(to: request(.get, "/places\(query)"))
         #expect(response.status == .ok)
@@ -89,9 +116,9 @@ import Testing
     /// without keeps the policy that allows no script at all.
     @Test func onlyPagesWithAMapMayRunScriptsAndOnlyTheServers() async throws {
         let site = try site()
-        let strict = "content=\"default-src 'none'; style-src 'unsafe-inline'\""
+        let strict = "content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'self'\""
         let mapped =
-            "content=\"default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:\""
+            "content=\"default-src 'none'; style-src 'self' 'unsafe-inline'; script-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'self'\""
         for path in ["/destinations/new", "/trips/lisbon/destinations/1"] {
             let page = body(try await site.respond(to: request(.get, path)))
             #expect(page.contains(mapped), "\(path)")
@@ -118,7 +145,7 @@ import Testing
     @Test func aDetourWithBothTasksLoadsNoMap() async throws {
         let page = body(try await site().respond(to: request(.get, "/trips/lisbon/destinations/1/detours/1")))
         #expect(!page.contains("<script"))
-        #expect(page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'\""))
+        #expect(page.contains("content=\"default-src 'none'; style-src 'unsafe-inline'; base-uri 'none';"))
     }
 
     /// A destination's map has the destination and each place of its tasks once, named.

@@ -27,6 +27,13 @@ import Testing
     @Test(arguments: [
         (osm, "", "needs --tiles-attribution"),
         (osm, "two\nlines", "one line"),
+        (osm, "\u{202E}srotubirtnoc", "plain text"),
+        (osm, "C1\u{85}next", "plain text"),
+        ("https://tile.example.org/{z}/{x}/{y}{foo}.png", credit, "{foo… is none of them"),
+        ("https://tile.example.org/{z}/{x}/{y}.png{", credit, "{… is none of them"),
+        ("https://tile.example.org/{z}/{x}/{y}.png\"><script>", credit, "no quote"),
+        ("https://user@tile.example.org/{z}/{x}/{y}.png", credit, "plainly"),
+        ("https://tile.example.org/{z}/{x}/{y}.png\n", credit, "no quote"),
         ("ftp://tile.example.org/{z}/{x}/{y}.png", credit, "https:// or http://"),
         ("https://tile.example.org", credit, "must have a path"),
         ("https://tile.example.org/{z}/{x}.png", credit, "({y} is missing)"),
@@ -69,13 +76,13 @@ import Testing
         }
         for path in paths {
             let page = body(try await tiled.respond(to: request(.get, path)))
-            #expect(page.contains("img-src 'self' data: https://tile.openstreetmap.org\">"), "\(path)")
+            #expect(page.contains("img-src 'self' data: https://tile.openstreetmap.org; base-uri"), "\(path)")
             #expect(
                 page.contains(
                     "data-tiles=\"https://tile.openstreetmap.org/{z}/{x}/{y}.png\" data-tiles-attribution=\"© OpenStreetMap contributors\""
                 ), "\(path)")
             let without = body(try await plain.respond(to: request(.get, path)))
-            #expect(without.contains("img-src 'self' data:\">"), "\(path)")
+            #expect(without.contains("img-src 'self' data:; base-uri"), "\(path)")
             #expect(!without.contains("data-tiles"), "\(path)")
         }
     }

@@ -43,7 +43,8 @@ public struct ServerPageModel: Sendable {
     }
 
     /// Whether the page has a map: it then loads Leaflet and the app's script from the server,
-    /// and its Content-Security-Policy allows exactly those.
+    /// and its Content-Security-Policy allows scripts, styles and requests from the server and
+    /// images from it and from the tile server, when one is configured (``tiles``).
     public var hasMap: Bool {
         if addDestination != nil || destination != nil { return true }
         // A detour's page has a map on each side still to be filled in, for those who may.

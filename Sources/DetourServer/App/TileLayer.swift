@@ -22,8 +22,17 @@ public struct TileLayer: Sendable, Equatable {
             problem = "needs --tiles-attribution: the tile server's credit, shown on every map"
             return nil
         }
-        guard attribution.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F }) else {
-            problem = "--tiles-attribution must be one line of text"
+        // Text only: no control character (C0, DEL, C1) and no bidirectional override, which
+        // would make the credit read as something else.
+        let overrides: ClosedRange<UInt32> = 0x202A...0x202E
+        let isolates: ClosedRange<UInt32> = 0x2066...0x2069
+        guard
+            attribution.unicodeScalars.allSatisfy({ scalar in
+                scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value) && !overrides.contains(scalar.value)
+                    && !isolates.contains(scalar.value)
+            })
+        else {
+            problem = "--tiles-attribution must be one line of plain text"
             return nil
         }
         let schemes = ["https://", "http://"]
@@ -60,6 +69,16 @@ public struct TileLayer: Sendable, Equatable {
         for placeholder in ["{z}", "{x}", "{y}"] where !template.contains(placeholder) {
             problem = "must have {z}, {x} and {y} in it, as a tile server's address does (\(placeholder) is missing)"
             return nil
+        }
+        // Leaflet fills {s}, {z}, {x}, {y} and {r}; another name would stop the map drawing.
+        var unread = Substring(template)
+        while let open = unread.firstIndex(of: "{") {
+            let name = unread[open...].prefix { $0 != "}" }
+            guard ["{s", "{z", "{x", "{y", "{r"].contains(String(name)), name.endIndex < unread.endIndex else {
+                problem = "may have only {s}, {z}, {x}, {y} and {r} in braces (\(name)… is none of them)"
+                return nil
+            }
+            unread = unread[unread.index(after: name.endIndex)...]
         }
         // Nothing that would end an attribute, a policy's source list or a URL early.
         let forbidden: Set<Character> = ["\"", "'", " ", ";", ",", "<", ">", "\\", "`"]

@@ -5,8 +5,9 @@ import Hummingbird
 ///
 /// Leaflet is Debian's `libjs-leaflet` and the base map Natural Earth's country outlines, both
 /// generated into `MapAssets+Data.swift` by `.ci/map-assets`, which CI runs to check them against
-/// the pinned packages; `map.js` is detour-report's own. Each is sent with a strong entity tag and
-/// kept by browsers for a day.
+/// the pinned packages; `map.js` is detour-report's own. Each is sent with a strong entity tag,
+/// and a browser asks again each time it loads a page (a 304 while it has the file): a server
+/// upgraded with a new script is never answered by yesterday's.
 enum MapAssets {
     /// One file: its bytes, type and entity tag.
     struct Asset: Sendable {
@@ -35,7 +36,7 @@ enum MapAssets {
             guard let asset = files[name] else { throw Problem.notFound }
             return Replies.tagged(
                 asset.bytes, etag: asset.etag, type: asset.type, request: request,
-                extra: [(.cacheControl, "public, max-age=86400")])
+                extra: [(.cacheControl, "no-cache")])
         }
     }
 }

@@ -3,13 +3,18 @@
 //
 // An element with data-map-pick (a form's map) sets the fields it names: data-lat and data-lon,
 // and data-name, filled with the nearest populated place (data-nearest) when it is empty. A long
-// press is 500 ms with a mouse button or a finger held still; a right-click places at once. Its
-// search box (data-search) centres the map on a place found by name. An element with
-// data-map-show draws the points of data-points: [{"lat": …, "lon": …, "label": …}, …].
+// press is 500 ms with a mouse button or a finger held still (data-pressing is set while one is
+// under way); a right-click places at once, and so does Enter on the map, at its centre. Its
+// search box (data-search) centres the map on a place found by name and gives the map the focus.
+// An element with data-map-show draws the points of data-points: [{"lat", "lon", "label"}, …].
 //
 // Forms with data-live check what is typed as it is typed: a departure on or before the arrival
-// and a latitude or longitude out of range are shown at their fields, and the form cannot be sent
-// while one stands. The server checks everything again, with the same words.
+// and a latitude or longitude out of range are shown after their fields (FIELD-live, announced),
+// and the form cannot be sent while one stands. The server checks everything again, with the
+// same words, and its own problems (FIELD-problem) are left as they are.
+//
+// Names come from trip files, which others may write: they reach the page as text only
+// (textContent, or escaped() where Leaflet takes HTML).
 (function () {
   "use strict";
 
@@ -67,14 +72,16 @@
     function cancel() {
       if (timer !== null) clearTimeout(timer);
       timer = null;
+      delete container.dataset.pressing;
     }
     container.addEventListener("pointerdown", function (event) {
       if (event.button !== 0 || event.target.closest(".leaflet-control")) return;
       cancel();
       origin = { x: event.clientX, y: event.clientY };
       var point = map.mouseEventToContainerPoint(event);
+      container.dataset.pressing = "true";
       timer = setTimeout(function () {
-        timer = null;
+        cancel();
         done(map.containerPointToLatLng(point));
       }, LONG_PRESS_MS);
     });
@@ -117,8 +124,13 @@
     element.hidden = false;
     var hint = document.createElement("p");
     hint.className = "hint";
-    hint.textContent = "Press and hold a point of the map, or right-click it, to put the place there.";
+    hint.id = element.id + "-hint";
+    hint.textContent =
+      "Press and hold a point of the map, or right-click it, to put the place there; " +
+      "from the keyboard, move the map with the arrow keys and press Enter to put it at the centre.";
     element.parentNode.insertBefore(hint, element);
+    element.setAttribute("aria-label", "Map of the place");
+    element.setAttribute("aria-describedby", hint.id);
     var map = baseMap(element);
     var marker = null;
     function show(latlng) {
@@ -132,7 +144,7 @@
     } else {
       map.setView([30, 0], 1);
     }
-    longPress(map, function (latlng) {
+    function place(latlng) {
       var wrapped = latlng.wrap();
       lat.value = wrapped.lat.toFixed(5);
       lon.value = wrapped.lng.toFixed(5);
@@ -152,6 +164,13 @@
         }
       };
       request.send();
+    }
+    longPress(map, place);
+    element.addEventListener("keydown", function (event) {
+      if (event.key !== "Enter") return;
+      // Enter puts the place at the centre, and does not send the form.
+      event.preventDefault();
+      place(map.getCenter());
     });
     [lat, lon].forEach(function (input) {
       input.addEventListener("change", function () {
@@ -175,15 +194,20 @@
     input.type = "search";
     input.id = id;
     input.autocomplete = "off";
+    var status = document.createElement("p");
+    status.className = "hint";
+    status.id = id + "-status";
+    status.setAttribute("aria-live", "polite");
+    input.setAttribute("aria-describedby", status.id);
     var results = document.createElement("ul");
     results.className = "map-results";
-    results.setAttribute("aria-live", "polite");
     element.parentNode.insertBefore(label, element);
     element.parentNode.insertBefore(input, element);
+    element.parentNode.insertBefore(status, element);
     element.parentNode.insertBefore(results, element);
     var timer = null;
     input.addEventListener("keydown", function (event) {
-      // Enter finds, and does not send the form.
+      // Enter in the box does not send the form: the places are found as they are typed.
       if (event.key === "Enter") event.preventDefault();
     });
     input.addEventListener("input", function () {
@@ -193,6 +217,7 @@
         var text = input.value.trim();
         if (!text) {
           results.textContent = "";
+          status.textContent = "";
           return;
         }
         var request = new XMLHttpRequest();
@@ -202,6 +227,8 @@
         request.onload = function () {
           if (request.status !== 200 || !Array.isArray(request.response) || input.value.trim() !== text) return;
           results.textContent = "";
+          var count = request.response.length;
+          status.textContent = count ? count + (count === 1 ? " place found." : " places found.") : "No place found.";
           request.response.forEach(function (place) {
             var item = document.createElement("li");
             var button = document.createElement("button");
@@ -210,6 +237,8 @@
             button.addEventListener("click", function () {
               map.setView([place.lat, place.lon], 11);
               results.textContent = "";
+              status.textContent = "The map shows " + button.textContent + ": press Enter on it to put the place there.";
+              element.focus();
             });
             item.appendChild(button);
             results.appendChild(item);
@@ -228,24 +257,25 @@
     var bounds = [];
     points.forEach(function (place) {
       var latlng = L.latLng(place.lat, place.lon);
-      pin(map, latlng).bindTooltip(place.label, { permanent: points.length <= 6, direction: "right" });
+      pin(map, latlng).bindTooltip(escaped(place.label), { permanent: points.length <= 6, direction: "right" });
       bounds.push(latlng);
     });
     if (bounds.length === 1) map.setView(bounds[0], 11);
     else map.fitBounds(L.latLngBounds(bounds), { padding: [30, 30], maxZoom: 14 });
   }
 
-  // The problem shown at `input`, by the id the server's own problems have, and the form held
-  // back while it stands.
+  // The problem found at `input` as it is typed, after it and announced, and the form held back
+  // while it stands. The server's own problem at the field, if any, is left as it is.
   function problem(input, text) {
     input.setCustomValidity(text);
-    var id = input.id + "-problem";
+    var id = input.id + "-live";
     var shown = document.getElementById(id);
     if (text && !shown) {
       shown = document.createElement("span");
       shown.className = "problem";
       shown.id = id;
-      input.parentNode.insertBefore(shown, input);
+      shown.setAttribute("aria-live", "polite");
+      input.parentNode.insertBefore(shown, input.nextSibling);
     }
     if (shown) shown.textContent = text;
     var described = (input.getAttribute("aria-describedby") || "").split(" ").filter(function (word) {
@@ -255,7 +285,7 @@
     if (described.length) input.setAttribute("aria-describedby", described.join(" "));
     else input.removeAttribute("aria-describedby");
     if (text) input.setAttribute("aria-invalid", "true");
-    else input.removeAttribute("aria-invalid");
+    else if (!document.getElementById(input.id + "-problem")) input.removeAttribute("aria-invalid");
   }
 
   function live(form) {

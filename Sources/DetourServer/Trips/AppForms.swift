@@ -10,8 +10,9 @@ import Hummingbird
 ///
 /// The file is read again under the folder's lock, the change is made to its draft
 /// (``TripEditing``), the whole trip is validated by the same validator as `render` and a `PUT`,
-/// and the file is replaced only if it is still the version read, so a change made elsewhere (an
-/// editor, another tab) is never overwritten. Every error is shown next to its field.
+/// held to the same input limit, and the file is replaced only if it is still the version read,
+/// so a change made elsewhere (an editor, another tab) is never overwritten. Every error is shown
+/// next to its field.
 enum AppForms {
     /// The fields of the add-destination form.
     struct DestinationFields: Decodable {
@@ -283,7 +284,16 @@ enum AppForms {
 
     /// Writes `bytes`, which ``TripEditing`` made of a trip the validator passed, to `file`, and
     /// forgets what was kept of the old version.
+    ///
+    /// Bytes past the server's input limit are refused (413), as a `PUT` of them would be: a file
+    /// the server would then not read could not be changed again from its pages.
     static func save(_ bytes: [UInt8], to file: TripFile, library: TripLibrary) throws {
+        guard bytes.count <= library.settings.maxInputBytes else {
+            throw Problem(
+                .contentTooLarge, .fileTooLarge,
+                "the changed trip would be \(bytes.count) bytes, past the server's input limit of "
+                    + "\(library.settings.maxInputBytes): it is not saved")
+        }
         try library.store.write(bytes, to: file)
         library.forget(file)
     }

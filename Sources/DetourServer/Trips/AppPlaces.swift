@@ -17,7 +17,7 @@ enum AppPlaces {
             throw Problem(
                 .unprocessableContent, .badForm, "send lat and lon in decimal degrees, as a trip's location has them")
         }
-        let name = await try context.trips().settings.places.name(at: point)
+        let name = try await context.trips().settings.places.name(at: point)
         return json(.object([("name", name.map(JSONOutput.string) ?? .null)]))
     }
 
@@ -27,7 +27,7 @@ enum AppPlaces {
         let text = request.uri.queryParameters.get("q") ?? ""
         // A name longer than any place's is no place's: not searched.
         guard text.utf8.count <= 200 else { return json(.array([])) }
-        let found = await try context.trips().settings.places.search(text)
+        let found = try await context.trips().settings.places.search(text)
         return json(
             .array(
                 found.map { place in

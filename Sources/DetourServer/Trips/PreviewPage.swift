@@ -14,7 +14,7 @@ import Foundation
 public enum PreviewPage {
     /// The policy a preview page is sent with, for `nonce`.
     public static func policy(nonce: String) -> String {
-        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-\(nonce)'; connect-src 'self'"
+        "default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'nonce-\(nonce)'; connect-src 'self'; base-uri 'none'; form-action 'self'"
     }
 
     /// The script: listens to the trip's event stream and reloads when the version it gets is
