@@ -174,9 +174,10 @@ extension ServeBrowserTests {
 extension ServeBrowserTests {
     /// A detour's page, clicked and typed as a person would.
     ///
-    /// **Add detour** opens an undecided detour whose two sides are forms; a task saved on the left shows there and leaves the
-    /// right a form; the title follows the tasks' names; a pro is added and deleted. Then every
-    /// screen of the app, on a phone 390 px wide, has nothing to scroll sideways.
+    /// **Add detour** opens an undecided detour whose two sides are forms; what is typed in them
+    /// and left without **Save** is kept nowhere; a task saved on the left shows there and leaves
+    /// the right a form; the title follows the tasks' names; a pro is added and deleted. Then
+    /// every screen of the app, on a phone 390 px wide, has nothing to scroll sideways.
     @Test(
         .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
         .timeLimit(.minutes(2)))
@@ -192,6 +193,15 @@ extension ServeBrowserTests {
         #expect(try browser.path() == detour)
         #expect(try browser.text().contains("Undecided detour"))
         #expect(try browser.execute("return document.querySelectorAll('.pane form').length;") as? Int == 2)
+
+        // Typed, then left without Save: nothing of it is kept, here or in the file.
+        let before = try Data(contentsOf: walk.file)
+        try browser.type("#left-name", "Left behind")
+        try browser.type("#right-name", "Also left behind")
+        try browser.open("\(server.base)\(stay)")
+        try browser.open("\(server.base)\(detour)")
+        #expect(try browser.value("#left-name").isEmpty && browser.value("#right-name").isEmpty)
+        #expect(try Data(contentsOf: walk.file) == before)
 
         try browser.type("#left-name", "Honor the Past")
         try browser.type("#left-duration", "1h30m")
@@ -385,6 +395,35 @@ extension ServeBrowserTests {
         #expect(try Self.near(browser, "#left-lon", 18.0686))
         #expect(try browser.value("#left-name").isEmpty, "a task is not named after a town")
         #expect(try browser.value("#right-lat").isEmpty)
+    }
+
+    /// A name that is markup, written into a trip file by someone else, is shown on a
+    /// destination's map as the text it is: no element is made of it.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func aNameThatIsMarkupIsShownOnTheMapAsText() throws {
+        let walk = try appWalk(today: "2026-12-02")
+        defer { walk.stop() }
+        let hostile = "<img src=x id=injected>Oslo"
+        let text = try String(contentsOf: walk.file, encoding: .utf8)
+        let escaped = hostile.replacingOccurrences(of: "\"", with: "\\\"")
+        try text.replacingOccurrences(of: "\"name\": \"Oslo\"", with: "\"name\": \"\(escaped)\"")
+            .write(to: walk.file, atomically: true, encoding: .utf8)
+        let browser = try walk.driver.startSession()
+        defer { browser.end() }
+        try browser.open("\(walk.server.base)/trips/nordic-budget/destinations/2")
+        try browser.waitForText(hostile, seconds: 10)
+        // Every pin's name shown, as hovering each would show it.
+        try browser.execute(
+            "document.querySelector('#destination-map').detourMap.eachLayer(l => l.getTooltip && l.getTooltip() && l.openTooltip());"
+        )
+        #expect(try browser.execute("return document.querySelectorAll('#injected').length;") as? Int == 0)
+        let tooltips =
+            try browser.execute(
+                "return Array.from(document.querySelectorAll('.leaflet-tooltip')).map(t => t.textContent);")
+            as? [String]
+        #expect(tooltips?.contains(hostile) == true, "\(tooltips ?? [])")
     }
 
     /// From the keyboard: the search box finds "Reykjavík" from "reykjav", its button centres
