@@ -63,7 +63,7 @@ import Testing
         // The files a run writes, in order, then the strays.
         #expect(
             lines == [
-                "\(golden.path)/index.html:34: error: the report differs from what render writes now, first on this line [report-differs]",
+                "\(golden.path)/index.html:43: error: the report differs from what render writes now, first on this line [report-differs]",
                 "  on disk: <p class=\"summary\">6 written, 0 invalid, 0 unreadable</p>",
                 "  now:     <p class=\"summary\">5 written, 0 invalid, 0 unreadable</p>",
                 "\(golden.path)/index.json:3: error: the report differs from what render writes now, first on this line [report-differs]",
