@@ -29,6 +29,18 @@
     return holder.innerHTML;
   }
 
+  // GET `url` and hand its JSON to `done`, only when it is a 200 with a body.
+  function getJSON(url, done) {
+    var request = new XMLHttpRequest();
+    request.open("GET", url);
+    request.setRequestHeader("Accept", "application/json");
+    request.responseType = "json";
+    request.onload = function () {
+      if (request.status === 200 && request.response) done(request.response);
+    };
+    request.send();
+  }
+
   function baseMap(element) {
     var map = L.map(element, { worldCopyJump: true, minZoom: 1 });
     map.attributionControl.setPrefix(false);
@@ -45,17 +57,12 @@
       return map;
     }
     map.attributionControl.addAttribution("Outlines: Natural Earth");
-    var request = new XMLHttpRequest();
-    request.open("GET", "/assets/countries.geojson");
-    request.responseType = "json";
-    request.onload = function () {
-      if (request.status !== 200 || !request.response) return;
-      L.geoJSON(request.response, {
+    getJSON("/assets/countries.geojson", function (outlines) {
+      L.geoJSON(outlines, {
         interactive: false,
         style: { color: "#8a97a3", weight: 0.7, fillColor: "#eef1ea", fillOpacity: 1 },
       }).addTo(map).bringToBack();
-    };
-    request.send();
+    });
     return map;
   }
 
@@ -152,18 +159,12 @@
       changed(lon);
       show(wrapped);
       if (!name || name.value.trim() || !element.dataset.nearest) return;
-      var request = new XMLHttpRequest();
-      request.open("GET", element.dataset.nearest + "?lat=" + lat.value + "&lon=" + lon.value);
-      request.setRequestHeader("Accept", "application/json");
-      request.responseType = "json";
-      request.onload = function () {
-        var found = request.status === 200 && request.response ? request.response.name : null;
-        if (found && !name.value.trim()) {
-          name.value = found;
+      getJSON(element.dataset.nearest + "?lat=" + lat.value + "&lon=" + lon.value, function (found) {
+        if (found.name && !name.value.trim()) {
+          name.value = found.name;
           changed(name);
         }
-      };
-      request.send();
+      });
     }
     longPress(map, place);
     element.addEventListener("keydown", function (event) {
@@ -220,16 +221,12 @@
           status.textContent = "";
           return;
         }
-        var request = new XMLHttpRequest();
-        request.open("GET", element.dataset.search + "?q=" + encodeURIComponent(text));
-        request.setRequestHeader("Accept", "application/json");
-        request.responseType = "json";
-        request.onload = function () {
-          if (request.status !== 200 || !Array.isArray(request.response) || input.value.trim() !== text) return;
+        getJSON(element.dataset.search + "?q=" + encodeURIComponent(text), function (places) {
+          if (!Array.isArray(places) || input.value.trim() !== text) return;
           results.textContent = "";
-          var count = request.response.length;
+          var count = places.length;
           status.textContent = count ? count + (count === 1 ? " place found." : " places found.") : "No place found.";
-          request.response.forEach(function (place) {
+          places.forEach(function (place) {
             var item = document.createElement("li");
             var button = document.createElement("button");
             button.type = "button";
@@ -243,8 +240,7 @@
             item.appendChild(button);
             results.appendChild(item);
           });
-        };
-        request.send();
+        });
       }, 200);
     });
   }
