@@ -30,7 +30,7 @@ struct Sharing {
                 .array(members.map { .object([("email", .string($0.email)), ("role", .string($0.role.rawValue))]) })
             )
         ])
-        return Replies.bytes(Array((body.serializedLine() + "\n").utf8), type: .json, request: request)
+        return Replies.json(body, request: request)
     }
 
     struct RoleBody: Decodable {
@@ -50,7 +50,7 @@ struct Sharing {
         let email = try memberAddress(context)
         try await share(name, with: email, as: role, by: identity, client: context.client)
         let answer = JSONOutput.object([("email", .string(email)), ("role", .string(role.rawValue))])
-        return Replies.bytes(Array((answer.serializedLine() + "\n").utf8), type: .json, request: request)
+        return Replies.json(answer, request: request)
     }
 
     /// `DELETE /api/v1/trips/NAME/members/EMAIL`.

@@ -33,6 +33,14 @@ enum Replies {
         bytes(ServerPages.page(model), type: .html, status: status, extra: extra + [(.cacheControl, "no-store")])
     }
 
+    /// `value` as one line of JSON and a newline, as every JSON answer of the server is written.
+    static func json(
+        _ value: JSONOutput, status: HTTPResponse.Status = .ok, request: Request? = nil,
+        extra: [(HTTPField.Name, String)] = []
+    ) -> Response {
+        bytes(Array((value.serializedLine() + "\n").utf8), type: .json, status: status, request: request, extra: extra)
+    }
+
     static func bytes(
         _ bytes: [UInt8], type: MediaType, status: HTTPResponse.Status = .ok, request: Request? = nil,
         extra: [(HTTPField.Name, String)] = []

@@ -140,9 +140,7 @@ enum API {
                 ("name", .string(name.text)), ("file", .string(file.fileName)), ("etag", .string(etag)),
                 ("warnings", .array(result.diagnostics.map { DiagnosticText.json($0, file: file.fileName) })),
             ])
-            return Replies.bytes(
-                Array((answer.serializedLine() + "\n").utf8), type: .json,
-                status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)])
+            return Replies.json(answer, status: tags.isEmpty ? .created : .ok, extra: [(.eTag, etag)])
         }
     }
 

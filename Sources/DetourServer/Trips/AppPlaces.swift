@@ -40,7 +40,6 @@ enum AppPlaces {
     }
 
     static func json(_ value: JSONOutput) -> Response {
-        Replies.bytes(
-            Array((value.serializedLine() + "\n").utf8), type: .json, extra: [(.cacheControl, "no-store")])
+        Replies.json(value, extra: [(.cacheControl, "no-store")])
     }
 }
