@@ -451,6 +451,107 @@ extension ServeBrowserTests {
     }
 }
 
+extension ServeBrowserTests {
+    /// The destination list of a person with two trips of their own and one shared with them,
+    /// and what a viewer of the shared one sees.
+    ///
+    /// Ana shares her Nordic trip with Bo as a viewer from its preview. Bo's list holds the
+    /// stays of his Lisbon and Scandinavian trips and of hers, in the three sections and their
+    /// order, hers marked as shared by her. Her stay and its detour show Bo no button, form or
+    /// link to change them, and a change asked for by its address is refused.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(2)))
+    func theSectionsHoldEveryTripOfAPersonAndAViewerSeesNoControl() throws {
+        let cli = try CommandRunner.built()
+        let owners = [("ana@example.org", ["nordic-budget.json"]), ("bo@example.org", Self.bosTrips)]
+        var folders: [String: String] = [:]
+        for (email, samples) in owners {
+            let added = try cli.run(
+                ["user", "add", email, trips.url.path], stdin: Data("correct horse battery\n".utf8))
+            try #require(added.status == 0, "\(added.stderr)")
+            // `Added EMAIL; its trips go in DIR/accounts/FOLDER/`
+            let folder = try #require(added.output.split(separator: " ").last.map(String.init))
+            folders[email] = folder.trimmingCharacters(in: .whitespacesAndNewlines)
+            for sample in samples {
+                try FileManager.default.copyItem(
+                    at: Fixtures.samples.appendingPathComponent(sample),
+                    to: URL(fileURLWithPath: try #require(folders[email])).appendingPathComponent(sample))
+            }
+        }
+        let anasFolder = try #require(folders["ana@example.org"].map { URL(fileURLWithPath: $0).lastPathComponent })
+        let server = try ServerProcess(folder: trips.url, arguments: ["--accounts", "--today", "2026-12-02"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        defer { browser.end() }
+
+        try Self.logIn(browser, server, "ana@example.org")
+        try browser.open("\(server.base)/trips/nordic-budget")
+        try browser.type("#share-email", "bo@example.org")
+        try browser.click("form:has(#share-email) button")
+        #expect(try browser.text().contains("Shared with: bo@example.org (viewer)"), "\((try? browser.text()) ?? "")")
+        // What counts as a control: on her own stay, Ana has them.
+        let controls = """
+            return document.querySelectorAll('form:not([action="/logout"]), input:not(form[action="/logout"] input), select, textarea, a[href*="delete"]').length;
+            """
+        try browser.open("\(server.base)/trips/nordic-budget/destinations/1")
+        #expect(try browser.execute(controls) as? Int ?? 0 > 2)
+        try browser.click("form[action='/logout'] button")
+
+        try Self.logIn(browser, server, "bo@example.org")
+        let rows = #"""
+            return Array.from(document.querySelectorAll('section[aria-labelledby^="section-"]')).map(s =>
+                [s.querySelector('h2').textContent].concat(Array.from(s.querySelectorAll('li')).map(l => l.textContent)));
+            """#
+        let sections = try #require(try browser.execute(rows) as? [[String]])
+        let nordic = "Stockholm and Oslo on a budget, shared by ana@example.org"
+        #expect(
+            sections == [
+                ["Coming up", "Oslo Fri 4 Dec 2026 – Mon 7 Dec 2026 \(nordic)"],
+                [
+                    "Under way", "Stockholm Tue 1 Dec 2026 – Fri 4 Dec 2026 \(nordic)",
+                    "Lisbon Tue 1 Dec 2026 – Sat 5 Dec 2026 Lisbon in December",
+                ],
+                [
+                    "Done", "Bergen Fri 27 Nov 2026 – Tue 1 Dec 2026 Scandinavia by rail",
+                    "Oslo Tue 24 Nov 2026 – Fri 27 Nov 2026 Scandinavia by rail",
+                    "Göteborg Fri 20 Nov 2026 – Tue 24 Nov 2026 Scandinavia by rail",
+                    "Malmö Wed 18 Nov 2026 – Fri 20 Nov 2026 Scandinavia by rail",
+                    "Copenhagen Sat 14 Nov 2026 – Wed 18 Nov 2026 Scandinavia by rail",
+                ],
+            ], "\(sections)")
+
+        // Ana's stay and its first detour, opened from the list as Bo would.
+        let stay = "/shared/\(anasFolder)/trips/nordic-budget/destinations/1"
+        try browser.click("section.now a[href='\(stay)']")
+        #expect(try browser.path() == stay)
+        #expect(try browser.text().contains("\nStockholm\n"))
+        #expect(try browser.execute(controls) as? Int == 0, "a viewer sees a control on \(stay)")
+        try browser.click("ul.detours a")
+        #expect(try browser.path() == "\(stay)/detours/1")
+        #expect(try browser.execute("return document.querySelectorAll('.pane').length;") as? Int == 2)
+        #expect(try browser.execute(controls) as? Int == 0, "a viewer sees a control on a detour")
+
+        // Asked for by its address, the page that deletes the stay answers as the API does.
+        try browser.open("\(server.base)\(stay)/delete")
+        #expect(try browser.text().contains("share-read-only"), "\((try? browser.text()) ?? "")")
+    }
+
+    /// Bo's own trips in the walk above: one under way on its day, one over.
+    static let bosTrips = ["lisbon-city-break.json", "scandinavia-rail.json"]
+
+    /// Logs `email` in with the walks' password, from the login page.
+    fileprivate static func logIn(_ browser: WebDriverSession, _ server: ServerProcess, _ email: String) throws {
+        try browser.open("\(server.base)/login")
+        try browser.type("#email", email)
+        try browser.type("#password", "correct horse battery")
+        try browser.click("form[action='/login'] button")
+        #expect(try browser.path() == "/")
+    }
+}
+
 /// A walk through the app's screens: the sample in the folder, `serve` on it, and chromedriver.
 private struct AppWalk {
     let file: URL
