@@ -299,13 +299,22 @@ enum AppForms {
     }
 }
 
-/// The file name of a new trip: its title in lower-case letters and digits, words joined by `-`.
+/// The file name of a new trip: its title in lower-case ASCII letters and digits, words joined
+/// by `-`.
 enum TripNaming {
+    /// ICU's transliteration of any script into Latin, then into ASCII.
+    ///
+    /// `Łódź` is `lodz`, `Straße` `strasse`, `Москва` `moskva`; letters with no ASCII form are
+    /// left out.
+    static let ascii = StringTransform("Any-Latin; Latin-ASCII; Lower")
+
     /// A name for `title` that none of `taken` has: `lisbon-in-spring`, then `lisbon-in-spring-2`.
     static func name(for title: String, taken: Set<String>) -> TripName {
         var words: [String] = []
         var word = ""
-        for character in title.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil).lowercased() {
+        var folded = title.lowercased()
+        if let latin = title.applyingTransform(ascii, reverse: false) { folded = latin }
+        for character in folded {
             if character.isASCII, character.isLetter || character.isNumber {
                 word.append(character)
             } else if !word.isEmpty {
