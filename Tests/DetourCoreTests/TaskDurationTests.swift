@@ -5,6 +5,9 @@ import Testing
     @Test(arguments: [
         ("PT1H30M", 90), ("P1DT2H", 1560), ("PT45M", 45), ("P1W", 10_080), ("PT90S", 0), ("PT120S", 2),
         ("1h30m", 90), ("90m", 90), ("2h", 120), ("1d 2h", 1560), ("1d2h30m", 1590), ("PT2H0M", 120),
+        // ISO 8601's decimal fraction on the smallest unit given, after `.` or `,`.
+        ("PT1.5H", 90), ("PT1,5H", 90), ("PT1.25H", 75), ("P0.5D", 720), ("P1.5W", 15_120), ("PT2H1.5M", 0),
+        ("PT90.0S", 0), ("PT120.000S", 2), ("P1DT0.5H", 1470), ("PT0.5M", 0), ("PT1.333H", 0),
     ])
     func readsBothForms(_ text: String, _ minutes: Int) {
         if minutes == 0 {
@@ -17,7 +20,9 @@ import Testing
     @Test(arguments: [
         ("PT", TaskDuration.ParseError.notADuration), ("P", .notADuration), ("P1DT", .notADuration),
         ("PT1M1H", .notADuration), ("1m1h", .notADuration), ("h", .notADuration), ("1.5h", .notADuration),
-        ("PT1.5H", .notADuration), ("1 hour", .notADuration), ("", .notADuration), ("P1M", .calendarUnit),
+        ("PT1.5H30M", .notADuration), ("PT1.H", .notADuration), ("PT.5H", .notADuration), ("PT1.5", .notADuration),
+        ("PT1.0000000001H", .notADuration), ("P0.5M", .calendarUnit), ("PT0.0H", .notPositive),
+        ("1 hour", .notADuration), ("", .notADuration), ("P1M", .calendarUnit),
         ("P1Y", .calendarUnit), ("-PT2H", .notPositive), ("PT0M", .notPositive), ("0m", .notPositive),
         ("P31D", .tooLong), ("PT30S", .partialMinute), ("P9999999999D", .notADuration),
     ])

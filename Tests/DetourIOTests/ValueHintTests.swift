@@ -43,6 +43,30 @@ import Testing
             #"duration "90 min" is not a duration; did you mean "90m"? (write PT1H30M, 1h30m, 90m or 2h)"#
         ),
         (
+            #"{"name": "a", "duration": "1.5h", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "1.5h" is not a duration; did you mean "1h30m"? (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
+            #"{"name": "a", "duration": "1:30", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "1:30" is not a duration; did you mean "1h30m"? (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
+            #"{"name": "a", "duration": "0:45", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "0:45" is not a duration; did you mean "45m"? (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
+            #"{"name": "a", "duration": "1 hour 30", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "1 hour 30" is not a duration; did you mean "1h30m"? (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
+            #"{"name": "a", "duration": "0.5d", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "0.5d" is not a duration; did you mean "12h"? (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
+            #"{"name": "a", "duration": "0.1m", "cost": {"amount": 1, "currency": "EUR"}}"#,
+            #"duration "0.1m" is not a duration (write PT1H30M, 1h30m, 90m or 2h)"#
+        ),
+        (
             #"{"name": "a", "duration": "soon", "cost": {"amount": 1, "currency": "EUR"}}"#,
             #"duration "soon" is not a duration (write PT1H30M, 1h30m, 90m or 2h)"#
         ),

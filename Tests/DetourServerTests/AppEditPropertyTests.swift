@@ -93,7 +93,8 @@ import Testing
             let location = stays[s].location
             let taskName = "Task \(number)"
             var fields = [
-                ("\(side)-name", taskName), ("\(side)-duration", any(["1h30m", "PT2H", "45m", "90m"])),
+                ("\(side)-name", taskName),
+                ("\(side)-duration", any(["1h30m", "PT2H", "45m", "90m", "PT1.5H", "P0,25D"])),
                 ("\(side)-cost", "\(any(["0", "12.50", "7"])) \(currency)"),
             ]
             if Bool.random(using: &random) {

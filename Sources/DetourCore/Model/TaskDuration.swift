@@ -1,8 +1,9 @@
 /// How long a task takes, in whole minutes.
 ///
-/// Trip files write durations in ISO 8601 (`PT1H30M`, `P1DT2H`, `P1W`) or in the short form
-/// people type (`1h30m`, `90m`, `2h`, `1d 2h`). Years and months are refused: they have no fixed
-/// length. Seconds are allowed when they add up to whole minutes.
+/// Trip files write durations in ISO 8601 (`PT1H30M`, `P1DT2H`, `P1W`, and `PT1.5H`: a decimal
+/// fraction on the smallest unit) or in the short form people type (`1h30m`, `90m`, `2h`,
+/// `1d 2h`). Years and months are refused: they have no fixed length. Seconds are allowed when
+/// they add up to whole minutes.
 public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConvertible, ValueRule {
     /// The longest duration a task may have: a task longer than this is a typo, not a detour.
     public static let maximumMinutes = 30 * 24 * 60
@@ -61,7 +62,8 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
     }
 
     /// The short form `text` was probably meant as: `1h30` → `1h30m`, `90 min` → `90m`,
-    /// `2 hours` → `2h`, `90` → `90m`; `nil` when no such reading parses.
+    /// `2 hours` → `2h`, `90` → `90m`, `1.5h` → `1h30m`, `1:30` → `1h30m`; `nil` when no such
+    /// reading parses.
     public static func likelyMeant(_ text: String) -> String? {
         var body = text.lowercased().filter { !$0.isWhitespace }
         for (long, short) in [
@@ -69,6 +71,17 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
             ("hrs", "h"), ("hr", "h"), ("days", "d"), ("day", "d"),
         ] {
             body = body.replacing(long, with: short)
+        }
+        // Hours and minutes as a clock writes them: `1:30`; a decimal fraction of one unit,
+        // read as ISO 8601 reads it: `1.5h` is `PT1.5H`.
+        var reading: String?
+        if let clock = body.wholeMatch(of: /([0-9]{1,3}):([0-5][0-9])/) {
+            reading = "PT\(clock.1)H\(clock.2)M"
+        } else if let decimal = body.wholeMatch(of: /[0-9]{1,9}[.,][0-9]{1,9}([dhm])/) {
+            reading = (decimal.1 == "d" ? "P" : "PT") + decimal.0.uppercased()
+        }
+        if let reading {
+            return (try? parse(reading)).map { $0.description.filter { $0 != " " } }
         }
         // A bare number is minutes; a number after hours is minutes too (`1h30`).
         if let last = body.last, last.isNumber { body += "m" }
@@ -135,6 +148,11 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
     // The longest number we read: enough for any duration, far from overflow.
     private static let maxDigits = 9
 
+    /// 10 to the power `exponent` (at most ``maxDigits``).
+    private static func powerOfTen(_ exponent: Int) -> Int {
+        (0..<exponent).reduce(1) { value, _ in value * 10 }
+    }
+
     /// `nW nD T nH nM nS`, after the `P`, each part optional but in order; returns seconds.
     private static func parseISO(_ text: Substring) throws(ParseError) -> Int {
         var parts = DurationScanner(text)
@@ -150,9 +168,17 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
                 sawPart = false
                 continue
             }
-            guard let value = parts.number(maxDigits: maxDigits), let unit = parts.take() else {
-                throw .notADuration
+            guard let value = parts.number(maxDigits: maxDigits) else { throw .notADuration }
+            // ISO 8601 allows a decimal fraction, after `.` or `,`, on the smallest unit given.
+            var fraction: (digits: Int, scale: Int)?
+            if let sign = parts.peek(), sign == "." || sign == "," {
+                parts.advance()
+                guard let start = parts.digitCount(), let digits = parts.number(maxDigits: maxDigits) else {
+                    throw .notADuration
+                }
+                fraction = (digits, Self.powerOfTen(start))
             }
+            guard let unit = parts.take() else { throw .notADuration }
             let rank: Int
             let scale: Int
             switch (inTime, unit) {
@@ -168,6 +194,13 @@ public struct TaskDuration: Sendable, Hashable, Comparable, CustomStringConverti
             order = rank
             sawPart = true
             seconds += value * scale
+            if let fraction {
+                // The fraction is the last part, and must come to whole seconds.
+                guard parts.peek() == nil else { throw .notADuration }
+                let (whole, rest) = (fraction.digits * scale).quotientAndRemainder(dividingBy: fraction.scale)
+                guard rest == 0 else { throw .partialMinute }
+                seconds += whole
+            }
         }
         // "P" alone and "P1DT" are not durations.
         guard order > 0, !inTime || sawPart else { throw .notADuration }
@@ -216,6 +249,12 @@ private struct DurationScanner {
 
     mutating func skipSpaces() {
         while rest.first == " " { advance() }
+    }
+
+    /// How many ASCII digits the text starts with, or `nil` for none.
+    func digitCount() -> Int? {
+        let count = rest.prefix { ("0"..."9").contains($0) }.count
+        return count > 0 ? count : nil
     }
 
     /// A run of ASCII digits no longer than `maxDigits`, or `nil`.
