@@ -66,6 +66,7 @@ extension TemplateScope {
             "number": .number, "title": userText, "isDraft": .flag, "sides": .list(.object(side)),
             "left": .object(side), "right": .object(side), "recommended": userText, "hasRecommendation": .flag,
             "recommendationReason": typedText, "chosen": userText, "hasChosen": .flag, "chosenByBudget": .flag,
+            "hasPros": .flag, "hasCons": .flag,
         ])
     /// `ScheduleDayModel`.
     public static let scheduleDay = TemplateScope(

@@ -110,8 +110,10 @@ import Testing
             let columns = MarkdownCheck.unescapedPipes(String(table[0]))
             for row in table { #expect(MarkdownCheck.unescapedPipes(String(row)) == columns, "\(row)") }
         }
-        // The overview (header, rule, one row per stay), then two detours of nine rows each.
-        #expect(tables.map(\.count) == [2 + 2, 9, 9])
+        // The overview (header, rule, one row per stay), then two detours: the first of nine
+        // rows; the second, with no pro or con on either side, without those two rows.
+        #expect(tables.map(\.count) == [2 + 2, 9, 7])
+        #expect(tables[2].allSatisfy { !$0.hasPrefix("| Pros |") && !$0.hasPrefix("| Cons |") })
         #expect(tables.map { MarkdownCheck.unescapedPipes(String($0[0])) } == [7, 4, 4])
         #expect(markdown.contains("Lisbon \\| Baixa"))
         // A `<` that would open a tag is escaped, and only that: `&`, `"` and `>` are text here.

@@ -329,6 +329,12 @@ extension DetourModel {
 
     /// What templates read as `hasChosen`.
     var hasChosen: Bool { !chosen.isEmpty }
+
+    /// What templates read as `hasPros`: whether either side has a pro.
+    var hasPros: Bool { sides.contains(where: \.hasPros) }
+
+    /// What templates read as `hasCons`: whether either side has a con.
+    var hasCons: Bool { sides.contains(where: \.hasCons) }
 }
 
 extension SideModel {
