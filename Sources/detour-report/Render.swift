@@ -147,10 +147,12 @@ struct Render: ParsableCommand {
     }
 
     /// The checks on the command line that look at files: the trip is no folder, an `-o` file's
-    /// extension tells its format, and `-o` is not the trip itself.
-    func checkTargets() throws {
+    /// extension tells its format, and `-o` is not the trip itself; each a mistake shown with
+    /// render's usage.
+    func checkTargets() throws(UsageMistake) {
         if (try? fileStore.info(FilePath(input), followLinks: true))?.kind == .directory, input != "-" {
-            throw ValidationError("'\(input)' is a folder; give -d DIR to render every trip in it")
+            throw UsageMistake(
+                message: "'\(input)' is a folder; give -d DIR to render every trip in it", command: Render.self)
         }
         guard let output else { return }
         // Only a file needs its extension; a device, a FIFO or standard output takes HTML as
@@ -158,13 +160,15 @@ struct Render: ParsableCommand {
         if format == nil, OutputFormat(fileName: output) == nil,
             case .file = try? Delivery.destination(of: FilePath(output), store: fileStore)
         {
-            throw ValidationError(
-                "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .pdf, .gpx, .ics or .geojson, or pass --format"
-            )
+            throw UsageMistake(
+                message:
+                    "cannot tell the format of '\(output)' from its extension; use .html, .md, .json, .pdf, .gpx, .ics or .geojson, or pass --format",
+                command: Render.self)
         }
         if isTrip(output) {
-            throw ValidationError(
-                "-o '\(output)' is the trip itself; writing there would replace the trip with its report")
+            throw UsageMistake(
+                message: "-o '\(output)' is the trip itself; writing there would replace the trip with its report",
+                command: Render.self)
         }
     }
 

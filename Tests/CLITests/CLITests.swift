@@ -86,6 +86,32 @@ import Testing
         #expect(!result.stderr.isEmpty)
     }
 
+    /// A mistake `render` finds in its own options once it runs is shown with `render`'s usage,
+    /// as ArgumentParser shows the ones it finds: an `-o` file of an unknown kind, a folder
+    /// without `-d`, `-o` the trip itself; with or without the command's name.
+    @Test(arguments: [
+        (
+            ["-o", "plan.txt"],
+            "cannot tell the format of 'plan.txt' from its extension; use .html, .md, .json, .pdf, .gpx, .ics or .geojson, or pass --format"
+        ),
+        (["-o", "SAMPLE"], "-o 'SAMPLE' is the trip itself; writing there would replace the trip with its report"),
+    ])
+    func aMistakeInRendersOptionsShowsRendersUsage(_ extra: [String], _ message: String) throws {
+        for command in [[], ["render"]] {
+            let arguments = command + [sample] + extra.map { $0 == "SAMPLE" ? sample : $0 }
+            let result = try cli.run(arguments, directory: scratch)
+            #expect(result.status == 64)
+            #expect(
+                result.stderr
+                    == "Error: \(message.replacingOccurrences(of: "SAMPLE", with: sample))\n"
+                    + "Usage: detour-report render [<options>] [<trip> ...]\n"
+                    + "  See 'detour-report render --help' for more information.\n")
+            #expect(!FileManager.default.fileExists(atPath: scratch.appendingPathComponent("plan.txt").path))
+        }
+        let folder = try cli.run([scratch.path])
+        #expect(folder.stderr.hasSuffix("See 'detour-report render --help' for more information.\n"))
+    }
+
     @Test func anUnwritableOutputExits73AndCreatesNothing() throws {
         let target = scratch.appendingPathComponent("missing-folder/plan.html").path
         let result = try cli.run([sample, "-o", target])
