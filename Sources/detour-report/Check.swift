@@ -15,8 +15,8 @@ enum Check {
             case missing
             /// The file differs, first on `line` (1-based), whose two versions are given.
             case differs(line: Int, onDisk: String, now: String)
-            /// No trip writes the file any more.
-            case extra
+            /// No trip writes the file any more, for `reason`: a run would remove it.
+            case extra(Ownership.StaleReason)
         }
 
         var path: String
@@ -47,16 +47,19 @@ enum Check {
         return (index + 1, text(oldLines), text(newLines))
     }
 
-    /// Prints each difference, or one line saying that all `count` files match; the exit code:
-    /// 1 when any file differs.
-    static func report(_ differences: [Difference], checked count: Int, printer: DiagnosticPrinter) -> ExitCode {
+    /// Prints each difference, then what the check found: `plan.html differs` for the one
+    /// report of `file`, else the reports of a folder counted (`5 reports up to date, 1 differs,
+    /// 6 would be removed: formats no longer asked for`); the exit code: 1 when any differs.
+    static func report(
+        _ differences: [Difference], checked count: Int, printer: DiagnosticPrinter, file: String? = nil
+    ) -> ExitCode {
         for difference in differences {
             switch difference.kind {
             case .missing:
                 printer.report(.reportDiffers, "the report is missing", file: difference.path)
-            case .extra:
+            case .extra(let reason):
                 printer.report(
-                    .reportDiffers, "no trip writes this report (a trip removed or renamed?)", file: difference.path)
+                    .reportDiffers, "no trip writes this report now: \(reason.single)", file: difference.path)
             case .differs(let line, let onDisk, let now):
                 let diagnostic = Diagnostic(
                     .reportDiffers, at: SourcePosition(line: line),
@@ -67,16 +70,36 @@ enum Check {
                 }
             }
         }
-        if differences.isEmpty {
-            if printer.format == .text {
-                StandardStreams.writeError("\(count) \(count == 1 ? "file matches" : "files match")\n")
-            }
-            return ExitCodes.success
-        }
         if printer.format == .text {
-            StandardStreams.writeError("\(differences.count) of \(count) files differ\n")
+            StandardStreams.writeError(summary(differences, checked: count, file: file) + "\n")
         }
-        return ExitCodes.differs
+        return differences.isEmpty ? ExitCodes.success : ExitCodes.differs
+    }
+
+    /// The last line of a check: what became of the `count` reports checked and of the files a
+    /// run would remove, or of the one report of `file`.
+    static func summary(_ differences: [Difference], checked count: Int, file: String? = nil) -> String {
+        var differing = 0
+        var missing = 0
+        var removed: [Ownership.StaleReason] = []
+        for difference in differences {
+            switch difference.kind {
+            case .missing: missing += 1
+            case .differs: differing += 1
+            case .extra(let reason): removed.append(reason)
+            }
+        }
+        if let file {
+            return missing > 0 ? "\(file) is missing" : differing > 0 ? "\(file) differs" : "\(file) is up to date"
+        }
+        let current = count - differing - missing
+        var parts = ["\(current) \(current == 1 ? "report" : "reports") up to date"]
+        if differing > 0 { parts.append("\(differing) \(differing == 1 ? "differs" : "differ")") }
+        if missing > 0 { parts.append("\(missing) missing") }
+        if !removed.isEmpty {
+            parts.append("\(removed.count) would be removed: \(Ownership.StaleReason.phrase(removed))")
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// The files under `folder`, relative to it, `/` between folders, sorted.
@@ -112,13 +135,14 @@ enum Check {
         let known = Set(written)
         let stale = Ownership.staleReports(
             previous: Ownership.previousIndex(in: folder), now: Ownership.previousIndex(in: fresh))
-        for name in stale where Ownership.isOwnFile(name, in: folder) {
-            differences.append(Difference(path: folder.appending(name).string, kind: .extra))
+        for report in stale where Ownership.isOwnFile(report.file, in: folder) {
+            differences.append(Difference(path: folder.appending(report.file).string, kind: .extra(report.reason)))
         }
         // The index pages and parts a run removes (Render.removeStaleIndexes).
         let pages = ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string).filter(Render.isIndexFile)
         for name in pages.sorted() where !known.contains(name) {
-            differences.append(Difference(path: folder.appending(name).string, kind: .extra))
+            differences.append(
+                Difference(path: folder.appending(name).string, kind: .extra(Render.staleIndexReason(name))))
         }
         return (differences, written.count)
     }

@@ -135,7 +135,7 @@ struct Render: ParsableCommand {
         if check, let target = self.output {
             let bytes = result.outputs.flatMap { (try? $0.bytes()) ?? [] }
             let differences = Check.compare(bytes, withFileAt: FilePath(target)).map { [$0] } ?? []
-            let code = Check.report(differences, checked: 1, printer: printer)
+            let code = Check.report(differences, checked: 1, printer: printer, file: target)
             if code != ExitCodes.success { throw code }
             return
         }

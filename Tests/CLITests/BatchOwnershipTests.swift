@@ -41,13 +41,29 @@ import Testing
         // Before the run, --check names the reports the run would remove, and only those.
         let check = try render([trips], ["--check"])
         #expect(check.status == 1)
-        let extra = check.stderr.split(separator: "\n").filter { $0.contains("no trip writes this report") }
+        let extra = check.stderr.split(separator: "\n").filter {
+            $0.hasSuffix(": error: no trip writes this report now: its format is no longer asked for [report-differs]")
+        }
         // Each trip's Markdown report, and the Markdown index.
-        #expect(extra.count == Fixtures.sampleTrips().count + 1, "\(check.stderr)")
+        let count = Fixtures.sampleTrips().count
+        #expect(extra.count == count + 1, "\(check.stderr)")
         #expect(!check.stderr.contains("README.md"))
         #expect(check.stderr.contains("index.md: error: no trip writes this report"))
+        // The reports counted, not the lines: the HTML reports up to date, the two indexes
+        // (which listed the Markdown) differing, and what the run would remove.
+        #expect(
+            check.stderr.hasSuffix(
+                "\(count) reports up to date, 2 differ, \(count + 1) would be removed: formats no longer asked for\n"
+            ),
+            "\(check.stderr)")
 
-        #expect(try render([trips]).status == 0)
+        // The run says what it removed, and why.
+        let run = try cli.run([trips, "-d", out.path])
+        #expect(run.status == 0)
+        #expect(
+            run.stderr.hasSuffix(
+                "\(count) written, 0 invalid, 0 unreadable; \(count + 1) removed: formats no longer asked for\n"),
+            "\(run.stderr)")
         #expect(try names(out).filter { $0.hasSuffix(".md") } == ["README.md"])
         let again = try render([trips], ["--check"])
         #expect(again.status == 0, "\(again.stderr)")
@@ -61,8 +77,19 @@ import Testing
         try fm.moveItem(
             at: trips.appendingPathComponent("fiji-date-line.json"), to: trips.appendingPathComponent("fiji.json"))
         try Data("{\"title\": 3}".utf8).write(to: trips.appendingPathComponent("nordic-budget.json"))
-        let second = try render([trips.path], ["--format", "html,json"])
+        let before = try cli.run([trips.path, "-d", out.path, "--format", "html,json", "--check"])
+        #expect(
+            before.stderr.contains(
+                "andes-drafts.html: error: no trip writes this report now: its trip was removed or renamed"))
+        #expect(
+            before.stderr.contains(
+                "nordic-budget.json: error: no trip writes this report now: its trip is now invalid or unreadable"))
+        let second = try cli.run([trips.path, "-d", out.path, "--format", "html,json"])
         #expect(second.status == 65)
+        #expect(
+            second.stderr.hasSuffix(
+                "3 written, 1 invalid, 0 unreadable; 6 removed: 4 for trips removed or renamed, 2 for trips now invalid or unreadable\n"
+            ), "\(second.stderr)")
         #expect(
             try names(out) == [
                 "fiji.html", "fiji.json", "index.html", "index.json", "lisbon-city-break.html",

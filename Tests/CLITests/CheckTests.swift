@@ -35,7 +35,7 @@ import Testing
         let before = try snapshot(golden)
         let result = try batch(["--check"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("\(before.count) files match\n"), "\(result.stderr)")
+        #expect(result.stderr.hasSuffix("\(before.count) reports up to date\n"), "\(result.stderr)")
         #expect(try snapshot(golden) == before)
     }
 
@@ -73,10 +73,13 @@ import Testing
                 "\(golden.path)/nordic-budget.html:8: error: the report differs from what render writes now, first on this line [report-differs]",
                 "  on disk: <title>Old Stockholm and Oslo on a budget</title>",
                 "  now:     <title>Stockholm and Oslo on a budget</title>",
-                "\(golden.path)/gone.html: error: no trip writes this report (a trip removed or renamed?) [report-differs]",
-                "\(golden.path)/gone.md: error: no trip writes this report (a trip removed or renamed?) [report-differs]",
+                "\(golden.path)/gone.html: error: no trip writes this report now: its trip was removed or renamed [report-differs]",
+                "\(golden.path)/gone.md: error: no trip writes this report now: its trip was removed or renamed [report-differs]",
             ], "\(result.stderr)")
-        #expect(result.stderr.hasSuffix("6 of 13 files differ\n"), "\(result.stderr)")
+        #expect(
+            result.stderr.hasSuffix(
+                "9 reports up to date, 3 differ, 1 missing, 2 would be removed: trips removed or renamed\n"),
+            "\(result.stderr)")
         #expect(try snapshot(golden) == before, "--check writes nothing")
     }
 
@@ -93,12 +96,14 @@ import Testing
         #expect(try cli.run([sample, "-o", file.path, "--today", "2026-11-24"]).status == 0)
         let same = try cli.run([sample, "-o", file.path, "--today", "2026-11-24", "--check"])
         #expect(same.status == 0)
-        #expect(same.stderr == "1 file matches\n")
+        #expect(same.stderr == "\(file.path) is up to date\n")
         let other = try cli.run([sample, "-o", file.path, "--today", "2026-11-25", "--check"])
         #expect(other.status == 1)
         #expect(other.stderr.contains("plan.md:"))
+        #expect(other.stderr.hasSuffix("\n\(file.path) differs\n"), "\(other.stderr)")
         let missing = try cli.run([sample, "-o", file.path + ".nope", "--format", "markdown", "--check"])
         #expect(missing.status == 1)
+        #expect(missing.stderr.hasSuffix("\n\(file.path).nope is missing\n"), "\(missing.stderr)")
         #expect(!FileManager.default.fileExists(atPath: file.path + ".nope"))
     }
 

@@ -70,6 +70,16 @@ import Testing
         #expect(last["code"] as? String == "summary")
         #expect(last["message"] as? String == "1 written, 0 invalid, 0 unreadable")
         #expect(
-            last["counts"] as? [String: Int] == ["written": 1, "invalid": 0, "unreadable": 0, "failed": 0])
+            last["counts"] as? [String: Int] == [
+                "written": 1, "invalid": 0, "unreadable": 0, "failed": 0, "removed": 0,
+            ])
+        // Run again with JSON reports only: the HTML report and index page go, and are counted.
+        let again = try cli.run(
+            [Self.lisbon, "-d", output.path, "--format", "json", "--diagnostics", "json", "--today", "2026-11-22"])
+        let summary = try record(try #require(again.stderr.split(separator: "\n").last))
+        #expect(
+            summary["message"] as? String
+                == "1 written, 0 invalid, 0 unreadable; 1 removed: a format no longer asked for")
+        #expect((summary["counts"] as? [String: Int])?["removed"] == 1)
     }
 }

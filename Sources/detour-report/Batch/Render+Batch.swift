@@ -136,13 +136,13 @@ extension Render {
         console.end()
 
         let index = TripIndex(entries: results.map(\.entry))
-        let indexCode = Render.writeIndex(
+        var (indexCode, removed) = Render.writeIndex(
             index, shard: shard, folder: folder, templates: templates, printer: printer, existing: existing)
         // Once the new index says what this run wrote, the reports only the old one listed go.
         if indexCode == ExitCodes.success {
-            Ownership.remove(Ownership.staleReports(previous: previous, now: index.entries), from: folder)
+            removed += Ownership.remove(Ownership.staleReports(previous: previous, now: index.entries), from: folder)
         }
-        if summary { Render.printSummary(index, format: trip.diagnostics) }
+        if summary { Render.printSummary(index, removed: removed, format: trip.diagnostics) }
         let code = ExitCodes.mostSerious(results.map(\.exitCode) + [indexCode.rawValue])
         if code != ExitCodes.success { throw code }
     }
@@ -186,11 +186,12 @@ extension Render {
     /// shard writes only its part, `index.K-of-N.json`, for `detour-report index` to join.
     ///
     /// `existing` are the names in the folder before the run, when it was listed: the stale
-    /// indexes are looked for among them (the run writes no other index).
+    /// indexes are looked for among them (the run writes no other index). Returns the exit
+    /// code, and why each stale index removed was.
     static func writeIndex(
         _ index: TripIndex, shard: BatchInputs.Shard?, folder: FilePath, templates: ReportTemplates,
         printer: DiagnosticPrinter, existing: Set<String>? = nil
-    ) -> ExitCode {
+    ) -> (ExitCode, removed: [Ownership.StaleReason]) {
         let files =
             shard.map { [(name: $0.indexFileName, text: index.json())] }
             ?? IndexPages.render(index, templates: templates) { makers in
@@ -204,20 +205,34 @@ extension Render {
                 codes.append(error.rawValue)
             }
         }
+        var removed: [Ownership.StaleReason] = []
         if shard == nil, codes.isEmpty {
-            removeStaleIndexes(in: folder, keeping: Set(files.map(\.name)), among: existing)
+            removed = removeStaleIndexes(in: folder, keeping: Set(files.map(\.name)), among: existing)
         }
-        return ExitCodes.mostSerious(codes)
+        return (ExitCodes.mostSerious(codes), removed)
     }
 
     /// After a whole run, the index pages it did not write (an `index.md` of a run with Markdown
     /// before) and the shards' parts (which `index` would join over the new index) are removed:
     /// what is left in the folder says what this run did.
-    static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>, among existing: Set<String>?) {
+    ///
+    /// Returns why each file removed was.
+    static func removeStaleIndexes(in folder: FilePath, keeping written: Set<String>, among existing: Set<String>?)
+        -> [Ownership.StaleReason]
+    {
         let names = existing.map(Array.init) ?? ((try? fileStore.entries(in: folder)) ?? []).map(\.name.string)
-        for name in names where !written.contains(name) && isIndexFile(name) {
+        var removed: [Ownership.StaleReason] = []
+        for name in names.sorted() where !written.contains(name) && isIndexFile(name) {
             fileStore.remove(folder.appending(name))
+            removed.append(staleIndexReason(name))
         }
+        return removed
+    }
+
+    /// Why the index file `name` is not written now: a whole run writes `index.md` only with
+    /// Markdown reports, and never a shard's part.
+    static func staleIndexReason(_ name: String) -> Ownership.StaleReason {
+        name == "index.md" ? .formatDropped : .indexPart
     }
 
     /// Whether `name` is one of the files a run's index is written to: a page, or a shard's part.
@@ -225,19 +240,26 @@ extension Render {
         ["index.md", "index.html", "index.json"].contains(name) || BatchInputs.Shard(indexFileName: name) != nil
     }
 
-    /// `198 written, 2 invalid, 0 unreadable` on standard error; with `--diagnostics json`, the
-    /// same counts as one JSON object, so the stream stays JSON Lines.
-    static func printSummary(_ index: TripIndex, format: DiagnosticPrinter.Format) {
+    /// `198 written, 2 invalid, 0 unreadable` on standard error, and what the run `removed`
+    /// and why (`; 6 removed: formats no longer asked for`); with `--diagnostics json`, the same
+    /// counts as one JSON object, so the stream stays JSON Lines.
+    static func printSummary(_ index: TripIndex, removed: [Ownership.StaleReason], format: DiagnosticPrinter.Format) {
+        let message =
+            removed.isEmpty
+            ? index.summary : "\(index.summary); \(removed.count) removed: \(Ownership.StaleReason.phrase(removed))"
         switch format {
         case .text:
-            StandardStreams.writeError(index.summary + "\n")
+            StandardStreams.writeError(message + "\n")
         case .json:
             // The keys every diagnostic line has, so the stream stays one shape, and the counts.
-            let counts = TripStatus.afterWriting.map { ($0.rawValue, JSONOutput.int(index.count($0))) }
+            let counts =
+                TripStatus.afterWriting.map { ($0.rawValue, JSONOutput.int(index.count($0))) } + [
+                    ("removed", JSONOutput.int(removed.count))
+                ]
             let summary = JSONOutput.object([
                 ("severity", .string("info")), ("code", .string("summary")), ("path", .string(nil)),
                 ("file", .string("detour-report")), ("line", .int(nil)), ("column", .int(nil)),
-                ("message", .string(index.summary)), ("counts", .object(counts)),
+                ("message", .string(message)), ("counts", .object(counts)),
             ])
             StandardStreams.writeError(summary.serializedLine() + "\n")
         }
