@@ -15,7 +15,8 @@ public enum DayOptions {
             switch error {
             case .badOption(let text):
                 printer.report(
-                    .badToday, "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)",
+                    .badToday,
+                    "--today \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)\(CalendarDay.meantHint(text))",
                     file: "detour-report")
             case .badSourceDateEpoch(let text):
                 printer.report(

@@ -141,7 +141,7 @@ import Testing
             messages(draft) == [
                 "destinations[0].detours[1].tasks[0].duration: duration \"-PT2H\" is not positive",
                 "destinations[0].detours[1].tasks[0].cost.amount: amount -25 is negative; an amount is zero or more",
-                "destinations[0].detours[1].tasks[0].cost.currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR)",
+                "destinations[0].detours[1].tasks[0].cost.currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR); did you mean \"EUR\"?",
                 "destinations[0].detours[1].tasks[0].pros[1]: a pro must not be blank",
             ])
         #expect(

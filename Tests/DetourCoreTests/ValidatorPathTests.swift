@@ -36,7 +36,7 @@ import Testing
     @Test func aRateIsCheckedEvenWhenItsCurrencyIsNot() {
         #expect(
             lines(Self.trip(currency: Draft.text("EUR"), rates: [("sek", "x")])) == [
-                "error rates.sek: currency \"sek\" is not an ISO 4217 code (three capital letters, like EUR) [bad-currency]",
+                "error rates.sek: currency \"sek\" is not an ISO 4217 code (three capital letters, like EUR); did you mean \"SEK\"? [bad-currency]",
                 "error rates.sek: rate \"x\" is not a decimal number [bad-rate]",
             ])
         // A key that is not a plain name is quoted in the path.
@@ -74,7 +74,7 @@ import Testing
         #expect(lines(Self.trip(currency: .invalid, rates: [("SEK", "0.1")])) == [])
         #expect(
             lines(Self.trip(currency: Draft.text("eur"), rates: [("SEK", "0.1")])) == [
-                "error currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR) [bad-currency]"
+                "error currency: currency \"eur\" is not an ISO 4217 code (three capital letters, like EUR); did you mean \"EUR\"? [bad-currency]"
             ])
     }
 

@@ -28,7 +28,7 @@ import Testing
                 #"gpx-unknown-stay: wpt 2 "Tram": destination "porto" is not the id of any dr:stay"#,
                 #"bad-duration: wpt 2 "Tram": duration "1h30" is not a duration; did you mean "1h30m"? (write PT1H30M, 1h30m, 90m or 2h)"#,
                 #"bad-amount: wpt 2 "Tram": amount "3,10" is not a decimal number; write the amount with a dot: "3.10""#,
-                #"bad-currency: wpt 2 "Tram": currency "eur" is not an ISO 4217 code (three capital letters, like EUR)"#,
+                #"bad-currency: wpt 2 "Tram": currency "eur" is not an ISO 4217 code (three capital letters, like EUR); did you mean "EUR"?"#,
             ])
     }
 

@@ -75,6 +75,89 @@ import Testing
         #expect(Self.message(task: task) == expected)
     }
 
+    /// What people type for a price, in JSON: the accepted form, worked out from it.
+    @Test(arguments: [
+        (
+            #""cost": {"amount": "12 EUR", "currency": "EUR"}"#,
+            #"must be a number, not a string; write the number and the currency apart: "amount": 12, "currency": "EUR""#
+        ),
+        (
+            #""cost": {"amount": "€12", "currency": "EUR"}"#,
+            #"must be a number, not a string; write the number and the currency apart: "amount": 12, "currency": "EUR""#
+        ),
+        (
+            #""cost": {"amount": "1.234,50", "currency": "EUR"}"#,
+            "must be a number, not a string; write the amount with a point, no thousands separator and no quotes: 1234.50"
+        ),
+        (
+            #""cost": "12 EUR""#,
+            #"a cost must be an object, not a string; write {"amount": 12, "currency": "EUR"}"#
+        ),
+        (
+            #""cost": "$5""#,
+            #"a cost must be an object, not a string; write {"amount": 5, "currency": "USD"}; "$" is used by several currencies: write the code of yours, USD, CAD, AUD, NZD, HKD, SGD or MXN"#
+        ),
+        (
+            #""cost": "cheap""#,
+            #"a cost must be an object, not a string; write {"amount": 12.50, "currency": "EUR"} with its currency's code"#
+        ),
+        (
+            #""cost": {"amount": 1, "currency": "eur"}"#,
+            #"currency "eur" is not an ISO 4217 code (three capital letters, like EUR); did you mean "EUR"?"#
+        ),
+        (
+            #""cost": {"amount": 1, "currency": "€"}"#,
+            #"currency "€" is not an ISO 4217 code (three capital letters, like EUR); did you mean "EUR"?"#
+        ),
+        (
+            #""cost": {"amount": 1, "currency": "Euro"}"#,
+            #"currency "Euro" is not an ISO 4217 code (three capital letters, like EUR); did you mean "EUR"?"#
+        ),
+        (
+            #""cost": {"amount": 1, "currency": "$"}"#,
+            #"currency "$" is not an ISO 4217 code (three capital letters, like EUR); "$" is used by several currencies: write the code of yours, USD, CAD, AUD, NZD, HKD, SGD or MXN"#
+        ),
+        (
+            #""cost": {"amount": 12,50, "currency": "EUR"}"#,
+            #"unexpected "5", a key in double quotes was expected (a JSON number has no decimal comma: write 12.50)"#
+        ),
+    ])
+    func pricesAsTyped(_ cost: String, _ expected: String) {
+        #expect(Self.message(task: #"{"name": "a", "duration": "1h", \#(cost)}"#) == expected)
+    }
+
+    /// Days as people type them, and a traveler that is a phone number.
+    @Test(arguments: [
+        (
+            "2027-14-04", "ana@example.org",
+            #"arrival "2027-14-04" is not a calendar day (YYYY-MM-DD); did you mean "2027-04-14" (month and day swapped)?"#
+        ),
+        (
+            "10-04-2027", "ana@example.org",
+            #"arrival "10-04-2027" is not a calendar day (YYYY-MM-DD); write "2027-04-10" (day first) or "2027-10-04" (month first)"#
+        ),
+        (
+            "10/04/2027", "ana@example.org",
+            #"arrival "10/04/2027" is not a calendar day (YYYY-MM-DD); write "2027-04-10" (day first) or "2027-10-04" (month first)"#
+        ),
+        (
+            "2027-4-1", "ana@example.org",
+            #"arrival "2027-4-1" is not a calendar day (YYYY-MM-DD); did you mean "2027-04-01"?"#
+        ),
+        (
+            "2027-04-01", "+351 912 345 678",
+            #""+351 912 345 678" is a phone number, not an email address; write the traveler's address, with the name before it if you like: "Ana Silva <ana@example.org>""#
+        ),
+    ])
+    func daysAndTravelersAsTyped(_ arrival: String, _ traveler: String, _ expected: String) {
+        let trip = """
+            {"title": "T", "traveler": "\(traveler)", "destinations": [{"name": "L",
+             "location": {"lat": 1, "lon": 2}, "arrival": "\(arrival)", "departure": "2027-06-02"}]}
+            """
+        let errors = TripLoader.load(Array(trip.utf8), format: .json).diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.message) == [expected])
+    }
+
     @Test func aGPXAmountWithADecimalComma() {
         let gpx = """
             <?xml version="1.0"?>
@@ -90,6 +173,12 @@ import Testing
         #expect(
             errors.map(\.message) == [
                 #"amount "3,10" is not a decimal number; write the amount with a dot: "3.10""#
+            ])
+        let price = gpx.replacingOccurrences(of: "cost=\"3,10\"", with: "cost=\"€3,10\"")
+        let refused = TripLoader.load(Array(price.utf8), format: .gpx).diagnostics.filter { $0.severity == .error }
+        #expect(
+            refused.map(\.message) == [
+                #"amount "€3,10" is not a decimal number; write the amount alone, "3.10", and the currency apart: "EUR""#
             ])
     }
 }

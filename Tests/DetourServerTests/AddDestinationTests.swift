@@ -158,7 +158,10 @@ import Testing
     /// Every refusal, each beside its field, and the file unchanged: what was typed is kept.
     @Test(arguments: [
         ("departure", "2026-12-05", "2026-12-05", "departure", "Departure 2026-12-05 is not after arrival 2026-12-05."),
-        ("arrival", "2026-13-05", "2026-12-08", "arrival", "is not a calendar day (YYYY-MM-DD)."),
+        (
+            "arrival", "2026-13-05", "2026-12-08", "arrival",
+            "is not a calendar day (YYYY-MM-DD); did you mean &quot;2026-05-13&quot; (month and day swapped)?"
+        ),
         ("name", "", "", "name", "name"),
         ("lat", "2026-12-05", "2026-12-07", "lat", "latitude"),
     ])

@@ -89,6 +89,17 @@ import Testing
         #expect(tasks[1].location == Coordinate(latitude: 38.7, longitude: -9.2))
     }
 
+    /// The cost field takes a price as people type it when it names one currency; else the
+    /// words as typed go to the validator, which says what is wrong with them.
+    @Test(arguments: [
+        ("12.50 EUR", "12.50", "EUR"), ("EUR 30", "30", "EUR"), ("€12", "12", "EUR"), ("12,50 eur", "12.50", "EUR"),
+        ("1.234,50 €", "1234.50", "EUR"), ("£3", "3", "GBP"), ("12.50", "12.50", ""), ("$5", "$5", ""),
+        ("5 dollars", "5", "dollars"), ("cheap", "cheap", ""),
+    ])
+    func aCostIsReadAsTyped(_ text: String, _ amount: String, _ currency: String) {
+        #expect(AppDetours.cost(text) == (amount, currency))
+    }
+
     /// The task form's three fields are required, each refused beside its field, in the
     /// validator's words; nothing is written and what was typed is kept.
     @Test func aTasksThreeFieldsAreRequiredEachAtItsField() async throws {

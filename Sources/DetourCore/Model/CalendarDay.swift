@@ -133,3 +133,48 @@ public struct CalendarDay: Sendable, Hashable, Comparable, CustomStringConvertib
         return value
     }
 }
+
+extension CalendarDay {
+    /// The days a text that is not `YYYY-MM-DD` was probably meant as, each with how it was read.
+    ///
+    /// `2027-4-1` is `2027-04-01`; `2027-14-04`, month and day swapped, `2027-04-14`;
+    /// `10/04/2027` either `2027-04-10` (day first) or `2027-10-04` (month first). Empty when
+    /// no reading is a day.
+    public static func likelyMeant(_ text: String) -> [(day: CalendarDay, reading: String)] {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let day = { (year: Substring, month: Substring, day: Substring) -> CalendarDay? in
+            guard let year = Int(year), let month = Int(month), let day = Int(day) else { return nil }
+            return CalendarDay(year: year, month: month, day: day)
+        }
+        if let match = trimmed.wholeMatch(of: /([0-9]{4})[-\/.]([0-9]{1,2})[-\/.]([0-9]{1,2})/) {
+            if let found = day(match.1, match.2, match.3) { return [(found, "")] }
+            if let swapped = day(match.1, match.3, match.2) { return [(swapped, "month and day swapped")] }
+            return []
+        }
+        if let match = trimmed.wholeMatch(of: /([0-9]{1,2})[-\/.]([0-9]{1,2})[-\/.]([0-9]{4})/) {
+            let readings = [
+                (day(match.3, match.2, match.1), "day first"), (day(match.3, match.1, match.2), "month first"),
+            ]
+            let found = readings.compactMap { found, reading in found.map { ($0, reading) } }
+            // 04/04/2027 reads the same either way.
+            if found.count == 2, found[0].0 == found[1].0 { return [(found[0].0, "")] }
+            return found.count == 1 ? [(found[0].0, "")] : found
+        }
+        return []
+    }
+
+    /// `; did you mean "2027-04-01"?`, or both readings of a day that has two, for a text
+    /// ``likelyMeant(_:)`` reads; else empty.
+    public static func meantHint(_ text: String) -> String {
+        let readings = likelyMeant(text)
+        switch readings.count {
+        case 0: return ""
+        case 1:
+            let note = readings[0].reading.isEmpty ? "" : " (\(readings[0].reading))"
+            return "; did you mean \(Quoting.quoted(readings[0].day.description))\(note)?"
+        default:
+            return "; write "
+                + readings.map { "\(Quoting.quoted($0.day.description)) (\($0.reading))" }.joined(separator: " or ")
+        }
+    }
+}

@@ -89,6 +89,10 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// Why `text` is no traveller: a name alone is shown the form that gives it an address.
     public static func refusal(_ text: String) -> String {
+        if isPhoneNumber(text) {
+            return "\(Quoting.quoted(text)) is a phone number, not an email address; write the traveler's address, "
+                + "with the name before it if you like: \"Ana Silva <ana@example.org>\""
+        }
         if !text.contains("@") {
             let name = text.trimmingCharacters(in: .whitespaces)
             let example = name.isEmpty ? "Ana Silva <ana@example.org>" : "\(name) <name@example.org>"
@@ -99,6 +103,12 @@ public struct EmailAddress: Sendable, Hashable, CustomStringConvertible {
         let address = angleBracketed(text)?.address ?? text
         return "\(Quoting.quoted(address)) is not an email address: it needs one character "
             + "either side of an \"@\", and a \".\" between two characters after it"
+    }
+
+    /// Whether `text` looks like a phone number: at least six digits, and besides them only
+    /// `+`, spaces, `-`, `.`, `/` and brackets.
+    static func isPhoneNumber(_ text: String) -> Bool {
+        text.filter(\.isNumber).count >= 6 && text.allSatisfy { $0.isASCII && ($0.isNumber || "+ -./()".contains($0)) }
     }
 
     /// Whether `text` follows the rule.

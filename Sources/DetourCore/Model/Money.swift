@@ -40,7 +40,8 @@ public struct Money: Sendable, Hashable {
         let shown = "amount \(Quoting.printable(text))"
         switch error {
         case .notANumber:
-            return "amount \(Quoting.quoted(text)) is not a decimal number" + (decimalCommaHint(text) ?? "")
+            return "amount \(Quoting.quoted(text)) is not a decimal number"
+                + (decimalCommaHint(text) ?? priceHint(text))
         case .negative: return "\(shown) is negative; an amount is zero or more"
         case .tooLarge: return "\(shown) is out of range (at most \(maximumAmount))"
         case .tooPrecise: return "\(shown) has more than 6 digits after the point"
@@ -51,6 +52,17 @@ public struct Money: Sendable, Hashable {
     /// (`12,50`); `nil` when the text is no such number.
     public static func decimalCommaHint(_ text: String) -> String? {
         NumberText.withDecimalPoint(text).map { "; write the amount with a dot: \(Quoting.quoted($0))" }
+    }
+
+    /// `; write the amount alone, "12", and the currency apart: "EUR"` for an amount written
+    /// as a price (`12 EUR`, `€12`, `1.234,50`); else empty.
+    public static func priceHint(_ text: String) -> String {
+        guard let price = PriceText(text) else { return "" }
+        guard !price.currencies.isEmpty else {
+            return "; write the amount with a point and no thousands separator: \(Quoting.quoted(price.amount))"
+        }
+        return "; write the amount alone, \(Quoting.quoted(price.amount)), and the currency apart: "
+            + PriceText.either(price.currencies.map { Quoting.quoted($0) })
     }
 
     /// The rule for an amount written as text (a JSON number or a GPX attribute).

@@ -320,7 +320,9 @@ private struct Checker {
             return nil
         }
         guard let day = CalendarDay(iso: text) else {
-            report(.badDay, place, what, position, "\(what) \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)")
+            report(
+                .badDay, place, what, position,
+                "\(what) \(Quoting.quoted(text)) is not a calendar day (YYYY-MM-DD)\(CalendarDay.meantHint(text))")
             return nil
         }
         // A calendar ends a stay's all-day event the day after its departure, which must exist.
@@ -592,7 +594,8 @@ extension Checker {
         guard let currency = CurrencyCode(text) else {
             report(
                 .badCurrency, place, name(), position,
-                "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)")
+                "currency \(Quoting.quoted(text)) is not an ISO 4217 code (three capital letters, like EUR)"
+                    + PriceText.currencyHint(text))
             return nil
         }
         if !ISO4217.isKnown(currency) {

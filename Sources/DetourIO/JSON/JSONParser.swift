@@ -126,7 +126,23 @@ package struct JSONCursor {
         }
         if word.hasPrefix("'") { return " (JSON strings use double quotes)" }
         if word.hasPrefix("/") { return " (JSON has no comments)" }
-        return ""
+        return decimalCommaHint()
+    }
+
+    /// ` (a JSON number has no decimal comma: write 12.50)` when the current byte is a digit
+    /// right after a comma right after a whole number (`"amount": 12,50`); else empty.
+    func decimalCommaHint() -> String {
+        let isDigit = { (byte: UInt8) in (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+        guard index >= 2, index < bytes.count, isDigit(bytes[index]), bytes[index - 1] == UInt8(ascii: ","),
+            isDigit(bytes[index - 2])
+        else { return "" }
+        var start = index - 2
+        while start > 0, isDigit(bytes[start - 1]) { start -= 1 }
+        var end = index
+        while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+        let whole = String(decoding: bytes[start..<index - 1], as: UTF8.self)
+        let fraction = String(decoding: bytes[index..<end], as: UTF8.self)
+        return " (a JSON number has no decimal comma: write \(whole).\(fraction))"
     }
 
     package mutating func literal(_ word: StaticString) throws(JSONParser.SyntaxError) {

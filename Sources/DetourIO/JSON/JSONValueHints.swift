@@ -18,8 +18,35 @@ enum JSONValueHints {
             message += "; write \(noun) without quotes: \(trimmed)"
         } else if let dotted = NumberText.withDecimalPoint(trimmed) {
             message += "; write \(noun) with a dot, without quotes: \(dotted)"
+        } else if let price = PriceText(trimmed) {
+            if price.currencies.isEmpty {
+                message += "; write \(noun) with a point, no thousands separator and no quotes: \(price.amount)"
+            } else {
+                message +=
+                    "; write the number and the currency apart: \"amount\": \(price.amount), "
+                    + "\"currency\": \"\(price.currencies[0])\"" + severalCurrencies(price)
+            }
         }
         return message
+    }
+
+    /// A cost or budget (`key`) written as a string (`"12 EUR"`): the object it should be.
+    static func moneyAsString(_ key: String, text: String) -> String {
+        let message = "a \(key) must be an object, not a string"
+        guard let price = PriceText(text) else {
+            return message + "; write {\"amount\": 12.50, \"currency\": \"EUR\"} with its currency's code"
+        }
+        guard !price.currencies.isEmpty else {
+            return message + "; write {\"amount\": \(price.amount), \"currency\": \"EUR\"} with its currency's code"
+        }
+        return message + "; write {\"amount\": \(price.amount), \"currency\": \"\(price.currencies[0])\"}"
+            + severalCurrencies(price)
+    }
+
+    /// For a currency sign several currencies use, `; "$" is used by several currencies: …`;
+    /// else empty.
+    static func severalCurrencies(_ price: PriceText) -> String {
+        price.currencies.count > 1 ? PriceText.currencyHint(price.currencyText) : ""
     }
 
     /// A duration written as a bare number (`90`): the minutes it probably means.

@@ -447,6 +447,12 @@ private struct DraftReader {
                     .wrongType, path: costPath(), at: position(start), JSONValueHints.bareMoney(key, number: number)))
             return .invalid
         }
+        // A price in words: the object it should be, read from them.
+        if cursor.peek == UInt8(ascii: "\"") {
+            let message = JSONValueHints.moneyAsString(key, text: try cursor.string())
+            diagnostics.append(Diagnostic(.wrongType, path: costPath(), at: position(start), message))
+            return .invalid
+        }
         guard var object = try object(&cursor, depth: depth, what: "a \(key)", path: costPath) else { return .invalid }
         var draft = MoneyDraft(amount: .missing(position(start)), currency: .missing(position(start)))
         while let member = try nextKnown(&cursor, &object, Self.moneyKeys, path: costPath) {

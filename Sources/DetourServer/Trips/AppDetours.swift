@@ -158,8 +158,13 @@ enum AppDetours {
 
     /// A cost as typed, `12.50 EUR` or `EUR 12.50`, as its amount and its currency.
     ///
-    /// One word is an amount (the validator then asks for the currency).
+    /// A price that names one currency, however it is written (`€12`, `12,50 eur`, `1.234,50 €`),
+    /// is read as that currency's code and the amount with a point. Else one word is an amount
+    /// (the validator then asks for the currency), and two are an amount and a currency as typed.
     static func cost(_ text: String) -> (amount: String, currency: String) {
+        if let price = PriceText(text), price.currencies.count == 1 {
+            return (price.amount, price.currencies[0])
+        }
         let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
         guard words.count == 2 else { return (text.trimmingCharacters(in: .whitespaces), "") }
         let startsAmount = { (word: String) -> Bool in

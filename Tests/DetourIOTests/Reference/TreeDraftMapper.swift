@@ -294,6 +294,12 @@ struct TreeDraftMapper {
                 Diagnostic(.wrongType, path: costPath, at: position(node), JSONValueHints.bareMoney(key, number: text)))
             return .invalid
         }
+        if case .string(let text) = node.value {
+            diagnostics.append(
+                Diagnostic(
+                    .wrongType, path: costPath, at: position(node), JSONValueHints.moneyAsString(key, text: text)))
+            return .invalid
+        }
         guard let members = members(node, path: costPath, known: ["amount", "currency"], what: "a \(key)") else {
             return .invalid
         }
