@@ -38,6 +38,8 @@ public struct DiagnosticPrinter: Sendable {
     public var format: Format = .text
     /// Whether text lists every warning (`--all-warnings`), past ``warningsPerCode`` of a code.
     public var allWarnings = false
+    /// Whether the command has `--max-input-mib`, which a file too large is told of.
+    public var hasInputLimitOption = true
 
     /// How many warnings of one code text lists before it says how many more there are.
     ///
@@ -80,7 +82,9 @@ public struct DiagnosticPrinter: Sendable {
                 counts[diagnostic.code] = (count, file)
                 if count > DiagnosticPrinter.warningsPerCode { continue }
             }
-            out += line(DiagnosticPrinter.withHint(diagnostic, file: file), file: file) + "\n"
+            out +=
+                line(DiagnosticPrinter.withHint(diagnostic, file: file, inputLimit: hasInputLimitOption), file: file)
+                + "\n"
         }
         for code in order {
             guard let (count, file) = counts[code], count > DiagnosticPrinter.warningsPerCode else { continue }
@@ -105,10 +109,10 @@ public struct DiagnosticPrinter: Sendable {
     }
 
     /// The diagnostic with what this command's options can do about it.
-    public static func withHint(_ diagnostic: Diagnostic, file: String) -> Diagnostic {
+    public static func withHint(_ diagnostic: Diagnostic, file: String, inputLimit: Bool = true) -> Diagnostic {
         var hinted = diagnostic
         switch diagnostic.code {
-        case .fileTooLarge:
+        case .fileTooLarge where inputLimit:
             hinted.message += "; raise it with --max-input-mib N"
         case .gpxNoTrip:
             let command = "detour-report import \(file)"

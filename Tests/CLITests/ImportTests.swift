@@ -67,14 +67,154 @@ import Testing
         let json = try cli.run([trip.path, "--format", "json", "--today", "2026-11-27"])
         #expect(json.status == 0, "\(json.stderr)")
         let text = try String(contentsOf: trip, encoding: .utf8)
-        #expect(text.contains(#""name": "Stay 1 near Belém Tower""#), "\(text)")
-        #expect(text.contains(#""name": "Stay 2 near Ribeira""#))
+        // Each stay is named after the city at its centre.
+        #expect(text.contains(#""name": "Lisbon""#), "\(text)")
+        #expect(text.contains(#""name": "Porto""#))
         #expect(text.contains(#""pros": ["#) && text.contains("https://example.org/belem"))
         #expect(text.contains(#""path": ["#))
         #expect(text.contains(#""arrival": "2026-12-11""#) && text.contains(#""arrival": "2026-12-12""#))
         // The same file again: never over the trip written.
         let again = try cli.run(["import", input.path, "-o", trip.path])
         #expect(again.status == 73)
+    }
+
+    /// The exports of the map apps people use, written for the tests with made-up places: each
+    /// imports into a trip that validates, with its stays, tasks and skipped points counted.
+    @Test(
+        arguments: [
+            // File, stays (their names), tasks, skipped, title, a pro one task has.
+            (
+                "google-takeout-saved-places.json", ["Rome", "Florence"], 5, 2,
+                "Places from google-takeout-saved-places.json", "Piazza di Trevi, 00187 Roma RM, Italia"
+            ),
+            ("google-my-maps.kml", ["Rome", "Florence", "Venice"], 6, 1, "Italy in ten days", "Listed under Florence"),
+            ("organic-maps.kmz", ["Venice"], 4, 0, "Venice and the lagoon", "Books in bathtubs & gondolas"),
+            ("umap.geojson", ["Rome"], 3, 0, "Roman walks", "https://example.org/aventine"),
+        ] as [(String, [String], Int, Int, String, String)])
+    func aMapAppsExportImportsIntoATripThatValidates(
+        _ file: String, _ stays: [String], _ tasks: Int, _ skipped: Int, _ title: String, _ pro: String
+    ) throws {
+        let input = Fixtures.corpus.appendingPathComponent("map-apps/\(file)")
+        let trip = scratch.appendingPathComponent("trip.json")
+        let result = try cli.run(["import", input.path, "-o", trip.path, "--today", "2026-11-29"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let counts = "imported \(tasks) places into \(stays.count) \(stays.count == 1 ? "stay" : "stays")"
+        #expect(result.stderr.contains(counts + (skipped > 0 ? ", \(skipped) point" : ";")), "\(result.stderr)")
+        let check = try cli.run(["validate", trip.path])
+        #expect(check.status == 0 && !check.stderr.contains(": error: "), "\(check.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: trip)) as? [String: Any])
+        let destinations = try #require(json["destinations"] as? [[String: Any]])
+        #expect(destinations.compactMap { $0["name"] as? String } == stays)
+        #expect(json["title"] as? String == title)
+        let allPros = destinations.flatMap { ($0["detours"] as? [[String: Any]]) ?? [] }
+            .flatMap { ($0["tasks"] as? [[String: Any]]) ?? [] }.flatMap { ($0["pros"] as? [String]) ?? [] }
+        #expect(allPros.contains(pro), "\(allPros)")
+    }
+
+    /// Google Takeout: names from `location.name` (and `Title` in older exports), comments,
+    /// addresses and links as pros, and the places without a position (at 0, 0, or with no
+    /// geometry) skipped and named, not put in the Gulf of Guinea.
+    @Test func aTakeoutExportKeepsItsNamesAndSkipsPlacesWithoutAPosition() throws {
+        let input = Fixtures.corpus.appendingPathComponent("map-apps/google-takeout-saved-places.json")
+        let result = try cli.run(["import", input.path, "--today", "2026-11-29"])
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.contains(
+                "warning: 2 points skipped, with no position (no geometry, or 0, 0): \"Trattoria da Enzo\" and \"Forno della Luna\" [import-skipped]"
+            ), "\(result.stderr)")
+        for name in [
+            "Colosseo", "Fontana di Trevi", "Osteria del Vicolo Nascosto", "Cattedrale di Santa Maria del Fiore",
+        ] {
+            #expect(result.output.contains("\"name\": \"\(name)\""), "\(name)")
+        }
+        #expect(!result.output.contains("Place 1"))
+        #expect(result.output.contains("Go before 8 to have it almost to yourself"))
+        #expect(result.output.contains("http://maps.google.com/?cid=1000000000000000005"))
+        #expect(!result.output.contains("\"lat\": 0, \"lon\": 0"))
+    }
+
+    /// A file whose every point is skipped says so, naming them, instead of saying it holds none.
+    @Test func aFileWhoseEveryPointIsSkippedSaysSo() throws {
+        let input = scratch.appendingPathComponent("nowhere.gpx")
+        try Data(
+            """
+            <?xml version="1.0"?>
+            <gpx version="1.1" creator="t" xmlns="http://www.topografix.com/GPX/1/1">
+            <wpt lat="undefined" lon="12.5"><name>Trattoria da Enzo</name></wpt>
+            <wpt lat="0" lon="0"><name>Caffè</name></wpt>
+            <wpt lon="3"/>
+            </gpx>
+            """.utf8
+        ).write(to: input)
+        let result = try cli.run(["import", input.path])
+        #expect(result.status == 65)
+        #expect(
+            result.stderr
+                == "\(input.path): error: every point of the file was skipped, so nothing is imported: "
+                + "2 points skipped, with no position (no geometry, or 0, 0): \"Caffè\" and 1 without a name; "
+                + "1 point skipped, with coordinates that are not numbers in range: \"Trattoria da Enzo\" [nothing-to-import]\n"
+        )
+    }
+
+    /// Points at the same place are one task; `--stay-radius` splits stays; `--from` and
+    /// `--days` spread the nights over the stays by their places.
+    @Test func samePlacePointsMergeAndStaysFollowTheOptions() throws {
+        let input = Fixtures.corpus.appendingPathComponent("map-apps/organic-maps.kmz")
+        let merged = try cli.run(["import", input.path, "--today", "2026-11-29"])
+        #expect(
+            merged.stderr.contains(
+                "warning: 1 point was at the place of another, and made one task with it: \"Cicchetti bar\" [import-draft]"
+            ))
+        #expect(merged.output.components(separatedBy: "\"name\": \"Cicchetti bar\"").count == 2)
+
+        let kml = Fixtures.corpus.appendingPathComponent("map-apps/google-my-maps.kml")
+        let spread = try cli.run(["import", kml.path, "--from", "2027-04-10", "--days", "9"])
+        #expect(spread.status == 0, "\(spread.stderr)")
+        let days = spread.output.split(separator: "\n").filter {
+            $0.contains("\"arrival\"") || $0.contains("\"departure\"")
+        }
+        .map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(
+            days == [
+                #""arrival": "2027-04-10","#, #""departure": "2027-04-14","#, #""arrival": "2027-04-14","#,
+                #""departure": "2027-04-17","#, #""arrival": "2027-04-17","#, #""departure": "2027-04-19","#,
+            ], "\(days)")
+        #expect(spread.stderr.contains("placeholders (9 nights from 2027-04-10, by their places)"), "\(spread.stderr)")
+        // Within 300 km, Rome and Florence share a stay; Venice is 240 km from Florence too.
+        let wide = try cli.run(["import", kml.path, "--stay-radius", "300"])
+        #expect(wide.stderr.contains("into 1 stay"), "\(wide.stderr)")
+        for (option, value) in [("--stay-radius", "0"), ("--days", "0"), ("--from", "10/04/2027")] {
+            let refused = try cli.run(["import", kml.path, option, value])
+            #expect(refused.status == 64, "\(option) \(value): \(refused.stderr)")
+        }
+    }
+
+    /// A KMZ that is no zip, holds no KML, or unpacks past the input limit is refused, located
+    /// at the file, before anything is written.
+    @Test func aKMZThatIsNoneOrTooLargeIsRefused() throws {
+        let notZip = scratch.appendingPathComponent("not.kmz")
+        try Data("<kml/>".utf8).write(to: notZip)
+        let refused = try cli.run(["import", notZip.path])
+        #expect(refused.status == 65 || refused.status == 66, "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("\(notZip.path): error: not a KMZ file: it is no zip archive"), "\(refused.stderr)")
+
+        // 65 MiB of spaces in doc.kml: a few hundred kilobytes zipped.
+        let bomb = scratch.appendingPathComponent("bomb.kmz")
+        let script = """
+            import zipfile, sys
+            with zipfile.ZipFile(sys.argv[1], "w", zipfile.ZIP_DEFLATED) as z:
+                z.writestr("doc.kml", b"<kml>" + b" " * (65 << 20) + b"</kml>")
+            """
+        let python = try Tool.path("python3").orThrow("python3 is not installed")
+        let made = try CommandRunner(executable: URL(fileURLWithPath: python)).run(["-c", script, bomb.path])
+        try #require(made.status == 0, "\(made.stderr)")
+        let big = try cli.run(["import", bomb.path])
+        #expect(big.status == 65, "\(big.stderr)")
+        #expect(
+            big.stderr
+                == "\(bomb.path): error: the KMZ's \"doc.kml\" unpacks to more than 64 MiB: not read [file-too-large]\n"
+        )
     }
 
     @Test func aFileWithoutPlacesSaysSo() throws {

@@ -5,7 +5,7 @@ import Testing
 /// The places `import` reads from another app's GPX and GeoJSON, in process.
 @Suite struct PlacesReaderTests {
     static func places(_ text: String, geoJSON: Bool) throws -> TripImport.Places {
-        switch PlacesReader.read(Array(text.utf8), geoJSON: geoJSON) {
+        switch PlacesReader.read(Array(text.utf8), kind: geoJSON ? .geoJSON : .gpx) {
         case .success(let places): return places
         case .failure(let diagnostic): throw diagnostic
         }

@@ -180,6 +180,9 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
     case accountsFailed = "accounts-failed"
     /// `import`: what the draft trip holds only as a placeholder (days, durations, costs).
     case importDraft = "import-draft"
+    /// `import`: points of the file that are no place (no position, or coordinates that are
+    /// not numbers), left out.
+    case importSkipped = "import-skipped"
     /// `import`: the file holds no waypoint, route, track, point or line.
     case nothingToImport = "nothing-to-import"
     /// A GPX file holds no detour-report trip (no `dr:` element at all).
@@ -211,7 +214,7 @@ public enum DiagnosticCode: String, Sendable, Hashable, CaseIterable {
         case .unknownKey, .unknownElement, .unknownAttribute, .gpxPlainWaypoints, .unknownCurrency,
             .draftDetour, .taskWithoutLocation, .pathFarFromEnds, .taskFarFromStay, .templateUnescaped,
             .templateUnknownKey, .overBudget,
-            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing, .importDraft,
+            .missingRate, .overlappingStays, .unscheduledSides, .indexShardMissing, .importDraft, .importSkipped,
             .tripExtensionCase:
             return .warning
         default:
