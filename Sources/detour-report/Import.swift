@@ -36,7 +36,7 @@ struct Import: ParsableCommand {
         help: ArgumentHelp(
             "Places further apart than this, by every chain of places, are separate stays (km, default 50: a day's reach on foot and by transit).",
             valueName: "km"))
-    var stayRadius: Double = TripImport.clusterMetres / 1_000
+    var stayRadius: Double?
 
     @Option(
         help: ArgumentHelp("The first stay's arrival (YYYY-MM-DD); default: two weeks after --today.", valueName: "day")
@@ -77,7 +77,7 @@ struct Import: ParsableCommand {
     }
 
     func validate() throws {
-        guard stayRadius > 0, stayRadius <= 20_000 else {
+        if let stayRadius, !(stayRadius > 0 && stayRadius <= 20_000) {
             throw ValidationError("--stay-radius must be more than 0 and at most 20000 km")
         }
         if let days, days < 1 || days > 3_650 {
@@ -130,7 +130,8 @@ struct Import: ParsableCommand {
         printer.print(skipped.map { Diagnostic(.importSkipped, $0) })
         let name = FilePath(input).lastComponent?.string ?? input
         let options = TripImport.Options(
-            stayRadius: stayRadius * 1_000, firstDay: try firstDay(printer: printer), nights: days,
+            stayRadius: stayRadius.map { $0 * 1_000 } ?? TripImport.clusterMetres,
+            firstDay: try firstDay(printer: printer), nights: days,
             placeName: { GeoNames.cities.place(at: $0, within: Self.townReach)?.place.name })
         let draft = TripImport.draft(places, from: day, fileName: name, options: options)
         let text = TripJSONWriter.write(draft.trip)
