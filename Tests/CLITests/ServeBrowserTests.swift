@@ -566,6 +566,55 @@ extension ServeBrowserTests {
     }
 }
 
+extension ServeBrowserTests {
+    /// A report with long stay names, at 1,280 px: every header of the overview on one line
+    /// ("Nights" broke as "Night/s"), and no word of a figure cut.
+    @Test(
+        .enabled(if: needsTools, "needs chromium, chromedriver and curl (Debian: chromium, chromium-driver, curl)"),
+        .timeLimit(.minutes(1)))
+    func theOverviewsHeadersStayWholeBesideLongStayNames() throws {
+        let stays = (0..<4).map { index in
+            """
+            {"name": "Agriturismo Il Poggio delle Ginestre e dei Cipressi sopra Montepulciano \(index)",
+             "location": {"lat": 43.09, "lon": 11.78}, "arrival": "2027-04-1\(index)", "departure": "2027-04-1\(index + 1)"}
+            """
+        }
+        let trip = "{\"title\": \"Tuscany\", \"destinations\": [\(stays.joined(separator: ","))]}"
+        try Data(trip.utf8).write(to: trips.url.appendingPathComponent("tuscany.json"))
+        let server = try ServerProcess(folder: trips.url, arguments: ["--today", "2027-04-01"])
+        defer { server.stop() }
+        let driver = try ChromeDriver(folder: browserFiles.url)
+        defer { driver.stop() }
+        let browser = try driver.startSession()
+        defer { browser.end() }
+        try WebDriverSession.send("POST", "\(browser.base)/window/rect", body: ["width": 1280, "height": 900])
+        try browser.open("\(server.base)/trips/tuscany")
+        // Each header on one line; in every other cell but the stay's name, no word broken
+        // across two lines (a cell may wrap between words).
+        let broken = """
+            const cut = [];
+            for (const th of document.querySelectorAll('section.overview th')) {
+                const range = document.createRange(); range.selectNodeContents(th);
+                if (new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size > 1) cut.push(th.textContent);
+            }
+            for (const td of document.querySelectorAll('section.overview td:not(:first-child)')) {
+                const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT);
+                for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+                    for (const word of node.data.matchAll(/\\S+/g)) {
+                        const range = document.createRange();
+                        range.setStart(node, word.index); range.setEnd(node, word.index + word[0].length);
+                        if (new Set(Array.from(range.getClientRects()).map(r => Math.round(r.top))).size > 1) cut.push(word[0]);
+                    }
+                }
+            }
+            return cut;
+            """
+        let found = try browser.execute(broken) as? [String]
+        #expect(found == [], "broken across lines: \(found ?? [])")
+        #expect(try browser.execute("return window.innerWidth;") as? Int ?? 0 >= 1200)
+    }
+}
+
 /// A walk through the app's screens: the sample in the folder, `serve` on it, and chromedriver.
 private struct AppWalk {
     let file: URL

@@ -124,7 +124,7 @@ import Testing
     }
 }
 
-/// A pin's label names its task: the whole name when short, else its first word, ellipsised.
+/// A pin's label names its task: the whole name where it fits, else its first word, ellipsised.
 @Suite struct PinNameTests {
     @Test(arguments: [
         ("Tram 28", "Tram 28"), ("MUNCH museum", "MUNCH museum"), ("Vigeland Sculpture Park", "Vigeland…"),
@@ -134,6 +134,42 @@ import Testing
     func shortNames(_ name: String, _ short: String) {
         #expect(MapModel.shortName(name) == short)
         #expect(MapModel.shortName(name).count <= MapModel.shortNameLength)
+    }
+
+    /// On a map with room, a long name is shown whole; two pins side by side keep both names
+    /// only where they fit, the second cut shorter rather than numbered while a cut fits.
+    @Test func aNameIsCutOnlyWhereItWouldCollide() throws {
+        func trip(_ tasks: [(String, Double, Double)]) -> [UInt8] {
+            let detours = tasks.map { name, lat, lon in
+                """
+                {"tasks": [{"name": "\(name)", "duration": "1h", "cost": {"amount": 1, "currency": "EUR"},
+                  "location": {"lat": \(lat), "lon": \(lon)}}]}
+                """
+            }
+            return Array(
+                """
+                {"title": "Map", "destinations": [{"name": "Rome", "location": {"lat": 41.9028, "lon": 12.4964},
+                 "arrival": "2026-12-01", "departure": "2026-12-05", "detours": [\(detours.joined(separator: ","))]}]}
+                """.utf8)
+        }
+        func labels(_ tasks: [(String, Double, Double)]) throws -> [String] {
+            let outcome = TripLoader.load(trip(tasks), format: .json)
+            let loaded = try #require(outcome.trip, "\(outcome.diagnostics)")
+            let model = ReportModel(plan: Planner.plan(loaded, today: RenderFixture.today), warnings: [])
+            let map = try #require(model.sections.flatMap(\.destinations).first?.map)
+            return map.marks.map { $0.labelBox == nil ? "#" + $0.pin : $0.label }
+        }
+        // One pin north of the stay, alone: on the old rule, "1A Vatican…".
+        #expect(try labels([("Vatican Museums at dawn", 41.9128, 12.4964)]) == ["1A Vatican Museums at dawn"])
+        // Two pins a few metres apart with long names: the one placed second has less room.
+        let crowded = try labels([
+            ("Vatican Museums at dawn", 41.9128, 12.4964),
+            ("Vatican Gardens guided walk with lunch", 41.91281, 12.49641),
+            ("Castel Sant'Angelo by night", 41.91282, 12.49642),
+        ])
+        #expect(crowded[0] == "1A Vatican Museums at dawn", "\(crowded)")
+        #expect(
+            crowded.dropFirst().allSatisfy { $0.hasPrefix("#") || $0.hasSuffix("…") || $0.count < 40 }, "\(crowded)")
     }
 
     @Test func eachPinIsLabelledWithItsSideAndName() throws {

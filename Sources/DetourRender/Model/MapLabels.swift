@@ -22,7 +22,8 @@ struct MapBox: Sendable, Equatable {
 }
 
 /// Places the labels of a map's pins so that no label covers another label, a pin or anything
-/// else reserved (the scale bar); a label that fits nowhere is left out, and its pin is numbered.
+/// else reserved (the scale bar); a label is cut shorter only where its whole name does not fit,
+/// and one that fits nowhere even cut is left out, and its pin is numbered.
 ///
 /// Text width is not measured (the report is drawn by whatever browser opens it), so labels are
 /// sized generously for the map's sans-serif at ``fontSize``: wide enough for any digit or capital.
@@ -63,21 +64,30 @@ enum MapLabels {
         return spots.map { box(for: text, x: $0.0, y: $0.1) }
     }
 
-    /// For each pin, the box its label takes, or `nil` when it fits nowhere.
+    /// For each pin, the label it gets and the box it takes, or `nil` when none fits anywhere.
     ///
-    /// Every pin (and each `reserved` box) is an obstacle from the start, so a label placed early
-    /// never covers a pin that comes later; labels are placed in order, each in its first free spot.
+    /// Each pin's `labels` are tried longest first (its whole name, then cut shorter), each in
+    /// every spot, so a name is cut only where it would cover another label, a pin or the map's
+    /// edge. Every pin (and each `reserved` box) is an obstacle from the start, so a label placed
+    /// early never covers a pin that comes later; labels are placed in order.
     static func place(
-        labels: [String], at pins: [(x: Double, y: Double)], reserved: [MapBox], within bounds: MapBox
-    ) -> [MapBox?] {
+        labels: [[String]], at pins: [(x: Double, y: Double)], reserved: [MapBox], within bounds: MapBox
+    ) -> [(text: String, box: MapBox)?] {
         var obstacles = reserved + pins.map { MapBox.around($0.x, $0.y, radius: pinRadius) }
-        var placed: [MapBox?] = []
-        for (text, pin) in zip(labels, pins) {
-            let spot = candidates(for: text, x: pin.x, y: pin.y).first { candidate in
-                bounds.contains(candidate) && !obstacles.contains { $0.overlaps(candidate) }
+        var placed: [(text: String, box: MapBox)?] = []
+        for (texts, pin) in zip(labels, pins) {
+            var chosen: (text: String, box: MapBox)?
+            for text in texts {
+                let spot = candidates(for: text, x: pin.x, y: pin.y).first { candidate in
+                    bounds.contains(candidate) && !obstacles.contains { $0.overlaps(candidate) }
+                }
+                if let spot {
+                    chosen = (text, spot)
+                    break
+                }
             }
-            if let spot { obstacles.append(spot) }
-            placed.append(spot)
+            if let chosen { obstacles.append(chosen.box) }
+            placed.append(chosen)
         }
         return placed
     }

@@ -38,7 +38,7 @@ public struct MapModel: Sendable {
 
     /// The map of `detours`, planned from a stay at `location` (as the planner plans a stay's).
     init(center location: Coordinate, detours: [PlannedDetour]) {
-        var points: [(label: String, east: Double, north: Double, route: [(Double, Double)])] = []
+        var points: [(labels: [String], east: Double, north: Double, route: [(Double, Double)])] = []
         for (number, detour) in detours.enumerated() {
             for (side, task) in detour.tasks.enumerated() {
                 // The planner measures the line from the stay (`location`) to every task that has a
@@ -47,7 +47,7 @@ public struct MapModel: Sendable {
                 let (east, north) = MapModel.offset(distance: distance, azimuth: bearing)
                 let route = task.task.path?.points.map { MapModel.project($0, around: location) } ?? []
                 let side = "\(number + 1)\(side == 0 ? "A" : "B")"
-                points.append(("\(side) \(MapModel.shortName(task.task.name))", east, north, route))
+                points.append((MapModel.labels(side: side, name: task.task.name), east, north, route))
             }
         }
         let halfWidth = MapModel.width / 2 - MapModel.padding
@@ -76,19 +76,21 @@ public struct MapModel: Sendable {
         let scaleLabel = MapLabels.box(for: scaleBarLabel, x: 10, y: MapModel.height - 14 - MapLabels.baseline)
         let scaleBar = MapBox(x: 8, y: scaleLabel.y, width: max(length, scaleLabel.width) + 4, height: 17)
         let spots = MapLabels.place(
-            labels: points.map(\.label), at: pins,
+            labels: points.map(\.labels), at: pins,
             reserved: [scaleBar, MapBox.around(cx, cy, radius: MapLabels.pinRadius)],
             within: MapBox(x: 0, y: 0, width: MapModel.width, height: MapModel.height))
         var listed: [MapMark] = []
         marks = zip(points, zip(pins, spots)).map { point, placement in
             let (pin, spot) = placement
-            var mark = MapMark(x: pin.x, y: pin.y, label: point.label)
+            // A numbered pin's key under the map is its shortest label: `1B` leads to the card
+            // with the whole name, and a longer key can push the printed report a page longer.
+            var mark = MapMark(x: pin.x, y: pin.y, label: spot?.text ?? point.labels[point.labels.count - 1])
             (mark.fromX, mark.fromY) = (centerMark.x, centerMark.y)
             mark.route = point.route.map {
                 Formatting.fixed(cx + $0.0 * unitsPerMetre, digits: 1) + ","
                     + Formatting.fixed(cy - $0.1 * unitsPerMetre, digits: 1)
             }.joined(separator: " ")
-            if let spot {
+            if let spot = spot?.box {
                 mark.labelBox = spot
                 mark.labelX = Formatting.fixed(spot.x, digits: 1)
                 mark.labelY = Formatting.fixed(spot.y + MapLabels.baseline, digits: 1)
@@ -101,11 +103,24 @@ public struct MapModel: Sendable {
         self.listed = listed
     }
 
-    /// The most characters of a task's name a pin's label shows.
+    /// The labels a task's pin may have, longest first: `1B` and its whole name (up to
+    /// ``longestName`` characters), then its name cut to ``shortNameLength`` as ``shortName(_:)``
+    /// cuts it.
+    static func labels(side: String, name: String) -> [String] {
+        var names = [name.count <= longestName ? name : String(name.prefix(longestName - 1)) + "…"]
+        let short = shortName(name)
+        if short != names[0] { names.append(short) }
+        return names.map { "\(side) \($0)" }
+    }
+
+    /// The most characters of a name a label shows whole: a label this long spans most of the map.
+    static let longestName = 48
+
+    /// The most characters of a task's name a pin's label shows when its whole name has no room.
     static let shortNameLength = 14
 
-    /// A task's name short enough to sit beside its pin: the name when it fits, else its first
-    /// word when that fits, else its start and `…`.
+    /// A task's name short enough to sit beside its pin when the whole name does not fit: the name
+    /// when it is short, else its first word when that fits, else its start and `…`.
     static func shortName(_ name: String) -> String {
         // No more bytes than the limit is no more characters: counting characters (graphemes)
         // took a thirtieth of a large trip's HTML report, for names that are short.
