@@ -15,12 +15,17 @@ import Testing
 
     /// Every real-world file imports into a trip `validate` accepts, or says in one line why
     /// there is nothing to import; none is read as a trip of its own.
+    ///
+    /// What each file gave (its places, stays and points skipped) is kept in
+    /// `Goldens/corpus-imports.tsv`, a golden file like the reports'.
     @Test func everyFileOfTheCorpusImportsOrSaysWhyNot() throws {
         var imported = 0
+        var counts = "file\tplaces\tstays\tskipped\n"
         for path in GPXCorpusTests.realWorld {
             let name = URL(fileURLWithPath: path).deletingPathExtension().lastPathComponent
             let trip = scratch.appendingPathComponent("\(name).json").path
             let result = try cli.run(["import", path, "-o", trip])
+            counts += URL(fileURLWithPath: path).lastPathComponent + "\t" + Self.counts(result.stderr) + "\n"
             if result.status == 0 {
                 imported += 1
                 let check = try cli.run(["validate", trip])
@@ -43,6 +48,16 @@ import Testing
             }
         }
         #expect(imported == 44, "\(imported) of \(GPXCorpusTests.realWorld.count) files imported")
+        let golden = Fixtures.repository.appendingPathComponent("Tests/CLITests/Goldens/corpus-imports.tsv")
+        if let failure = Golden.check(counts, against: golden) { Issue.record("\(failure)") }
+    }
+
+    /// `places<TAB>stays<TAB>skipped` from import's last line, or `-` three times for a file
+    /// that gave nothing.
+    static func counts(_ stderr: String) -> String {
+        let pattern = /imported (\d+) places? into (\d+) stays?(?:, (\d+) points? skipped)?/
+        guard let match = stderr.firstMatch(of: pattern) else { return "-\t-\t-" }
+        return "\(match.1)\t\(match.2)\t\(match.3 ?? "0")"
     }
 
     @Test func geoJSONPointsAndLinesMakeAStayPerClusterAndTasksWithPaths() throws {
