@@ -72,6 +72,33 @@ extension TripImportTests {
         #expect(draft.trip.destinations.map(\.arrival.description) == ["2026-12-11", "2026-12-12", "2026-12-13"])
     }
 
+    /// Two points are the same place within 10 m, near the poles and across the antimeridian
+    /// too, and not a metre past it.
+    @Test(
+        arguments: [
+            ((38.7223, -9.1393), (38.7223, -9.1393), true), ((38.7223, -9.1393), (38.72238, -9.1393), true),
+            ((38.7223, -9.1393), (38.7224, -9.1393), false), ((38.7223, -9.1393), (38.7223, -9.1383), false),
+            ((38.7223, -9.1393), (38.9, -9.1393), false), ((0, 179.99996), (0, -179.99996), true),
+            ((89.95, 0), (89.95, 0.05), true), ((89.95, 0), (89.95, 10), false),
+        ] as [((Double, Double), (Double, Double), Bool)])
+    func pointsWithinTenMetresAreOnePlace(_ a: (Double, Double), _ b: (Double, Double), _ same: Bool) throws {
+        let first = try #require(Coordinate(latitude: a.0, longitude: a.1))
+        let second = try #require(Coordinate(latitude: b.0, longitude: b.1))
+        #expect(TripImport.isSamePlace(first, second) == same)
+    }
+
+    /// Nights spread over stays by their places: in proportion, at least one each, the rounding
+    /// given to the stays that lost most to it; one each without a number or with too few.
+    @Test(
+        arguments: [
+            (9, [3, 2, 1], [4, 3, 2]), (3, [3, 2, 1], [1, 1, 1]), (2, [3, 2, 1], [1, 1, 1]), (10, [1, 1], [5, 5]),
+            (7, [1, 1], [4, 3]),
+        ] as [(Int, [Int], [Int])])
+    func nightsAreSpreadByPlaces(_ total: Int, _ sizes: [Int], _ expected: [Int]) {
+        #expect(TripImport.spread(total, over: sizes) == expected)
+        #expect(TripImport.spread(nil, over: sizes) == sizes.map { _ in 1 })
+    }
+
     /// At the calendar's end the stays keep to the days there are.
     @Test func theLastDaysOfTheCalendar() throws {
         let places = TripImport.Places(

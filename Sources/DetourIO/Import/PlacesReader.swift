@@ -221,8 +221,14 @@ public enum PlacesReader {
     struct Properties {
         let values: [String: Any]
 
+        /// The properties by their keys in lower case; of two keys that differ only in case
+        /// (`Title` and `title`), the first in sorted order.
         init(_ values: [String: Any]) {
-            self.values = Dictionary(values.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+            var lowered: [String: Any] = [:]
+            for key in values.keys.sorted() where lowered[key.lowercased()] == nil {
+                lowered[key.lowercased()] = values[key]
+            }
+            self.values = lowered
         }
 
         /// The first of `keys` (lower case) that holds text that is not blank.
