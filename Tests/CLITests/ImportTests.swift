@@ -233,6 +233,22 @@ import Testing
         )
     }
 
+    /// A `.kml` that is no KML, or carries a DOCTYPE, is refused as a GPX file would be.
+    @Test(arguments: [
+        (#"<?xml version="1.0"?><gpx version="1.1" creator="t"></gpx>"#, "the root element is <gpx>, not <kml>"),
+        (
+            #"<?xml version="1.0"?><!DOCTYPE kml><kml xmlns="http://www.opengis.net/kml/2.2"></kml>"#,
+            "a DOCTYPE is not allowed in a KML file"
+        ),
+    ])
+    func aKMLThatIsNoneIsRefused(_ text: String, _ message: String) throws {
+        let input = scratch.appendingPathComponent("map.kml")
+        try Data(text.utf8).write(to: input)
+        let result = try cli.run(["import", input.path])
+        #expect(result.status == 65, "\(result.stderr)")
+        #expect(result.stderr.hasPrefix("\(input.path): error: \(message)"), "\(result.stderr)")
+    }
+
     @Test func aFileWithoutPlacesSaysSo() throws {
         let input = scratch.appendingPathComponent("empty.geojson")
         try Data(#"{"type": "FeatureCollection", "features": []}"#.utf8).write(to: input)

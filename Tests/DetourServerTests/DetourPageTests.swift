@@ -94,7 +94,7 @@ import Testing
     @Test(arguments: [
         ("12.50 EUR", "12.50", "EUR"), ("EUR 30", "30", "EUR"), ("€12", "12", "EUR"), ("12,50 eur", "12.50", "EUR"),
         ("1.234,50 €", "1234.50", "EUR"), ("£3", "3", "GBP"), ("12.50", "12.50", ""), ("$5", "$5", ""),
-        ("5 dollars", "5", "dollars"), ("cheap", "cheap", ""),
+        ("5 dollars", "5", "dollars"), ("cheap", "cheap", ""), ("XYZ 30", "30", "XYZ"),
     ])
     func aCostIsReadAsTyped(_ text: String, _ amount: String, _ currency: String) {
         #expect(AppDetours.cost(text) == (amount, currency))

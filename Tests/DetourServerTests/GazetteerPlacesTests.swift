@@ -43,6 +43,19 @@ import Testing
         }
     }
 
+    /// A lookup that comes before any page prepared the places starts their load and waits
+    /// for it (with the places read in a tenth of a second, the browser walks no longer meet
+    /// this by chance).
+    @Test func aLookupBeforeAnyPrepareStartsTheLoadAndWaitsForIt() async throws {
+        let loads = Loads()
+        loads.gate.release()
+        let places = GazetteerPlaces(load: { loads.load() })
+        let point = try #require(Coordinate(latitude: 38.74, longitude: -9.15))
+        #expect(await places.name(at: point) == "Lisbon")
+        #expect(await places.search("lis").map(\.name) == ["Lisbon"])
+        #expect(loads.count.withLock { $0 } == 1)
+    }
+
     @Test func loadedOnceWhenFirstNeededAndWaitedFor() async throws {
         let loads = Loads()
         let places = GazetteerPlaces(load: { loads.load() })

@@ -235,7 +235,7 @@ public enum TripImport {
             if unnamed > 0 { names.append("\(unnamed) without a name") }
             let list =
                 names.count > 1
-                ? names.dropLast().joined(separator: ", ") + " and " + (names.last ?? "") : names.joined()
+                ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names.joined()
             return "\(left.count) \(left.count == 1 ? "point" : "points") skipped, with \(why): \(list)"
         }
     }

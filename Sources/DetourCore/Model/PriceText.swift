@@ -115,8 +115,8 @@ public struct PriceText: Sendable, Equatable {
 
     /// The codes a currency may stand for, as a sentence ends them: `EUR`, `USD, CAD or AUD`.
     public static func either(_ codes: [String]) -> String {
-        guard let last = codes.last, codes.count > 1 else { return codes.first ?? "" }
-        return codes.dropLast().joined(separator: ", ") + " or " + last
+        guard codes.count > 1 else { return codes.joined() }
+        return codes.dropLast().joined(separator: ", ") + " or " + codes[codes.count - 1]
     }
 }
 

@@ -27,7 +27,8 @@ enum KMLPlaces {
         } end: { parent, name, text in
             reading.end(name, parent: parent, text: text)
         }
-        return failure.map { .failure($0) } ?? .success(reading.places)
+        if let failure { return .failure(failure) }
+        return .success(reading.places)
     }
 
     /// The places of the KMZ `bytes`: its first `.kml` entry (`doc.kml`, by the format's rule the
@@ -112,8 +113,8 @@ enum KMLPlaces {
             case ("Placemark", "description"): placemark?.description = KMLPlaces.plainText(text)
             case ("Point", "coordinates"):
                 if placemark?.point == nil {
-                    let first = KMLPlaces.tuples(text).first
-                    placemark?.point = PlacesReader.place(first ?? nil, given: !text.isEmpty)
+                    let tuples = KMLPlaces.tuples(text)
+                    placemark?.point = PlacesReader.place(tuples.isEmpty ? nil : tuples[0], given: !text.isEmpty)
                 }
             case ("LineString", "coordinates"):
                 let points = KMLPlaces.tuples(text).compactMap { $0 }

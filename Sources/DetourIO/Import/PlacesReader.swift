@@ -99,7 +99,8 @@ public enum PlacesReader {
             default: break
             }
         }
-        return failure.map { .failure($0) } ?? .success(places)
+        if let failure { return .failure(failure) }
+        return .success(places)
     }
 
     /// Walks the elements of `stream`, whose root must be `root`.
@@ -134,7 +135,7 @@ public enum PlacesReader {
                     path.append(name)
                 }
             case .endElement:
-                let name = path.popLast() ?? ""
+                let name = path.isEmpty ? "" : path.removeLast()
                 end(path.last, name, text.trimmingCharacters(in: .whitespacesAndNewlines))
                 text = ""
             case .text, .cdata, .significantWhitespace, .whitespace:
