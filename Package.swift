@@ -273,7 +273,8 @@ let package = Package(
         ),
         .testTarget(
             name: "CLITests",
-            dependencies: ["detour-report", "detour-report-serve", "detour-report-user", "DetourTestSupport"]
+            dependencies: ["detour-report", "detour-report-serve", "detour-report-user", "DetourTestSupport"],
+            exclude: ["Goldens"]
         ),
     ],
     swiftLanguageModes: [.v6]
