@@ -86,6 +86,16 @@ public struct Gazetteer: Sendable {
         return nearest(to: point, within: limit)
     }
 
+    /// How far from a place a point may be and still be named after it, when no place's reach
+    /// holds it: 40 km, a day's reach.
+    public static let namingReach = 40_000.0
+
+    /// The name of the place a person means by `point` (``place(at:within:)``, within
+    /// ``namingReach``): what the app's map and `import` name a point after.
+    public func name(at point: Coordinate) -> String? {
+        place(at: point, within: Self.namingReach)?.place.name
+    }
+
     /// How far from a place's point a point is still in it, in metres: the radius of a disc that
     /// holds its population at 5,000 people a square kilometre (Lisbon's density; Lisbon's reach is
     /// 5.7 km, London's 23.9 km, a village of 1,000 people's 252 m).

@@ -60,12 +60,8 @@ struct Import: ParsableCommand {
     /// How problems are written: `--diagnostics`.
     var diagnostics: DiagnosticPrinter.Format { diagnosticsOption.format }
 
-    /// How far from a stay's centre a town may be to name it: 40 km, as the app's map names a
-    /// place.
-    static let townReach = 40_000.0
-
     /// `--from`, or a usage error when it is no day.
-    func firstDay(printer: DiagnosticPrinter) throws -> CalendarDay? {
+    func firstDay() throws -> CalendarDay? {
         guard let from else { return nil }
         guard let day = CalendarDay(iso: from) else {
             throw UsageMistake(
@@ -131,8 +127,8 @@ struct Import: ParsableCommand {
         let name = FilePath(input).lastComponent?.string ?? input
         let options = TripImport.Options(
             stayRadius: stayRadius.map { $0 * 1_000 } ?? TripImport.clusterMetres,
-            firstDay: try firstDay(printer: printer), nights: days,
-            placeName: { GeoNames.cities.place(at: $0, within: Self.townReach)?.place.name })
+            firstDay: try firstDay(), nights: days,
+            placeName: { GeoNames.cities.name(at: $0) })
         let draft = TripImport.draft(places, from: day, fileName: name, options: options)
         let text = TripJSONWriter.write(draft.trip)
         printer.print(draft.notes.map { Diagnostic(.importDraft, $0) })

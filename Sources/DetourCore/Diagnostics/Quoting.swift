@@ -3,6 +3,13 @@
 /// Trip files come from anywhere; a name holding an escape sequence must not recolour or retitle
 /// the terminal that shows our error about it.
 public enum Quoting {
+    /// `items` as a sentence lists them: `A`, `A and B`, `A, B and C` (or `or`, as `conjunction`
+    /// says).
+    public static func series(_ items: [String], _ conjunction: String) -> String {
+        guard items.count > 1 else { return items.joined() }
+        return items.dropLast().joined(separator: ", ") + " \(conjunction) " + items[items.count - 1]
+    }
+
     /// `value` in double quotes, with control characters and quotes written as escapes, cut at
     /// `limit` scalars (user text; `nil` keeps it whole, as file names are).
     public static func quoted(_ value: String, limit: Int? = 80) -> String {

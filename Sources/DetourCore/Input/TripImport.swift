@@ -233,9 +233,7 @@ public enum TripImport {
             if named.count > 5 { names.append("\(named.count - 5) more") }
             let unnamed = left.count - named.count
             if unnamed > 0 { names.append("\(unnamed) without a name") }
-            let list =
-                names.count > 1
-                ? names.dropLast().joined(separator: ", ") + " and " + names[names.count - 1] : names.joined()
+            let list = Quoting.series(names, "and")
             return "\(left.count) \(left.count == 1 ? "point" : "points") skipped, with \(why): \(list)"
         }
     }

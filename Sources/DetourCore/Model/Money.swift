@@ -62,7 +62,7 @@ public struct Money: Sendable, Hashable {
             return "; write the amount with a point and no thousands separator: \(Quoting.quoted(price.amount))"
         }
         return "; write the amount alone, \(Quoting.quoted(price.amount)), and the currency apart: "
-            + PriceText.either(price.currencies.map { Quoting.quoted($0) })
+            + Quoting.series(price.currencies.map { Quoting.quoted($0) }, "or")
     }
 
     /// The rule for an amount written as text (a JSON number or a GPX attribute).

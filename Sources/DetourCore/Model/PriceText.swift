@@ -65,7 +65,7 @@ public struct PriceText: Sendable, Equatable {
         guard let codes = currencies(text), let first = codes.first else { return "" }
         guard codes.count > 1 else { return "; did you mean \(Quoting.quoted(first))?" }
         return "; \(Quoting.quoted(text.trimmingCharacters(in: .whitespaces))) is used by several currencies: "
-            + "write the code of yours, \(either(codes))"
+            + "write the code of yours, \(Quoting.series(codes, "or"))"
     }
 
     /// The currency signs people type, and the codes each may stand for, the likeliest first.
@@ -111,12 +111,6 @@ public struct PriceText: Sendable, Equatable {
             text = text.filter { $0 != "." }
         }
         return NumberText(text) == nil ? nil : text
-    }
-
-    /// The codes a currency may stand for, as a sentence ends them: `EUR`, `USD, CAD or AUD`.
-    public static func either(_ codes: [String]) -> String {
-        guard codes.count > 1 else { return codes.joined() }
-        return codes.dropLast().joined(separator: ", ") + " or " + codes[codes.count - 1]
     }
 }
 

@@ -32,8 +32,6 @@ public struct NoPlaces: PlaceFinder {
 /// A server nobody adds a destination on never holds them (35 MiB for GeoNames' places), and no
 /// request's thread builds them. A request that comes before they are ready waits.
 public final class GazetteerPlaces: PlaceFinder {
-    /// How far from a place a point may be and still be named after it: a day's reach.
-    public static let reach = 40_000.0
 
     private enum State {
         case idle
@@ -74,7 +72,7 @@ public final class GazetteerPlaces: PlaceFinder {
     }
 
     public func name(at point: Coordinate) async -> String? {
-        await gazetteer().place(at: point, within: Self.reach)?.place.name
+        await gazetteer().name(at: point)
     }
 
     /// The most places a search answers with.
