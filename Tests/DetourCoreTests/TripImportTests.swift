@@ -99,6 +99,16 @@ extension TripImportTests {
         #expect(TripImport.spread(nil, over: sizes) == sizes.map { _ in 1 })
     }
 
+    /// The names a warning gives are the first five, quoted as every message quotes what a file
+    /// says: an escape sequence in a name reaches no terminal.
+    @Test func skippedPointsAreNamedFiveAtMostAndEscaped() {
+        let names = ["\u{1B}[31mRed", "B", "C", "D", "E", "F", "G"]
+        let notes = TripImport.skippedNotes(names.map { TripImport.Skipped(name: $0, reason: .noPosition) })
+        #expect(notes.count == 1)
+        #expect(notes.allSatisfy { !$0.contains("\u{1B}") }, "\(notes)")
+        #expect(notes.first?.hasSuffix(#""E" and 2 more"#) == true, "\(notes)")
+    }
+
     /// At the calendar's end the stays keep to the days there are.
     @Test func theLastDaysOfTheCalendar() throws {
         let places = TripImport.Places(

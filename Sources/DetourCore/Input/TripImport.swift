@@ -173,10 +173,9 @@ public enum TripImport {
             notes.append("\(clusters.count) stays need \(clusters.count) nights, more than the \(asked) asked for")
         }
         if !merged.isEmpty {
-            let names = merged.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
             notes.append(
                 "\(merged.count) \(merged.count == 1 ? "point was" : "points were") at the place of another, and made "
-                    + "one task with it: \(names)\(merged.count > 5 ? " and \(merged.count - 5) more" : "")")
+                    + "one task with it: \(Quoting.series(someNames(merged), "and"))")
         }
         if tasks.count >= maxPlaces, places.points.count + lines.count > maxPlaces {
             notes.append("only the first \(maxPlaces) places were imported")
@@ -217,6 +216,14 @@ public enum TripImport {
         return nights
     }
 
+    /// The first five of `names`, quoted as messages quote what a file says (control
+    /// characters escaped), then how many more there are: `"Enzo"`, `"Caffè"`, `3 more`.
+    static func someNames(_ names: [String]) -> [String] {
+        var shown = names.prefix(5).map { Quoting.quoted($0) }
+        if names.count > 5 { shown.append("\(names.count - 5) more") }
+        return shown
+    }
+
     /// One line for each reason points were left out: `3 points skipped: no position —
     /// Trattoria da Enzo, Café Central and 1 without a name`.
     public static func skippedNotes(_ skipped: [Skipped]) -> [String] {
@@ -229,8 +236,7 @@ public enum TripImport {
                 case .badCoordinates: "coordinates that are not numbers in range"
                 }
             let named = left.compactMap { $0.name.flatMap(nonBlank) }
-            var names = Array(named.prefix(5)).map { "\"\($0)\"" }
-            if named.count > 5 { names.append("\(named.count - 5) more") }
+            var names = someNames(named)
             let unnamed = left.count - named.count
             if unnamed > 0 { names.append("\(unnamed) without a name") }
             let list = Quoting.series(names, "and")
